@@ -1,0 +1,454 @@
+"""ToolBoundary: the one entry through which every tool call passes (seed tool-dual-view §4).
+
+Order of checks, each failure a stable code and nothing else:
+
+1. run active (RUN_NOT_ACTIVE / DEADLINE_EXCEEDED)
+2. envelope run_id equals the current run (RUN_MISMATCH)
+3. tool_call_id valid (INVALID_TOOL_CALL_ID) and unused (DUPLICATE_TOOL_CALL_ID); an id is
+   single-use even when its request is then rejected
+4. tool authorized (TOOL_NOT_AUTHORIZED) and declared read-only (TOOL_NOT_READ_ONLY)
+5. arguments parse into the typed request (REQUEST_TOO_LARGE, INVALID_ARGUMENTS)
+6. reserve the tool call and the request bytes (TOOL_BUDGET_EXHAUSTED, BYTES_BUDGET_EXHAUSTED)
+7. plan the request (SQL_REJECTED), then duplicate-scope and saturation checks
+   (DUPLICATE_SCOPE, INFORMATION_SATURATED)
+8. begin the canonical record as PROJECTING
+9. execute with a timeout (BACKEND_ERROR, BACKEND_TIMEOUT)
+10. reserve the raw bytes (RAW_TOO_LARGE: raw is never silently truncated)
+11. project (PROJECTION_ERROR) and reserve the projection bytes
+12. mark READY (RECORD_TOO_LARGE, STORE_ERROR, RECORD_EXPIRED) and return the observation
+13. best-effort metadata audit
+
+Steps 1–7 are *rejections*: no canonical record, no execution. Protocol refusals (1–5) consume
+no budget; from step 6 on the tool-call budget is consumed, so a model that loops on
+duplicates or refused SQL runs out. After step 8 every failure moves the record to ERROR where
+the store allows it. The caller never sees raw data or exception text.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import re
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from harness.budget import RunBudget
+from harness.control import InformationControl
+from harness.errors import ErrorCode, HarnessError, ProtocolError, StoreError
+from harness.invocation import CanonicalInvocation, EvidenceStatus, InvocationStatus
+from harness.observation import AgentObservation, ControlView, Projection
+from harness.ports import AuditSink, CanonicalStore, Clock, ToolExecutor
+from harness.run import RunContext, RunStatus
+from harness.tools import ToolRegistry, ToolSpec, scope_identity
+
+__all__ = [
+    "TOOL_CALL_ID_PATTERN",
+    "ToolBoundary",
+    "ToolBoundaryResult",
+    "ToolCallEnvelope",
+    "ToolPolicy",
+]
+
+log = logging.getLogger(__name__)
+
+TOOL_CALL_ID_PATTERN = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+
+
+class ToolCallEnvelope(BaseModel):
+    """A model's tool call as the harness frames it; built by the harness, never by the model."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    run_id: str = Field(description="The run the call is made in.")
+    tool_call_id: str = Field(description="The framework's tool call id.")
+    tool_name: str = Field(description="The tool the model asked for.")
+    arguments: str = Field(description="The model's arguments, as JSON text.")
+
+
+Outcome = Literal["OBSERVATION", "REJECTED", "ERROR"]
+
+
+class ToolBoundaryResult(BaseModel):
+    """What one boundary call produced. Carries no raw data, ever."""
+
+    model_config = ConfigDict(frozen=True)
+
+    tool_call_id: str
+    tool_name: str
+    outcome: Outcome = Field(description="OBSERVATION, REJECTED (before begin) or ERROR (after).")
+    error_code: ErrorCode | None = None
+    observation: AgentObservation | None = None
+    control: ControlView
+
+    def model_content(self) -> str:
+        """The tool message content for the model: the observation, or only a stable code."""
+        if self.observation is not None:
+            body: dict[str, Any] = self.observation.model_dump(mode="json")
+        else:
+            body = {
+                "tool_call_id": self.tool_call_id,
+                "error_code": self.error_code.value if self.error_code else None,
+            }
+        if self.control.stop_required:
+            body["control"] = "STOP_REQUIRED"
+        return json.dumps(body, ensure_ascii=False, separators=(",", ":"))
+
+
+@dataclass(frozen=True, kw_only=True)
+class ToolPolicy:
+    """Which tools a run may use and how long they may take."""
+
+    authorized_tools: frozenset[str] = frozenset({"query_logs", "query_mysql", "search_knowledge"})
+    execute_timeout_s: float = 10.0
+    project_timeout_s: float = 5.0
+    no_gain_threshold: int = 2
+
+
+@dataclass
+class _Call:
+    """Mutable facts gathered while one call passes the boundary."""
+
+    envelope: ToolCallEnvelope
+    spec: ToolSpec | None = None
+    scope_id: str | None = None
+    normalized_scope: str | None = None
+    begun: bool = False
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+class ToolBoundary:
+    """Runs one tool call through every check of the seed §4 sequence.
+
+    Args:
+        run: The run this boundary belongs to.
+        budget: The run's budget (ledger is the single source of consumption figures).
+        registry: Known tools.
+        policy: Authorisation and timeouts.
+        store: Canonical store (Redis in production).
+        executor: Runs backends and projectors (Ray tasks or inline).
+        clock: Time source.
+        control: Duplicate and gain control; one per run.
+        audit: Optional metadata audit sink; failures never change a result.
+        auto_round: Close an information-gain round after every call (CLI and tool-plane use;
+            the agent loop closes rounds itself).
+    """
+
+    def __init__(
+        self,
+        *,
+        run: RunContext,
+        budget: RunBudget,
+        registry: ToolRegistry,
+        policy: ToolPolicy,
+        store: CanonicalStore,
+        executor: ToolExecutor,
+        clock: Clock,
+        control: InformationControl | None = None,
+        audit: AuditSink | None = None,
+        auto_round: bool = False,
+    ) -> None:
+        self.run = run
+        self.budget = budget
+        self.registry = registry
+        self.policy = policy
+        self.store = store
+        self.executor = executor
+        self.clock = clock
+        self.control = control or InformationControl(no_gain_threshold=policy.no_gain_threshold)
+        self.audit = audit
+        self.auto_round = auto_round
+        self.audit_failures = 0
+
+    # ------------------------------------------------------------------ public
+
+    async def call(self, envelope: ToolCallEnvelope) -> ToolBoundaryResult:
+        """Run one tool call; never raises for anything a model could cause."""
+        call = _Call(envelope=envelope)
+        try:
+            request, plan = self._admit(call)
+        except HarnessError as err:
+            self.budget.count_rejection(err.error_code)
+            log.info(
+                "tool call rejected id=%s tool=%s code=%s",
+                _safe_id(envelope.tool_call_id),
+                call.spec.name if call.spec else "-",
+                err.error_code.value,
+            )
+            return self._result(call, "REJECTED", err.error_code)
+        return await self._execute(call, request, plan)
+
+    # ------------------------------------------------------------------ steps 1-7
+
+    def _admit(self, call: _Call) -> tuple[BaseModel, BaseModel]:
+        env = call.envelope
+        now = self.clock.now()
+        if self.run.status is not RunStatus.RUNNING:
+            raise ProtocolError(ErrorCode.RUN_NOT_ACTIVE)
+        if now >= self.run.deadline:
+            raise ProtocolError(ErrorCode.DEADLINE_EXCEEDED)
+        if env.run_id != self.run.run_id:
+            raise ProtocolError(ErrorCode.RUN_MISMATCH)
+        if not TOOL_CALL_ID_PATTERN.fullmatch(env.tool_call_id):
+            raise ProtocolError(ErrorCode.INVALID_TOOL_CALL_ID)
+        if env.tool_call_id in self.run.used_tool_call_ids:
+            raise ProtocolError(ErrorCode.DUPLICATE_TOOL_CALL_ID)
+        self.run.used_tool_call_ids.add(env.tool_call_id)
+
+        spec = self.registry.get(env.tool_name)
+        if spec is None or env.tool_name not in self.policy.authorized_tools:
+            raise ProtocolError(ErrorCode.TOOL_NOT_AUTHORIZED)
+        call.spec = spec
+        if not spec.read_only:
+            raise ProtocolError(ErrorCode.TOOL_NOT_READ_ONLY)
+
+        request_bytes = len(env.arguments.encode())
+        if request_bytes > self.budget.budgets.max_request_bytes_per_call:
+            raise ProtocolError(ErrorCode.REQUEST_TOO_LARGE)
+        request = _parse_arguments(spec, env.arguments)
+
+        self.budget.check_tool_call(spec.name)
+        self.budget.check_bytes("request", request_bytes)
+        self.budget.reserve_tool_call(spec.name)
+        self.budget.reserve_bytes("request", request_bytes)
+        call.extra["request_bytes"] = request_bytes
+
+        plan = spec.plan(request)
+        call.normalized_scope = spec.normalized_scope(plan)
+        call.scope_id = scope_identity(call.normalized_scope)
+        self.control.admit(call.scope_id)
+        return request, plan
+
+    # ------------------------------------------------------------------ steps 8-13
+
+    async def _execute(
+        self, call: _Call, request: BaseModel, plan: BaseModel
+    ) -> ToolBoundaryResult:
+        assert call.spec is not None and call.scope_id is not None
+        env, spec = call.envelope, call.spec
+        started = self.clock.now()
+        t0 = self.clock.monotonic()
+        record = CanonicalInvocation(
+            tool_call_id=env.tool_call_id,
+            run_id=self.run.run_id,
+            tool_name=spec.name,
+            request={
+                "arguments": request.model_dump(mode="json"),
+                "plan": None if plan is request else plan.model_dump(mode="json"),
+            },
+            invocation_status=InvocationStatus.PROJECTING,
+            started_at=started,
+        )
+        try:
+            await self.store.begin(record)
+        except StoreError as err:
+            self.control.settle(call.scope_id, ready=False)
+            if err.error_code is ErrorCode.DUPLICATE_TOOL_CALL_ID:
+                self.budget.count_rejection(err.error_code)
+                return self._result(call, "REJECTED", err.error_code)
+            return await self._finish_error(call, err.error_code, t0, begun=False)
+        call.begun = True
+        self.budget.count_execution()
+
+        raw: Any = None
+        try:
+            raw = await self._bounded(
+                self.executor.execute(spec.name, plan, self.policy.execute_timeout_s),
+                self.policy.execute_timeout_s,
+                ErrorCode.BACKEND_TIMEOUT,
+            )
+            self._ensure_still_active()
+            raw_bytes = len(json.dumps(raw, separators=(",", ":"), default=str).encode())
+            call.extra["raw_bytes"] = raw_bytes
+            try:
+                self.budget.reserve_bytes("raw", raw_bytes)
+            except HarnessError:
+                raw = None  # over the limit: the raw is never stored, never truncated
+                raise
+            projection: Projection = await self._bounded(
+                self.executor.project(
+                    spec.name, env.tool_call_id, plan, raw, self.policy.project_timeout_s
+                ),
+                self.policy.project_timeout_s,
+                ErrorCode.PROJECTION_ERROR,
+            )
+            self._ensure_still_active()
+            observation = projection.observation
+            agent_result = observation.model_dump(mode="json")
+            projection_bytes = len(observation.model_dump_json().encode())
+            call.extra["projection_bytes"] = projection_bytes
+            self.budget.reserve_bytes("projection", projection_bytes)
+            await self.store.mark_ready(
+                self.run.run_id,
+                env.tool_call_id,
+                raw_response=raw,
+                agent_result=agent_result,
+                evidence_status=observation.evidence_status,
+                completed_at=self.clock.now(),
+            )
+        except HarnessError as err:
+            code = err.error_code
+            if code is ErrorCode.RECORD_TOO_LARGE:
+                raw = None
+            return await self._finish_error(call, code, t0, begun=True, raw=raw)
+        except Exception:  # a defect in a backend or projector: contain it, never leak it
+            log.exception(
+                "tool call failed unexpectedly id=%s tool=%s", _safe_id(env.tool_call_id), spec.name
+            )
+            return await self._finish_error(call, ErrorCode.PROJECTION_ERROR, t0, begun=True)
+
+        new = self.control.settle(
+            call.scope_id,
+            ready=True,
+            evidence_status=observation.evidence_status,
+            identities=projection.facts.evidence_identities,
+        )
+        call.extra["new_identities"] = new
+        call.extra["returned_count"] = projection.facts.returned_count
+        result = self._result(call, "OBSERVATION", None, observation=observation)
+        await self._audit(call, result, t0)
+        return result
+
+    async def _bounded(self, awaitable: Any, timeout_s: float, code: ErrorCode) -> Any:
+        """Enforce a timeout even when the executor ignores its own."""
+        try:
+            return await asyncio.wait_for(awaitable, timeout=timeout_s + 1.0)
+        except TimeoutError:
+            raise HarnessError(code, "timed out") from None
+
+    def _ensure_still_active(self) -> None:
+        if self.run.status is not RunStatus.RUNNING:
+            raise HarnessError(
+                ErrorCode.CANCELLED
+                if self.run.status is RunStatus.CANCELLED
+                else ErrorCode.RUN_NOT_ACTIVE
+            )
+        if self.clock.now() >= self.run.deadline:
+            raise HarnessError(ErrorCode.DEADLINE_EXCEEDED)
+
+    async def _finish_error(
+        self, call: _Call, code: ErrorCode, t0: float, *, begun: bool, raw: Any = None
+    ) -> ToolBoundaryResult:
+        env = call.envelope
+        if begun:
+            if call.scope_id is not None:
+                self.control.settle(call.scope_id, ready=False)
+            await self._mark_error(env.tool_call_id, code, raw)
+        result = self._result(call, "ERROR", code)
+        log.info(
+            "tool call error id=%s tool=%s code=%s",
+            _safe_id(env.tool_call_id),
+            call.spec.name if call.spec else "-",
+            code.value,
+        )
+        await self._audit(call, result, t0)
+        return result
+
+    async def _mark_error(self, tool_call_id: str, code: ErrorCode, raw: Any) -> None:
+        """PROJECTING → ERROR, keeping the raw when it fits; dropping it when it does not."""
+        for raw_response in (raw, None) if raw is not None else (None,):
+            try:
+                await self.store.mark_error(
+                    self.run.run_id,
+                    tool_call_id,
+                    error_code=code,
+                    completed_at=self.clock.now(),
+                    raw_response=raw_response,
+                )
+                return
+            except StoreError as err:
+                # The record stays PROJECTING (or is gone); either way it can never be cited.
+                log.warning(
+                    "could not mark ERROR id=%s code=%s store=%s",
+                    _safe_id(tool_call_id),
+                    code.value,
+                    err.error_code.value,
+                )
+                if err.error_code is not ErrorCode.RECORD_TOO_LARGE:
+                    return
+
+    # ------------------------------------------------------------------ views
+
+    def _result(
+        self,
+        call: _Call,
+        outcome: Outcome,
+        code: ErrorCode | None,
+        observation: AgentObservation | None = None,
+    ) -> ToolBoundaryResult:
+        env = call.envelope
+        tool_name = call.spec.name if call.spec else env.tool_name[:64]
+        round_outcome = None
+        if self.auto_round and outcome == "OBSERVATION":
+            round_outcome = self.control.close_round()
+        control = ControlView(
+            tool_call_id=env.tool_call_id,
+            tool_name=tool_name,
+            evidence_status=observation.evidence_status
+            if observation
+            else (EvidenceStatus.ERROR if outcome == "ERROR" else None),
+            returned_count=call.extra.get("returned_count"),
+            normalized_scope=call.normalized_scope,
+            scope_identity=call.scope_id,
+            new_evidence_identities=call.extra.get("new_identities", 0),
+            gain=round_outcome.gain if round_outcome else None,
+            consecutive_no_gain=self.control.consecutive_no_gain,
+            no_gain_threshold=self.control.no_gain_threshold,
+            stop_required=self.control.stop_required,
+            remaining_tool_calls=self.budget.remaining_tool_calls(),
+            remaining_bytes=self.budget.remaining_projection_bytes(),
+            truncated=getattr(observation, "truncated", None),
+        )
+        return ToolBoundaryResult(
+            tool_call_id=env.tool_call_id,
+            tool_name=tool_name,
+            outcome=outcome,
+            error_code=code,
+            observation=observation,
+            control=control,
+        )
+
+    async def _audit(self, call: _Call, result: ToolBoundaryResult, t0: float) -> None:
+        if self.audit is None:
+            return
+        event = {
+            "run_id": self.run.run_id,
+            "tool_call_id": call.envelope.tool_call_id,
+            "tool_name": result.tool_name,
+            "outcome": result.outcome,
+            "evidence_status": result.control.evidence_status.value
+            if result.control.evidence_status
+            else None,
+            "error_code": result.error_code.value if result.error_code else None,
+            "latency_ms": round((self.clock.monotonic() - t0) * 1000, 3),
+            "request_bytes": call.extra.get("request_bytes"),
+            "raw_bytes": call.extra.get("raw_bytes"),
+            "projection_bytes": call.extra.get("projection_bytes"),
+        }
+        try:
+            await self.audit.record_tool_invocation(event)
+        except Exception:  # best effort by design: the result stands
+            self.audit_failures += 1
+            log.warning("audit write failed id=%s", _safe_id(call.envelope.tool_call_id))
+
+
+def _parse_arguments(spec: ToolSpec, arguments: str) -> BaseModel:
+    try:
+        payload = json.loads(arguments)
+    except (ValueError, RecursionError):
+        raise ProtocolError(ErrorCode.INVALID_ARGUMENTS, "arguments are not JSON") from None
+    if not isinstance(payload, dict):
+        raise ProtocolError(ErrorCode.INVALID_ARGUMENTS, "arguments are not an object")
+    try:
+        return spec.request_model.model_validate(payload)
+    except ValidationError:
+        raise ProtocolError(
+            ErrorCode.INVALID_ARGUMENTS, "arguments do not fit the request"
+        ) from None
+
+
+def _safe_id(tool_call_id: str) -> str:
+    """An id fit for a log line even when the model sent garbage."""
+    return tool_call_id if TOOL_CALL_ID_PATTERN.fullmatch(tool_call_id) else "<invalid>"

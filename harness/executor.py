@@ -1,0 +1,81 @@
+"""InlineToolExecutor: runs backends and projectors in this process.
+
+The run plane runs the same backends and projectors as Ray remote tasks; this executor is the
+in-process equivalent (a setting for dense or latency-critical deployments, the CLI, and
+tests). Backends may block, so they run in worker threads under a timeout; a timed-out
+backend thread cannot be killed, but its result is discarded.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Mapping
+from typing import Any
+
+from pydantic import BaseModel
+
+from harness.errors import BackendError, ErrorCode, HarnessError, ProjectionError
+from harness.observation import Projection
+from harness.ports import Projector, ToolBackend
+
+__all__ = ["InlineToolExecutor"]
+
+
+class InlineToolExecutor:
+    """Implements the ToolExecutor port with threads.
+
+    Args:
+        backends: Tool name → backend.
+        projectors: Tool name → projector.
+        project_in_thread: Run projectors in a worker thread (keeps the event loop
+            responsive) or directly on the loop (lowest latency for small results).
+    """
+
+    def __init__(
+        self,
+        backends: Mapping[str, ToolBackend],
+        projectors: Mapping[str, Projector],
+        *,
+        project_in_thread: bool = True,
+    ) -> None:
+        self.backends = dict(backends)
+        self.projectors = dict(projectors)
+        self.project_in_thread = project_in_thread
+
+    async def execute(self, tool_name: str, request: BaseModel, timeout_s: float) -> Any:
+        backend = self.backends.get(tool_name)
+        if backend is None:
+            raise BackendError(ErrorCode.BACKEND_ERROR, "no backend", {"tool": tool_name})
+        try:
+            return await asyncio.wait_for(
+                asyncio.to_thread(backend.fetch, request), timeout=timeout_s
+            )
+        except TimeoutError:
+            raise BackendError(
+                ErrorCode.BACKEND_TIMEOUT, "backend timed out", {"tool": tool_name}
+            ) from None
+        except HarnessError:
+            raise
+        except Exception as exc:  # an adapter defect is still only a BACKEND_ERROR outward
+            raise BackendError(
+                ErrorCode.BACKEND_ERROR, type(exc).__name__, {"tool": tool_name}
+            ) from None
+
+    async def project(
+        self, tool_name: str, tool_call_id: str, request: BaseModel, raw: Any, timeout_s: float
+    ) -> Projection:
+        projector = self.projectors.get(tool_name)
+        if projector is None:
+            raise ProjectionError(ErrorCode.PROJECTION_ERROR, "no projector", {"tool": tool_name})
+        try:
+            if not self.project_in_thread:
+                return projector.project(tool_call_id, request, raw)
+            return await asyncio.wait_for(
+                asyncio.to_thread(projector.project, tool_call_id, request, raw), timeout=timeout_s
+            )
+        except TimeoutError:
+            raise ProjectionError(ErrorCode.PROJECTION_ERROR, "projection timed out") from None
+        except HarnessError:
+            raise
+        except Exception as exc:
+            raise ProjectionError(ErrorCode.PROJECTION_ERROR, type(exc).__name__) from None

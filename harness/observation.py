@@ -1,0 +1,229 @@
+"""The two views of a projected tool result (seed tool-dual-view §7).
+
+:class:`AgentObservation` is all the model ever sees of a tool call: bounded, redacted, with a
+stable ``ref`` on every item. :class:`ControlView` is what the harness keeps for itself:
+counts, normalised scope, duplicate identity, gain counters, remaining budget. No field of the
+control view is ever rendered to the model.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from enum import Enum
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from harness.invocation import EvidenceStatus
+
+__all__ = [
+    "AgentObservation",
+    "ColumnInfo",
+    "ControlView",
+    "EvidenceBlock",
+    "LogEvent",
+    "LogTemplate",
+    "LogsObservation",
+    "LogsScope",
+    "MysqlObservation",
+    "MysqlScope",
+    "Projection",
+    "ProjectionFacts",
+    "RagObservation",
+    "RagScope",
+    "RelevanceLevel",
+    "ResultRow",
+    "observation_adapter",
+]
+
+Scalar = str | int | float | bool | None
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class RelevanceLevel(str, Enum):
+    """Coarse retrieval relevance; REFERENCE means 'loosely related', never 'no gain'."""
+
+    HIGH = "HIGH"
+    MEDIUM = "MEDIUM"
+    REFERENCE = "REFERENCE"
+
+
+# ---------------------------------------------------------------- logs
+
+
+class LogsScope(_Frozen):
+    """The scope a log query actually covered."""
+
+    start: datetime = Field(description="Requested range start (UTC).")
+    end: datetime = Field(description="Requested range end (UTC, exclusive).")
+    services: list[str] = Field(
+        default_factory=list, description="Service/topic filter; empty = all."
+    )
+    query: str | None = Field(default=None, description="Substring filter, as applied.")
+    level: str | None = Field(default=None, description="Minimum level, as applied.")
+
+
+class LogTemplate(_Frozen):
+    """Repeated events aggregated under one mined template."""
+
+    ref: str = Field(description="Stable item reference, 'tpl:<template_id>'.")
+    template: str = Field(description="Redacted template with <*> for variable parts.")
+    count: int = Field(description="Events in the result that match this template.")
+    services: list[str] = Field(description="Services that emitted it.")
+    level: str = Field(description="Most severe level seen.")
+    first_seen: datetime = Field(description="Earliest matching event.")
+    last_seen: datetime = Field(description="Latest matching event.")
+
+
+class LogEvent(_Frozen):
+    """One sampled event, redacted, stack tail trimmed."""
+
+    ref: str = Field(description="Stable item reference, 'evt:<n>' (n = index in the raw result).")
+    ts: datetime = Field(description="Event time.")
+    service: str = Field(description="Emitting service.")
+    level: str = Field(description="Log level.")
+    template_ref: str = Field(description="The 'tpl:' ref of its template.")
+    message: str = Field(description="Redacted, bounded message text.")
+
+
+class LogsObservation(_Frozen):
+    """What the model sees of one query_logs call."""
+
+    kind: Literal["logs"] = "logs"
+    tool_call_id: str
+    tool_name: Literal["query_logs"] = "query_logs"
+    evidence_status: EvidenceStatus
+    scope: LogsScope
+    actual_start: datetime | None = Field(default=None, description="First event returned.")
+    actual_end: datetime | None = Field(default=None, description="Last event returned.")
+    templates: list[LogTemplate] = Field(default_factory=list)
+    events: list[LogEvent] = Field(default_factory=list)
+    truncated: bool = Field(description="True when the observation leaves anything out.")
+
+    def item_refs(self) -> set[str]:
+        return {t.ref for t in self.templates} | {e.ref for e in self.events}
+
+
+# ---------------------------------------------------------------- mysql
+
+
+class MysqlScope(_Frozen):
+    """The scope a SQL query actually covered."""
+
+    datasource: str
+    tables: list[str] = Field(description="schema.table names the plan reads.")
+    sql: str = Field(description="The executed plan's SQL, literals redacted.")
+    limit: int = Field(description="The LIMIT the plan enforced.")
+
+
+class ColumnInfo(_Frozen):
+    name: str
+    masked: bool = Field(description="True when the policy masks this column's values.")
+
+
+class ResultRow(_Frozen):
+    ref: str = Field(description="Stable item reference, 'row:<n>' (n = index in the raw result).")
+    values: dict[str, Scalar] = Field(description="Column → value; types kept, masked as '***'.")
+
+
+class MysqlObservation(_Frozen):
+    """What the model sees of one query_mysql call."""
+
+    kind: Literal["mysql"] = "mysql"
+    tool_call_id: str
+    tool_name: Literal["query_mysql"] = "query_mysql"
+    evidence_status: EvidenceStatus
+    scope: MysqlScope
+    columns: list[ColumnInfo] = Field(default_factory=list)
+    rows: list[ResultRow] = Field(default_factory=list)
+    truncated: bool
+
+    def item_refs(self) -> set[str]:
+        return {r.ref for r in self.rows}
+
+
+# ---------------------------------------------------------------- knowledge
+
+
+class RagScope(_Frozen):
+    query: str
+    top_k: int
+
+
+class EvidenceBlock(_Frozen):
+    ref: str = Field(description="Stable item reference, 'doc:<doc_id>#<n>'.")
+    doc_id: str = Field(description="Stable document identity.")
+    title: str
+    excerpt: str = Field(description="Bounded excerpt.")
+    relevance_level: RelevanceLevel
+
+
+class RagObservation(_Frozen):
+    """What the model sees of one search_knowledge call."""
+
+    kind: Literal["rag"] = "rag"
+    tool_call_id: str
+    tool_name: Literal["search_knowledge"] = "search_knowledge"
+    evidence_status: EvidenceStatus
+    scope: RagScope
+    relevance_level: RelevanceLevel | None = Field(
+        default=None, description="Best relevance among the blocks; None when empty."
+    )
+    evidence: list[EvidenceBlock] = Field(default_factory=list)
+    truncated: bool
+
+    def item_refs(self) -> set[str]:
+        return {b.ref for b in self.evidence}
+
+
+AgentObservation = Annotated[
+    LogsObservation | MysqlObservation | RagObservation, Field(discriminator="kind")
+]
+
+
+def observation_adapter() -> Any:
+    """A TypeAdapter that parses any AgentObservation dict by its ``kind``."""
+    from pydantic import TypeAdapter
+
+    return TypeAdapter(AgentObservation)
+
+
+# ---------------------------------------------------------------- control
+
+
+class ProjectionFacts(_Frozen):
+    """Harness-only facts a projector derives next to the observation."""
+
+    returned_count: int = Field(description="Items the backend returned (before bounding).")
+    evidence_identities: frozenset[str] = Field(
+        description="Identities of the evidence (doc ids, template ids, row hashes) for gain."
+    )
+
+
+class Projection(_Frozen):
+    """A projector's output: the model's view plus harness-only facts."""
+
+    observation: AgentObservation
+    facts: ProjectionFacts
+
+
+class ControlView(_Frozen):
+    """What the harness knows about one tool call; never shown to the model."""
+
+    tool_call_id: str
+    tool_name: str
+    evidence_status: EvidenceStatus | None
+    returned_count: int | None = None
+    normalized_scope: str | None = None
+    scope_identity: str | None = None
+    new_evidence_identities: int = 0
+    gain: bool | None = None
+    consecutive_no_gain: int = 0
+    no_gain_threshold: int = 0
+    stop_required: bool = False
+    remaining_tool_calls: int | None = None
+    remaining_bytes: int | None = None
+    truncated: bool | None = None

@@ -1,0 +1,115 @@
+"""Ports: the small protocols through which the core reaches the outside world.
+
+Adapters in ``harness/adapters`` (Redis, SQLAlchemy, httpx, openai) and ``actors/`` (Ray)
+implement them; fakes in ``harness/testing`` implement them for tests.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Protocol, runtime_checkable
+
+from pydantic import BaseModel
+
+from harness.errors import ErrorCode
+from harness.invocation import CanonicalInvocation, EvidenceStatus
+from harness.observation import Projection
+
+__all__ = [
+    "AuditSink",
+    "CanonicalStore",
+    "Clock",
+    "Projector",
+    "ToolBackend",
+    "ToolExecutor",
+]
+
+
+class Clock(Protocol):
+    """Wall-clock time in UTC and a monotonic reading in seconds."""
+
+    def now(self) -> datetime: ...
+
+    def monotonic(self) -> float: ...
+
+
+@runtime_checkable
+class CanonicalStore(Protocol):
+    """Short-lived, harness-only store of canonical invocations.
+
+    Implementations key records by ``(run_id, tool_call_id)``; TTL is set once at ``begin``
+    and never renewed, neither by reads nor by transitions. Failures raise ``StoreError``
+    (STORE_ERROR, RECORD_TOO_LARGE, RECORD_EXPIRED, ILLEGAL_TRANSITION,
+    DUPLICATE_TOOL_CALL_ID).
+    """
+
+    ttl_s: int
+
+    async def begin(self, record: CanonicalInvocation) -> None:
+        """Create a PROJECTING record; refuse when the key exists."""
+        ...
+
+    async def mark_ready(
+        self,
+        run_id: str,
+        tool_call_id: str,
+        *,
+        raw_response: Any,
+        agent_result: dict[str, Any],
+        evidence_status: EvidenceStatus,
+        completed_at: datetime,
+    ) -> CanonicalInvocation:
+        """PROJECTING → READY, keeping the remaining TTL."""
+        ...
+
+    async def mark_error(
+        self,
+        run_id: str,
+        tool_call_id: str,
+        *,
+        error_code: ErrorCode,
+        completed_at: datetime,
+        raw_response: Any = None,
+    ) -> CanonicalInvocation:
+        """PROJECTING → ERROR, keeping the remaining TTL."""
+        ...
+
+    async def get(self, run_id: str, tool_call_id: str) -> CanonicalInvocation | None:
+        """Read a record without renewing its TTL; None when absent or expired."""
+        ...
+
+
+class ToolBackend(Protocol):
+    """Fetches the raw result for one typed request. Synchronous; may block on I/O."""
+
+    def fetch(self, request: BaseModel) -> Any:
+        """Return a JSON-compatible raw response, or raise BackendError."""
+        ...
+
+
+class Projector(Protocol):
+    """Builds the bounded agent observation from a raw response. Pure and synchronous."""
+
+    def project(self, tool_call_id: str, request: BaseModel, raw: Any) -> Projection:
+        """Return the observation and harness-only facts, or raise ProjectionError."""
+        ...
+
+
+class ToolExecutor(Protocol):
+    """Runs backends and projectors: inline in a thread, or as Ray remote tasks."""
+
+    async def execute(self, tool_name: str, request: BaseModel, timeout_s: float) -> Any:
+        """Run the tool's backend; raise BackendError (BACKEND_ERROR / BACKEND_TIMEOUT)."""
+        ...
+
+    async def project(
+        self, tool_name: str, tool_call_id: str, request: BaseModel, raw: Any, timeout_s: float
+    ) -> Projection:
+        """Run the tool's projector; raise ProjectionError."""
+        ...
+
+
+class AuditSink(Protocol):
+    """Metadata-only durable audit; best effort, never changes a result."""
+
+    async def record_tool_invocation(self, event: dict[str, Any]) -> None: ...

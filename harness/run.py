@@ -1,0 +1,90 @@
+"""RunContext: identity, deadline and lifecycle of one diagnosis run.
+
+States: PENDING → RUNNING → exactly one terminal state (COMPLETED, FAILED, CANCELLED,
+TIMED_OUT). :meth:`RunContext.try_finish` succeeds once; every later attempt is dropped and
+counted, so the first terminal outcome is the one that stays.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from enum import Enum
+
+from harness.errors import ErrorCode
+
+__all__ = ["TERMINAL_STATES", "RunContext", "RunStatus"]
+
+
+class RunStatus(str, Enum):
+    PENDING = "PENDING"
+    RUNNING = "RUNNING"
+    COMPLETED = "COMPLETED"
+    FAILED = "FAILED"
+    CANCELLED = "CANCELLED"
+    TIMED_OUT = "TIMED_OUT"
+
+
+TERMINAL_STATES = frozenset(
+    {RunStatus.COMPLETED, RunStatus.FAILED, RunStatus.CANCELLED, RunStatus.TIMED_OUT}
+)
+
+
+@dataclass(kw_only=True)
+class RunContext:
+    """One run's identity and lifecycle; mutated only on the owning actor's loop."""
+
+    run_id: str
+    session_id: str
+    owner: str
+    analysis_id: str
+    created_at: datetime
+    deadline: datetime
+    status: RunStatus = RunStatus.PENDING
+    terminal_code: ErrorCode | None = None
+    dropped_finishes: int = 0
+    used_tool_call_ids: set[str] = field(default_factory=set)
+
+    @classmethod
+    def open(
+        cls,
+        *,
+        run_id: str,
+        now: datetime,
+        timeout_s: float,
+        session_id: str = "",
+        owner: str = "",
+        analysis_id: str = "",
+    ) -> RunContext:
+        return cls(
+            run_id=run_id,
+            session_id=session_id or run_id,
+            owner=owner or "anonymous",
+            analysis_id=analysis_id or run_id,
+            created_at=now,
+            deadline=now + timedelta(seconds=timeout_s),
+        )
+
+    def start(self) -> None:
+        if self.status is not RunStatus.PENDING:
+            raise ValueError(f"cannot start a run in state {self.status.value}")
+        self.status = RunStatus.RUNNING
+
+    @property
+    def terminal(self) -> bool:
+        return self.status in TERMINAL_STATES
+
+    def is_active(self, now: datetime) -> bool:
+        """RUNNING and before the deadline."""
+        return self.status is RunStatus.RUNNING and now < self.deadline
+
+    def try_finish(self, status: RunStatus, code: ErrorCode | None = None) -> bool:
+        """Move to a terminal state once; later attempts are dropped and counted."""
+        if status not in TERMINAL_STATES:
+            raise ValueError(f"{status.value} is not terminal")
+        if self.terminal:
+            self.dropped_finishes += 1
+            return False
+        self.status = status
+        self.terminal_code = code
+        return True
