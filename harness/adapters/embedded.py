@@ -1,0 +1,167 @@
+"""Composition root of the tool plane: settings → store, backends, projectors, registry.
+
+With default settings everything is embedded: fakeredis in this process, the bundled demo
+database on SQLite, the bundled logs and runbooks. Each ``HARNESS_*`` URL swaps one part for
+the real system (Redis, MySQL, Loki, an HTTP RAG service) without touching the core.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from harness.boundary import ToolBoundary, ToolPolicy
+from harness.budget import Budgets, RunBudget
+from harness.clock import SystemClock
+from harness.control import InformationControl
+from harness.executor import InlineToolExecutor
+from harness.ports import AuditSink, CanonicalStore, Clock, Projector, ToolBackend
+from harness.projectors.logs import LogsProjector
+from harness.projectors.mysql import MysqlProjector
+from harness.projectors.rag import RagProjector
+from harness.run import RunContext
+from harness.settings import Settings
+from harness.sql.policy import SqlPolicy
+from harness.sql.validator import SqlValidator
+from harness.tools import QUERY_LOGS, QUERY_MYSQL, SEARCH_KNOWLEDGE, ToolRegistry, default_specs
+
+__all__ = ["ToolPlane", "build_tool_plane"]
+
+
+@dataclass
+class ToolPlane:
+    """Everything a run needs to call tools; shared by the runs of one process."""
+
+    settings: Settings
+    registry: ToolRegistry
+    backends: dict[str, ToolBackend]
+    projectors: dict[str, Projector]
+    store: CanonicalStore
+    validator: SqlValidator
+    clock: Clock = field(default_factory=SystemClock)
+
+    def executor(self, *, project_in_thread: bool = True) -> InlineToolExecutor:
+        return InlineToolExecutor(
+            self.backends, self.projectors, project_in_thread=project_in_thread
+        )
+
+    def policy(self) -> ToolPolicy:
+        return ToolPolicy(
+            authorized_tools=frozenset(self.registry.names()),
+            execute_timeout_s=self.settings.execute_timeout_s,
+            project_timeout_s=self.settings.project_timeout_s,
+        )
+
+    def open_run(
+        self,
+        *,
+        run_id: str | None = None,
+        budgets: Budgets | None = None,
+        audit: AuditSink | None = None,
+        auto_round: bool = True,
+        project_in_thread: bool = True,
+    ) -> ToolBoundary:
+        """Open a RUNNING run and the boundary that guards its tool calls."""
+        run = RunContext.open(
+            run_id=run_id or f"run-{uuid.uuid4().hex[:16]}",
+            now=self.clock.now(),
+            timeout_s=self.settings.run_deadline_s,
+        )
+        run.start()
+        policy = self.policy()
+        return ToolBoundary(
+            run=run,
+            budget=RunBudget(budgets),
+            registry=self.registry,
+            policy=policy,
+            store=self.store,
+            executor=self.executor(project_in_thread=project_in_thread),
+            clock=self.clock,
+            control=InformationControl(no_gain_threshold=policy.no_gain_threshold),
+            audit=audit,
+            auto_round=auto_round,
+        )
+
+
+def build_tool_plane(
+    settings: Settings | None = None, *, sqlite_dir: Path | None = None
+) -> ToolPlane:
+    """Wire the three tools from settings; embedded defaults where no URL is set."""
+    settings = settings or Settings()
+    policy = (
+        SqlPolicy.load(settings.sql_policy_path) if settings.sql_policy_path else SqlPolicy.demo()
+    )
+    validator = SqlValidator(policy)
+    registry = ToolRegistry.of(default_specs(mysql_planner=validator.planner))
+    backends: dict[str, ToolBackend] = {
+        QUERY_LOGS: _logs_backend(settings),
+        QUERY_MYSQL: _sql_backend(settings, sqlite_dir),
+        SEARCH_KNOWLEDGE: _knowledge_backend(settings),
+    }
+    projectors: dict[str, Projector] = {
+        QUERY_LOGS: LogsProjector(),
+        QUERY_MYSQL: MysqlProjector(),
+        SEARCH_KNOWLEDGE: RagProjector(),
+    }
+    return ToolPlane(
+        settings=settings,
+        registry=registry,
+        backends=backends,
+        projectors=projectors,
+        store=_store(settings),
+        validator=validator,
+    )
+
+
+def _store(settings: Settings) -> CanonicalStore:
+    from harness.adapters.redis_store import RedisCanonicalStore, fakeredis_store
+
+    options = {
+        "prefix": settings.store_prefix,
+        "ttl_s": settings.store_ttl_s,
+        "max_record_bytes": settings.max_record_bytes,
+    }
+    if settings.redis_url is None:
+        store: CanonicalStore = fakeredis_store(**options)
+    else:
+        import redis.asyncio as aioredis
+
+        store = RedisCanonicalStore(aioredis.from_url(settings.redis_url), **options)
+    store.check_ttl_covers(settings.run_deadline_s, settings.ttl_margin_s)  # type: ignore[attr-defined]
+    return store
+
+
+def _logs_backend(settings: Settings) -> ToolBackend:
+    if settings.loki_url:
+        from harness.adapters.loki import LokiLogBackend
+
+        return LokiLogBackend(settings.loki_url, timeout_s=settings.execute_timeout_s)
+    from harness.backends.logs_embedded import EmbeddedLogBackend
+
+    return EmbeddedLogBackend()
+
+
+def _knowledge_backend(settings: Settings) -> ToolBackend:
+    if settings.rag_url:
+        from harness.adapters.rag_http import HttpRagBackend
+
+        return HttpRagBackend(settings.rag_url, timeout_s=settings.execute_timeout_s)
+    from harness.backends.knowledge_embedded import EmbeddedKnowledgeBackend
+
+    return EmbeddedKnowledgeBackend()
+
+
+def _sql_backend(settings: Settings, sqlite_dir: Path | None) -> ToolBackend:
+    from harness.adapters.sql_executor import ReadOnlySqlExecutor
+
+    if settings.mysql_url:
+        engine: object = settings.mysql_url
+    else:
+        from harness.adapters.demo_db import sqlite_demo_engine
+
+        engine = sqlite_demo_engine(sqlite_dir)
+    return ReadOnlySqlExecutor(
+        {settings.mysql_datasource: engine},  # type: ignore[dict-item]
+        statement_timeout_s=settings.statement_timeout_s,
+    )
