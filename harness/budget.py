@@ -42,10 +42,18 @@ class Budgets:
     max_raw_bytes_per_run: int = 64 * 1024 * 1024
     max_projection_bytes_per_call: int = 12 * 1024
     max_projection_bytes_per_run: int = 96 * 1024
+    max_model_calls: int = 16
+    max_input_tokens: int = 200_000
+    max_output_tokens: int = 40_000
+    max_total_tokens: int = 220_000
+    max_output_tokens_per_call: int = 4_096
+    max_cost_usd: float | None = None
+    # model → (input, output) USD per 1k tokens; models not listed cost nothing in the ledger.
+    prices_usd_per_1k: dict[str, tuple[float, float]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         for name, value in self.__dict__.items():
-            if isinstance(value, int) and value < 0:
+            if isinstance(value, int | float) and not isinstance(value, bool) and value < 0:
                 raise ValueError(f"{name} must be >= 0")
 
 
@@ -59,6 +67,13 @@ class Ledger:
     rejections: int = 0
     rejections_by_code: Counter[str] = field(default_factory=Counter)
     bytes: Counter[str] = field(default_factory=Counter)
+    model_calls: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+    total_tokens: int = 0
+    usage_unavailable: int = 0
+    cost_usd: float = 0.0
+    model_usage: list[dict[str, Any]] = field(default_factory=list)
 
     def snapshot(self) -> dict[str, Any]:
         return {
@@ -70,6 +85,12 @@ class Ledger:
             "request_bytes": self.bytes["request"],
             "raw_bytes": self.bytes["raw"],
             "projection_bytes": self.bytes["projection"],
+            "model_calls": self.model_calls,
+            "input_tokens": self.input_tokens,
+            "output_tokens": self.output_tokens,
+            "total_tokens": self.total_tokens,
+            "usage_unavailable": self.usage_unavailable,
+            "cost_usd": round(self.cost_usd, 6),
         }
 
 
@@ -131,6 +152,74 @@ class RunBudget:
         """Book ``n_bytes`` of ``kind`` ('request', 'raw' or 'projection')."""
         self.check_bytes(kind, n_bytes)
         self.ledger.bytes[kind] += n_bytes
+
+    # ------------------------------------------------------------------ models and tokens
+
+    def reserve_model_call(self, requested_max_tokens: int) -> int:
+        """Book one model call; return its output cap derived from what remains.
+
+        Tokens are never estimated: the cap only uses the ledger of provider-reported usage.
+        """
+        b, led = self.budgets, self.ledger
+        if led.model_calls >= b.max_model_calls:
+            raise BudgetExhausted(
+                ErrorCode.MODEL_BUDGET_EXHAUSTED, "model calls", {"limit": b.max_model_calls}
+            )
+        if b.max_cost_usd is not None and led.cost_usd >= b.max_cost_usd:
+            raise BudgetExhausted(
+                ErrorCode.COST_BUDGET_EXHAUSTED, "cost", {"limit": b.max_cost_usd}
+            )
+        remaining = min(
+            b.max_output_tokens - led.output_tokens,
+            b.max_total_tokens - led.total_tokens,
+            b.max_output_tokens_per_call,
+            requested_max_tokens,
+        )
+        if remaining <= 0 or led.input_tokens >= b.max_input_tokens:
+            raise BudgetExhausted(
+                ErrorCode.TOKEN_BUDGET_EXHAUSTED, "tokens", {"remaining": max(remaining, 0)}
+            )
+        led.model_calls += 1
+        return remaining
+
+    def commit_usage(self, component: str, model: str, usage: Any | None) -> None:
+        """Record one call's provider usage (``None`` = unavailable, counted, not estimated)."""
+        led = self.ledger
+        if usage is None:
+            led.usage_unavailable += 1
+            led.model_usage.append({"component": component, "model": model, "usage": None})
+            return
+        led.input_tokens += usage.input_tokens
+        led.output_tokens += usage.output_tokens
+        led.total_tokens += usage.total_tokens
+        price = self.budgets.prices_usd_per_1k.get(model)
+        if price is not None:
+            led.cost_usd += (
+                usage.input_tokens / 1000 * price[0] + usage.output_tokens / 1000 * price[1]
+            )
+        led.model_usage.append(
+            {
+                "component": component,
+                "model": model,
+                "usage": {
+                    "input": usage.input_tokens,
+                    "output": usage.output_tokens,
+                    "total": usage.total_tokens,
+                },
+            }
+        )
+
+    def tokens_reconciled(self) -> bool:
+        """True when no usage was unavailable and the ledger equals the per-call sums."""
+        led = self.ledger
+        calls = [u["usage"] for u in led.model_usage]
+        if any(u is None for u in calls):
+            return False
+        return (
+            sum(u["input"] for u in calls) == led.input_tokens
+            and sum(u["output"] for u in calls) == led.output_tokens
+            and sum(u["total"] for u in calls) == led.total_tokens
+        )
 
     # ------------------------------------------------------------------ views
 

@@ -12,7 +12,8 @@ Hierarchy::
     │   └── RecordExpired        the record's TTL ran out (never recreated)
     ├── BackendError             a tool backend failed or timed out
     ├── SqlRejected              the SQL validator refused a query
-    └── ProjectionError          a projector could not build an observation
+    ├── ProjectionError          a projector could not build an observation
+    └── ModelError               a model call failed (MODEL_ERROR) or timed out (MODEL_TIMEOUT)
 
 Every subclass passes all constructor arguments to ``super().__init__`` so that instances
 survive pickling across Ray process boundaries.
@@ -28,6 +29,7 @@ __all__ = [
     "BudgetExhausted",
     "ErrorCode",
     "HarnessError",
+    "ModelError",
     "ProjectionError",
     "ProtocolError",
     "RecordExpired",
@@ -174,5 +176,18 @@ class ProjectionError(HarnessError):
         message: str = "",
         context: dict[str, Any] | None = None,
         retryable: bool = False,
+    ) -> None:
+        super().__init__(error_code, message, context, retryable)
+
+
+class ModelError(HarnessError):
+    """A model call failed (MODEL_ERROR) or timed out (MODEL_TIMEOUT)."""
+
+    def __init__(
+        self,
+        error_code: ErrorCode = ErrorCode.MODEL_ERROR,
+        message: str = "",
+        context: dict[str, Any] | None = None,
+        retryable: bool = True,
     ) -> None:
         super().__init__(error_code, message, context, retryable)

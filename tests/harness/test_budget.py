@@ -78,6 +78,12 @@ def test_ledger_snapshot_separates_the_three_figures() -> None:
         "request_bytes": 0,
         "raw_bytes": 0,
         "projection_bytes": 0,
+        "model_calls": 0,
+        "input_tokens": 0,
+        "output_tokens": 0,
+        "total_tokens": 0,
+        "usage_unavailable": 0,
+        "cost_usd": 0.0,
     }
 
 

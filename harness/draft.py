@@ -1,0 +1,89 @@
+"""DiagnosisDraft: the diagnosis agent's final answer, before any guard has looked at it.
+
+An ingress contract (``extra="forbid"``): the model writes it, the harness validates it.
+Citations name a tool_call_id of the *current* run and an item ``ref`` of that call's
+observation; EvidenceGuard checks both against the canonical store.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+__all__ = [
+    "Citation",
+    "Conclusion",
+    "ConclusionKind",
+    "DiagnosisDraft",
+    "RoundEvaluation",
+]
+
+
+class _Ingress(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid", str_strip_whitespace=True)
+
+
+class ConclusionKind(str, Enum):
+    ROOT_CAUSE = "ROOT_CAUSE"
+    CONTRIBUTING_FACTOR = "CONTRIBUTING_FACTOR"
+    OBSERVATION = "OBSERVATION"
+    NEGATIVE_FINDING = "NEGATIVE_FINDING"
+
+
+class RoundEvaluation(str, Enum):
+    GAIN = "GAIN"
+    NO_GAIN = "NO_GAIN"
+
+
+class Citation(_Ingress):
+    tool_call_id: str = Field(min_length=1, max_length=64, description="A tool call of this run.")
+    item_ref: str = Field(
+        min_length=1, max_length=200, description="An item ref of its observation."
+    )
+
+
+class Conclusion(_Ingress):
+    id: str = Field(min_length=1, max_length=32)
+    kind: ConclusionKind
+    statement: str = Field(min_length=1, max_length=1000)
+    confidence: float = Field(ge=0.0, le=1.0)
+    citations: list[Citation] = Field(default_factory=list, max_length=12)
+    scope: dict[str, Any] | None = Field(
+        default=None, description="NEGATIVE_FINDING only: the cited record's actual scope."
+    )
+
+    @model_validator(mode="after")
+    def _scope_only_for_negative(self) -> Conclusion:
+        if self.scope is not None and self.kind is not ConclusionKind.NEGATIVE_FINDING:
+            raise ValueError("scope is allowed on NEGATIVE_FINDING conclusions only")
+        return self
+
+
+class DiagnosisDraft(_Ingress):
+    """The agent's draft diagnosis."""
+
+    schema_version: int = Field(default=1, description="Draft format.")
+    analysis_id: str = Field(min_length=1, max_length=64)
+    summary: str = Field(min_length=1, max_length=2000)
+    conclusions: list[Conclusion] = Field(default_factory=list, max_length=12)
+    next_steps: list[str] = Field(default_factory=list, max_length=10)
+    limitations: list[str] = Field(default_factory=list, max_length=10)
+    evaluations: dict[str, RoundEvaluation] = Field(
+        default_factory=dict, description="tool_call_id → the agent's GAIN/NO_GAIN verdict."
+    )
+
+    @field_validator("next_steps", "limitations")
+    @classmethod
+    def _bounded_items(cls, items: list[str]) -> list[str]:
+        if any(len(item) > 500 for item in items):
+            raise ValueError("items are at most 500 characters")
+        return items
+
+    @model_validator(mode="after")
+    def _unique_ids(self) -> DiagnosisDraft:
+        ids = [c.id for c in self.conclusions]
+        if len(ids) != len(set(ids)):
+            raise ValueError("conclusion ids must be unique")
+        return self
