@@ -293,6 +293,16 @@ class ToolBoundary:
             if code is ErrorCode.RECORD_TOO_LARGE:
                 raw = None
             return await self._finish_error(call, code, t0, begun=True, raw=raw)
+        except asyncio.CancelledError:
+            # The run ended (cancel or deadline) mid-call: the record must not stay PROJECTING.
+            code = (
+                ErrorCode.CANCELLED
+                if self.run.status is RunStatus.CANCELLED
+                else ErrorCode.DEADLINE_EXCEEDED
+            )
+            self.control.settle(call.scope_id, ready=False)
+            await asyncio.shield(self._mark_error(env.tool_call_id, code, None))
+            raise
         except Exception:  # a defect in a backend or projector: contain it, never leak it
             log.exception(
                 "tool call failed unexpectedly id=%s tool=%s", _safe_id(env.tool_call_id), spec.name

@@ -43,6 +43,7 @@ class RunContext:
     status: RunStatus = RunStatus.PENDING
     terminal_code: ErrorCode | None = None
     dropped_finishes: int = 0
+    dropped_late: int = 0
     used_tool_call_ids: set[str] = field(default_factory=set)
 
     @classmethod
@@ -77,6 +78,10 @@ class RunContext:
     def is_active(self, now: datetime) -> bool:
         """RUNNING and before the deadline."""
         return self.status is RunStatus.RUNNING and now < self.deadline
+
+    def drop_late(self) -> None:
+        """Count a model reply or tool result that arrived after the run ended."""
+        self.dropped_late += 1
 
     def try_finish(self, status: RunStatus, code: ErrorCode | None = None) -> bool:
         """Move to a terminal state once; later attempts are dropped and counted."""

@@ -1,0 +1,1 @@
+"""The agent side of a run: model calls, routing, the diagnosis loop and answer paths."""

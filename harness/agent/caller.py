@@ -1,0 +1,185 @@
+"""ModelCaller: every model call of a run, under budget, deadline and retry policy.
+
+Before a call the budget books it and caps ``max_tokens`` from what remains; after the call
+the provider's usage is committed (or recorded unavailable). Technical failures are retried
+only where the component's policy allows. A reply that arrives after the run ended is dropped
+and counted, never used.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from harness.budget import RunBudget
+from harness.errors import ErrorCode, HarnessError, ModelError
+from harness.models import ChatMessage, Component, ModelClient, ModelReply, ModelRequest
+from harness.ports import Clock
+from harness.retry import RetryPolicy
+from harness.run import RunContext, RunStatus
+
+__all__ = ["ComponentSettings", "ModelCaller", "ReasoningNote"]
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True, kw_only=True)
+class ComponentSettings:
+    """Per-component call settings."""
+
+    max_tokens: int = 2048
+    timeout_s: float = 60.0
+    max_reply_chars: int = 64_000
+
+
+@dataclass(frozen=True, kw_only=True)
+class ReasoningNote:
+    """Provider reasoning of one call, for the separate reasoning audit (None = unavailable)."""
+
+    component: Component
+    attempt: int
+    text: str | None
+
+
+@dataclass
+class ModelCaller:
+    """Calls models for one run."""
+
+    models: Mapping[Component, ModelClient]
+    budget: RunBudget
+    run: RunContext
+    clock: Clock
+    retry: RetryPolicy = field(default_factory=RetryPolicy)
+    settings: Mapping[Component, ComponentSettings] = field(default_factory=dict)
+    reasoning: list[ReasoningNote] = field(default_factory=list)
+    calls: list[dict[str, Any]] = field(default_factory=list)
+
+    @classmethod
+    def single(cls, model: ModelClient, **kwargs: Any) -> ModelCaller:
+        """One model client for every component."""
+        return cls(models={c: model for c in Component}, **kwargs)
+
+    def settings_for(self, component: Component) -> ComponentSettings:
+        return self.settings.get(component, ComponentSettings())
+
+    async def call(
+        self,
+        component: Component,
+        messages: Sequence[ChatMessage],
+        *,
+        tools: Sequence[dict[str, Any]] = (),
+        json_mode: bool = False,
+        parse: Callable[[ModelReply], T] | None = None,
+    ) -> Any:
+        """One logical call, retried per policy; raises a HarnessError with a stable code.
+
+        Args:
+            parse: Turns the reply into the caller's value; a ``ValueError`` from it makes the
+                reply unusable, which counts as a technical failure (retried where allowed).
+        """
+        attempts = self.retry.max_attempts(component)
+        last: HarnessError | None = None
+        for attempt in range(1, attempts + 1):
+            try:
+                reply = await self._attempt(component, attempt, messages, tools, json_mode)
+                return parse(reply) if parse is not None else reply
+            except ValueError:
+                last = ModelError(ErrorCode.MODEL_ERROR, "unusable reply")
+            except ModelError as err:
+                last = err
+            log.info(
+                "model call failed component=%s attempt=%d code=%s",
+                component.value,
+                attempt,
+                last.error_code.value,
+            )
+        assert last is not None
+        raise last
+
+    async def _attempt(
+        self,
+        component: Component,
+        attempt: int,
+        messages: Sequence[ChatMessage],
+        tools: Sequence[dict[str, Any]],
+        json_mode: bool,
+    ) -> ModelReply:
+        self._ensure_active()
+        settings = self.settings_for(component)
+        max_tokens = self.budget.reserve_model_call(settings.max_tokens)
+        remaining_s = (self.run.deadline - self.clock.now()).total_seconds()
+        timeout_s = max(0.001, min(settings.timeout_s, remaining_s))
+        request = ModelRequest(
+            component=component,
+            messages=list(messages),
+            tools=list(tools),
+            max_tokens=max_tokens,
+            timeout_s=timeout_s,
+            json_mode=json_mode,
+        )
+        client = self.models[component]
+        t0 = self.clock.monotonic()
+        try:
+            reply = await asyncio.wait_for(client.complete(request), timeout=timeout_s)
+        except TimeoutError:
+            self._record(component, attempt, None, t0, ErrorCode.MODEL_TIMEOUT)
+            raise ModelError(ErrorCode.MODEL_TIMEOUT, "model call timed out") from None
+        except ModelError as err:
+            self._record(component, attempt, None, t0, err.error_code)
+            raise
+        except HarnessError:
+            raise
+        except Exception as exc:  # an adapter defect is a technical failure, text stays local
+            self._record(component, attempt, None, t0, ErrorCode.MODEL_ERROR)
+            raise ModelError(ErrorCode.MODEL_ERROR, type(exc).__name__) from None
+        if self.run.status is not RunStatus.RUNNING:
+            self.run.drop_late()
+            raise HarnessError(ErrorCode.RUN_NOT_ACTIVE, "late model reply dropped")
+        self._record(component, attempt, reply, t0, None)
+        if (
+            len(reply.content or "") > settings.max_reply_chars
+            or sum(len(c.arguments) for c in reply.tool_calls) > settings.max_reply_chars
+        ):
+            raise ModelError(ErrorCode.MODEL_ERROR, "oversized reply", retryable=False)
+        return reply
+
+    def _record(
+        self,
+        component: Component,
+        attempt: int,
+        reply: ModelReply | None,
+        t0: float,
+        code: ErrorCode | None,
+    ) -> None:
+        # Usage is committed for every attempt: what the provider reported, or "unavailable".
+        self.budget.commit_usage(
+            component.value, reply.model if reply else "", reply.usage if reply else None
+        )
+        self.reasoning.append(
+            ReasoningNote(
+                component=component,
+                attempt=attempt,
+                text=reply.reasoning_content if reply else None,
+            )
+        )
+        self.calls.append(
+            {
+                "component": component.value,
+                "attempt": attempt,
+                "latency_ms": round((self.clock.monotonic() - t0) * 1000, 3),
+                "usage_available": bool(reply and reply.usage),
+                "error_code": code.value if code else None,
+                "tool_calls": len(reply.tool_calls) if reply else 0,
+            }
+        )
+
+    def _ensure_active(self) -> None:
+        if self.run.status is not RunStatus.RUNNING:
+            raise HarnessError(ErrorCode.RUN_NOT_ACTIVE)
+        if self.clock.now() >= self.run.deadline:
+            raise HarnessError(ErrorCode.DEADLINE_EXCEEDED)

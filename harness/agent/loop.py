@@ -1,0 +1,99 @@
+"""The diagnosis agent loop: ReAct-style tool calling until a draft, a stop, or a limit.
+
+Each model turn either calls tools (every call through the ToolBoundary; the model sees only
+observations and stable codes) or answers with the draft JSON. The harness closes an
+information-gain round after every tool turn; when the control requires a stop it injects
+STOP_REQUIRED once, and the boundary refuses further tools as INFORMATION_SATURATED. The
+model-call budget bounds the loop whatever the model does.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from pydantic import ValidationError
+
+from harness.agent.caller import ModelCaller
+from harness.agent.prompts import CONTROL_STOP, agent_messages
+from harness.agent.router import strip_fences
+from harness.agent.turns import run_tool_calls
+from harness.boundary import ToolBoundary
+from harness.draft import DiagnosisDraft, RoundEvaluation
+from harness.errors import ErrorCode, HarnessError
+from harness.models import ChatMessage, Component, ModelReply
+
+__all__ = ["AgentOutcome", "DiagnosisAgent"]
+
+
+@dataclass
+class AgentOutcome:
+    """The loop's result: a validated draft plus the conversation for a repair round."""
+
+    draft: DiagnosisDraft
+    messages: list[ChatMessage] = field(default_factory=list)
+    turns: int = 0
+
+
+class DiagnosisAgent:
+    """Runs the diagnosis conversation for one run."""
+
+    def __init__(
+        self, *, caller: ModelCaller, boundary: ToolBoundary, datasource: str = "shop-primary"
+    ) -> None:
+        self.caller = caller
+        self.boundary = boundary
+        self.datasource = datasource
+        self.stop_injected = False
+
+    def tool_schemas(self) -> list[dict]:
+        authorized = self.boundary.policy.authorized_tools
+        return [
+            spec.openai_schema()
+            for name, spec in sorted(self.boundary.registry.specs.items())
+            if name in authorized
+        ]
+
+    async def run(self, question: str, *, as_of: datetime) -> AgentOutcome:
+        """Converse until the agent answers with a valid draft; raise INVALID_DRAFT otherwise."""
+        run = self.boundary.run
+        messages = agent_messages(
+            question, analysis_id=run.analysis_id, as_of=as_of, datasource=self.datasource
+        )
+        tools = self.tool_schemas()
+        turns = 0
+        while True:
+            reply = await self.caller.call(Component.DIAGNOSIS_AGENT, messages, tools=tools)
+            turns += 1
+            if not reply.tool_calls:
+                draft = parse_draft(reply)
+                messages.append(ChatMessage(role="assistant", content=reply.content))
+                return AgentOutcome(draft=draft, messages=messages, turns=turns)
+            await run_tool_calls(self.boundary, reply, messages)
+            self.boundary.control.close_round(agent_says_no_gain=_agent_says_no_gain(reply))
+            if self.boundary.control.stop_required and not self.stop_injected:
+                self.stop_injected = True
+                messages.append(ChatMessage(role="user", content=CONTROL_STOP))
+
+
+def parse_draft(reply: ModelReply) -> DiagnosisDraft:
+    """The reply's content as a DiagnosisDraft, or INVALID_DRAFT (never the reply's text)."""
+    try:
+        return DiagnosisDraft.model_validate_json(strip_fences(reply.content or ""))
+    except (ValidationError, ValueError):
+        raise HarnessError(ErrorCode.INVALID_DRAFT, "draft does not parse") from None
+
+
+def _agent_says_no_gain(reply: ModelReply) -> bool:
+    """The agent may state, beside its tool calls, that the previous round gained nothing."""
+    if not reply.content:
+        return False
+    try:
+        body = json.loads(strip_fences(reply.content))
+    except ValueError:
+        return False
+    evaluations = body.get("evaluations") if isinstance(body, dict) else None
+    if not isinstance(evaluations, dict) or not evaluations:
+        return False
+    return all(v == RoundEvaluation.NO_GAIN.value for v in evaluations.values())

@@ -1,0 +1,63 @@
+"""First terminal wins: cancel, deadline and completion raced 1,000 times in process."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+
+from harness.diagnosis import DiagnosisRun, RunRequest
+from harness.release import Answer, Cancelled, TimedOut
+from harness.run import RunStatus
+from harness.testing.models import ScriptedModel, Slow, text_reply
+from harness.testing.rig import fake_deps
+
+EXPECTED = {
+    RunStatus.COMPLETED: Answer,
+    RunStatus.CANCELLED: Cancelled,
+    RunStatus.TIMED_OUT: TimedOut,
+}
+
+
+async def _race(seed: int) -> tuple[DiagnosisRun, object]:
+    rng = random.Random(seed)
+    model = ScriptedModel(
+        [
+            Slow(rng.uniform(0, 0.002), text_reply(json.dumps({"intent": "SYSTEM_CHAT"}))),
+            Slow(rng.uniform(0, 0.002), text_reply("late or not")),
+        ]
+    )
+    deps = fake_deps(model, deadline_s=rng.uniform(0.004, 0.03))
+    run = DiagnosisRun(RunRequest(question="hello"), deps, run_id=f"run-{seed}")
+    loop = asyncio.get_running_loop()
+    loop.call_later(rng.uniform(0.002, 0.03), run.cancel)
+    result = await run.execute()
+    return run, result
+
+
+def test_one_terminal_state_per_run_under_races() -> None:
+    async def main() -> list[tuple[DiagnosisRun, object]]:
+        out = []
+        for batch in range(50):
+            out += await asyncio.gather(*(_race(batch * 20 + i) for i in range(20)))
+        return out
+
+    outcomes = asyncio.run(main())
+    assert len(outcomes) == 1000
+    seen = set()
+    for run, result in outcomes:
+        assert run.run.terminal
+        assert isinstance(result, EXPECTED[run.run.status])
+        assert run.result is result
+        # A later finish attempt changes nothing and is counted.
+        before = run.run.dropped_finishes
+        assert run.cancel() is False
+        assert run.result is result and run.run.dropped_finishes == before + 1
+        ledger = run.budget.ledger
+        assert (
+            ledger.model_calls == len(ledger.model_usage)
+            or ledger.model_calls == len(ledger.model_usage) + 1
+        )
+        seen.add(run.run.status)
+    # The race really races: every outcome occurs.
+    assert seen == set(EXPECTED)
