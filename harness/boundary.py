@@ -43,6 +43,7 @@ from harness.observation import AgentObservation, ControlView, Projection
 from harness.ports import AuditSink, CanonicalStore, Clock, ToolExecutor
 from harness.run import RunContext, RunStatus
 from harness.tools import ToolRegistry, ToolSpec, scope_identity
+from harness.trace import TraceCategory, TraceRecorder
 
 __all__ = [
     "TOOL_CALL_ID_PATTERN",
@@ -149,6 +150,7 @@ class ToolBoundary:
         control: InformationControl | None = None,
         audit: AuditSink | None = None,
         auto_round: bool = False,
+        trace: TraceRecorder | None = None,
     ) -> None:
         self.run = run
         self.budget = budget
@@ -160,6 +162,7 @@ class ToolBoundary:
         self.control = control or InformationControl(no_gain_threshold=policy.no_gain_threshold)
         self.audit = audit
         self.auto_round = auto_round
+        self.trace = trace
         self.audit_failures = 0
 
     # ------------------------------------------------------------------ public
@@ -177,6 +180,7 @@ class ToolBoundary:
                 call.spec.name if call.spec else "-",
                 err.error_code.value,
             )
+            self._trace_rejection(call, err.error_code)
             return self._result(call, "REJECTED", err.error_code)
         return await self._execute(call, request, plan)
 
@@ -247,6 +251,7 @@ class ToolBoundary:
             self.control.settle(call.scope_id, ready=False)
             if err.error_code is ErrorCode.DUPLICATE_TOOL_CALL_ID:
                 self.budget.count_rejection(err.error_code)
+                self._trace_rejection(call, err.error_code)
                 return self._result(call, "REJECTED", err.error_code)
             return await self._finish_error(call, err.error_code, t0, begun=False)
         call.begun = True
@@ -420,7 +425,34 @@ class ToolBoundary:
             control=control,
         )
 
+    def _trace_rejection(self, call: _Call, code: ErrorCode) -> None:
+        if self.trace is not None:
+            self.trace.record(
+                TraceCategory.TOOL,
+                "TOOL_REQUEST_REJECTED",
+                {
+                    "tool_call_id": _safe_id(call.envelope.tool_call_id),
+                    "tool_name": call.spec.name if call.spec else "-",
+                    "error_code": code.value,
+                },
+            )
+
     async def _audit(self, call: _Call, result: ToolBoundaryResult, t0: float) -> None:
+        if self.trace is not None:
+            self.trace.record(
+                TraceCategory.TOOL,
+                "TOOL_INVOCATION",
+                {
+                    "tool_call_id": call.envelope.tool_call_id,
+                    "tool_name": result.tool_name,
+                    "outcome": result.outcome,
+                    "error_code": result.error_code.value if result.error_code else None,
+                    "evidence_status": result.control.evidence_status.value
+                    if result.control.evidence_status
+                    else None,
+                    "latency_ms": round((self.clock.monotonic() - t0) * 1000, 3),
+                },
+            )
         if self.audit is None:
             return
         event = {

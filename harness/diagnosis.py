@@ -34,6 +34,7 @@ from harness.release_policy import ReleasePolicy
 from harness.retry import RetryPolicy
 from harness.run import RunContext, RunStatus
 from harness.tools import ToolRegistry
+from harness.trace import TraceCategory, TraceRecorder, TraceSink
 
 __all__ = ["DiagnosisRun", "RunDeps", "RunRequest"]
 
@@ -75,6 +76,7 @@ class RunDeps:
     datasource: str = "shop-primary"
     default_deadline_s: float = 120.0
     audit: AuditSink | None = None
+    trace_sink: TraceSink | None = None
     release: ReleasePolicy | None = None
 
 
@@ -95,6 +97,7 @@ class DiagnosisRun:
             analysis_id=request.analysis_id or f"an-{run_id.removeprefix('run-')}",
         )
         self.budget = RunBudget(deps.budgets)
+        self.trace = TraceRecorder(run_id=run_id, clock=deps.clock, sink=deps.trace_sink)
         self.boundary = ToolBoundary(
             run=self.run,
             budget=self.budget,
@@ -105,6 +108,7 @@ class DiagnosisRun:
             clock=deps.clock,
             control=InformationControl(no_gain_threshold=deps.policy.no_gain_threshold),
             audit=deps.audit,
+            trace=self.trace,
         )
         self.caller = ModelCaller(
             models=deps.models,
@@ -113,6 +117,7 @@ class DiagnosisRun:
             clock=deps.clock,
             retry=deps.retry,
             settings=deps.component_settings,
+            trace=self.trace,
         )
         self.release_policy = deps.release or ReleasePolicy(store=deps.store)
         self.result: ReleasedResult | None = None
@@ -132,6 +137,7 @@ class DiagnosisRun:
         loop = asyncio.get_running_loop()
         self._done = asyncio.Event()
         self.run.start()
+        self.trace.record(TraceCategory.RUN, "RUN_STARTED", {"status": self.run.status.value})
         remaining_s = (self.run.deadline - self.deps.clock.now()).total_seconds()
         timer = loop.call_later(max(0.0, remaining_s), self._on_deadline)
         self._task = asyncio.create_task(self._body(), name=f"run:{self.run_id}")
@@ -143,7 +149,26 @@ class DiagnosisRun:
                 self._task.cancel()
             await asyncio.gather(self._task, return_exceptions=True)
         assert self.result is not None
+        self._record_finish()
+        await self.trace.flush()
         return self.result
+
+    def _record_finish(self) -> None:
+        ledger = self.budget.ledger
+        self.trace.record(
+            TraceCategory.RUN,
+            "RUN_FINISHED",
+            {
+                "status": self.run.status.value,
+                "result_type": self.result.type if self.result is not None else None,
+                "ledger": ledger.snapshot(),
+                "usage": ledger.model_usage,
+                "unavailable_usage": ledger.usage_unavailable,
+                "tokens_reconciled": self.budget.tokens_reconciled(),
+                "dropped_late": self.run.dropped_late,
+                "dropped_finishes": self.run.dropped_finishes,
+            },
+        )
 
     def cancel(self) -> bool:
         """Cancel the run; True when this call decided its terminal state."""
@@ -206,6 +231,7 @@ class DiagnosisRun:
         question = self.request.question
         self.phase = "ROUTING"
         self.intent = await route(self.caller, question)
+        self.trace.record(TraceCategory.ROUTING, "ROUTED", {"intent": self.intent})
         if self.intent == "DIAGNOSIS":
             self.phase = "INVESTIGATING"
             agent = DiagnosisAgent(

@@ -20,6 +20,7 @@ from harness.models import ChatMessage, Component, ModelClient, ModelReply, Mode
 from harness.ports import Clock
 from harness.retry import RetryPolicy
 from harness.run import RunContext, RunStatus
+from harness.trace import TraceCategory, TraceRecorder
 
 __all__ = ["ComponentSettings", "ModelCaller", "ReasoningNote"]
 
@@ -56,6 +57,7 @@ class ModelCaller:
     clock: Clock
     retry: RetryPolicy = field(default_factory=RetryPolicy)
     settings: Mapping[Component, ComponentSettings] = field(default_factory=dict)
+    trace: TraceRecorder | None = None
     reasoning: list[ReasoningNote] = field(default_factory=list)
     calls: list[dict[str, Any]] = field(default_factory=list)
 
@@ -167,16 +169,27 @@ class ModelCaller:
                 text=reply.reasoning_content if reply else None,
             )
         )
-        self.calls.append(
-            {
-                "component": component.value,
-                "attempt": attempt,
-                "latency_ms": round((self.clock.monotonic() - t0) * 1000, 3),
-                "usage_available": bool(reply and reply.usage),
-                "error_code": code.value if code else None,
-                "tool_calls": len(reply.tool_calls) if reply else 0,
-            }
-        )
+        usage = reply.usage if reply else None
+        call = {
+            "component": component.value,
+            "attempt": attempt,
+            "latency_ms": round((self.clock.monotonic() - t0) * 1000, 3),
+            "usage": usage.model_dump() if usage else "unavailable",
+            "error_code": code.value if code else None,
+            "count": len(reply.tool_calls) if reply else 0,
+        }
+        self.calls.append(call)
+        if self.trace is not None:
+            category = (
+                TraceCategory.ROUTING
+                if component is Component.ROUTER
+                else (
+                    TraceCategory.SEMANTIC
+                    if component is Component.SEMANTIC_GUARD
+                    else TraceCategory.AGENT
+                )
+            )
+            self.trace.record(category, "MODEL_TOKEN_USAGE", call)
 
     def _ensure_active(self) -> None:
         if self.run.status is not RunStatus.RUNNING:

@@ -1,0 +1,400 @@
+"""The embedded ``search_knowledge`` backend: BM25 over a local runbook directory.
+
+The index is built once, at construction, from ``index.json`` (a list of
+``{"doc_id", "title", "path", "tags", "updated_at"}``) and the markdown files it names. Each
+document is cut into chunks along headings and paragraphs; chunk numbers are the chunk's
+position in its document, so ``doc:<doc_id>#<n>`` names the same text as long as the document
+is unchanged. BM25 (``bm25s``) scores title + tags + chunk text.
+
+A query returns, per matching document, its best chunk plus up to two more chunks that also
+score, and a relevance level assigned the way a real RAG service would (see
+:class:`RelevanceRule`). The raw response deliberately uses ``relevanceLevel`` (camelCase), as
+many external services do; the projector normalises both spellings.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import bm25s
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from harness.errors import BackendError, ErrorCode
+from harness.observation import RelevanceLevel
+from harness.requests import SearchKnowledgeRequest
+
+__all__ = [
+    "EMBEDDED_FORMAT",
+    "EmbeddedKnowledgeBackend",
+    "RelevanceRule",
+    "chunk_markdown",
+    "tokenize",
+]
+
+EMBEDDED_FORMAT = "embedded-bm25/v1"
+
+# Extra chunks beyond the best one that a document may contribute to a result.
+_EXTRA_CHUNKS_PER_DOCUMENT = 2
+# Scores are rounded before sorting so that float32 noise can never reorder equal documents.
+_SCORE_DECIMALS = 4
+
+# A word list reads best as text.
+_STOPWORDS = frozenset(
+    """
+    a an and are as at be but by can do does for from has have how i if in into is it its not of
+    on or our out so such than that the their then there these this to was we were what when
+    where which who why will with you your
+    """.split()  # noqa: SIM905
+)
+# A compound token keeps its inner punctuation (``hikaripool-1``, ``10.0.0.7``, ``user_id``);
+# its alphanumeric parts and camelCase words are indexed as sub-tokens as well.
+_COMPOUND = re.compile(r"[A-Za-z0-9]+(?:[-_.:/][A-Za-z0-9]+)*")
+_PART = re.compile(r"[A-Za-z0-9]+")
+_CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
+_HEADING = re.compile(r"^#{1,6}\s+\S")
+_FENCE = re.compile(r"^\s*(```|~~~)")
+
+
+def _normalize(word: str) -> str:
+    # A minimal plural fold so "connections" meets "connection"; heavier stemming would merge
+    # identifiers that operators search for verbatim.
+    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        return word[:-1]
+    return word
+
+
+def tokenize(text: str) -> list[str]:
+    """Lower-case BM25 tokens of ``text``: compounds, their parts and camelCase words.
+
+    ``"HikariPool-1 5xx"`` yields ``hikaripool-1``, ``hikaripool``, ``hikari``, ``pool``,
+    ``5xx``. Stopwords and one-character sub-tokens are dropped; a compound is kept whole.
+    """
+    tokens: list[str] = []
+    for match in _COMPOUND.finditer(text):
+        compound = match.group(0)
+        seen: set[str] = set()
+        candidates = [compound.lower()]
+        for part in _PART.findall(compound):
+            candidates.append(part.lower())
+            if any(c.isupper() for c in part[1:]):  # camelCase or ACRONYMWord, not "5xx"
+                candidates.extend(word.lower() for word in _CAMEL.findall(part))
+        for index, raw in enumerate(candidates):
+            word = _normalize(raw)
+            if word in seen or word in _STOPWORDS or (index > 0 and len(word) < 2):
+                continue
+            seen.add(word)
+            tokens.append(word)
+    return tokens
+
+
+# ---------------------------------------------------------------- chunking
+
+
+def _blocks(markdown: str) -> Iterator[tuple[bool, str]]:
+    """Yield ``(is_heading, text)`` blocks: headings, paragraphs and whole code fences."""
+    paragraph: list[str] = []
+    in_fence = False
+    for line in markdown.splitlines():
+        if _FENCE.match(line):
+            paragraph.append(line)
+            in_fence = not in_fence
+            if not in_fence:
+                yield False, "\n".join(paragraph)
+                paragraph = []
+            continue
+        if in_fence:
+            paragraph.append(line)
+        elif _HEADING.match(line):
+            if paragraph:
+                yield False, "\n".join(paragraph)
+                paragraph = []
+            yield True, line.strip()
+        elif not line.strip():
+            if paragraph:
+                yield False, "\n".join(paragraph)
+                paragraph = []
+        else:
+            paragraph.append(line.rstrip())
+    if paragraph:
+        yield False, "\n".join(paragraph)
+
+
+def _split_long(text: str, chunk_chars: int) -> list[str]:
+    # Prefer line breaks, then spaces; a single unbroken run is hard-cut.
+    pieces: list[str] = []
+    rest = text
+    while len(rest) > chunk_chars:
+        cut = rest.rfind("\n", 0, chunk_chars + 1)
+        if cut <= 0:
+            cut = rest.rfind(" ", 0, chunk_chars + 1)
+        if cut <= 0:
+            cut = chunk_chars
+        pieces.append(rest[:cut].rstrip())
+        rest = rest[cut:].lstrip()
+    if rest:
+        pieces.append(rest)
+    return pieces
+
+
+def chunk_markdown(markdown: str, chunk_chars: int = 800) -> list[str]:
+    """Split markdown into chunks of at most ``chunk_chars`` characters.
+
+    A heading starts a new chunk; paragraphs under it are packed until the next one would
+    overflow. The first line (``# Title``) is dropped since the title is indexed separately.
+    """
+    chunks: list[str] = []
+    current: list[str] = []
+
+    def flush() -> None:
+        text = "\n\n".join(current).strip()
+        if text:
+            chunks.append(text)
+        current.clear()
+
+    blocks = list(_blocks(markdown))
+    if blocks and blocks[0][0] and blocks[0][1].startswith("# "):
+        blocks = blocks[1:]
+    heading_only = False
+    for is_heading, text in blocks:
+        # An overlong heading is packed like a paragraph, so that no chunk exceeds the limit.
+        if is_heading and len(text) <= chunk_chars // 2:
+            flush()
+            current.append(text)
+            heading_only = True
+            continue
+        if len("\n\n".join([*current, text])) > chunk_chars and not heading_only:
+            flush()
+        # A long paragraph right after its heading shares the heading's chunk, so that no
+        # chunk is a bare heading.
+        room = chunk_chars - (len(current[0]) + 2 if current else 0)
+        if room < chunk_chars // 2:
+            flush()
+            room = chunk_chars
+        for piece in _split_long(text, room):
+            if current and len("\n\n".join([*current, piece])) > chunk_chars:
+                flush()
+            current.append(piece)
+        heading_only = False
+    flush()
+    return chunks
+
+
+# ---------------------------------------------------------------- relevance
+
+
+@dataclass(frozen=True, kw_only=True)
+class RelevanceRule:
+    """How a score becomes HIGH / MEDIUM / REFERENCE.
+
+    ``ratio`` is the document's score over the best score of the query; ``coverage`` is the
+    share of distinct query tokens found in the document's title, tags or returned chunks.
+    A document is
+
+    * HIGH when ``ratio >= high_ratio``, ``coverage >= high_coverage`` and
+      ``score >= high_min_score``;
+    * MEDIUM when ``ratio >= medium_ratio``, ``coverage >= medium_coverage`` and
+      ``score >= medium_min_score``;
+    * REFERENCE otherwise. A document that scores at all is returned, never dropped.
+
+    The absolute floors keep a lone weak match from being HIGH merely because it is the best
+    of a poor result set.
+    """
+
+    high_ratio: float = 0.7
+    high_coverage: float = 0.5
+    high_min_score: float = 1.5
+    medium_ratio: float = 0.35
+    medium_coverage: float = 0.25
+    medium_min_score: float = 0.5
+
+    def level(self, *, score: float, best_score: float, coverage: float) -> RelevanceLevel:
+        ratio = score / best_score if best_score > 0 else 0.0
+        high = (self.high_ratio, self.high_coverage, self.high_min_score)
+        medium = (self.medium_ratio, self.medium_coverage, self.medium_min_score)
+        for level, (min_ratio, min_coverage, min_score) in (
+            (RelevanceLevel.HIGH, high),
+            (RelevanceLevel.MEDIUM, medium),
+        ):
+            if ratio >= min_ratio and coverage >= min_coverage and score >= min_score:
+                return level
+        return RelevanceLevel.REFERENCE
+
+
+# ---------------------------------------------------------------- index
+
+
+class _IndexEntry(BaseModel):
+    model_config = ConfigDict(extra="ignore", frozen=True)
+
+    doc_id: str = Field(min_length=1, description="Stable document identity.")
+    title: str = Field(description="Document title.")
+    path: str = Field(min_length=1, description="Markdown file, relative to the index.")
+    tags: list[str] = Field(default_factory=list, description="Free-form tags, indexed.")
+
+
+@dataclass(frozen=True, kw_only=True)
+class _Chunk:
+    doc_id: str
+    n: int
+    text: str
+    tokens: frozenset[str]
+
+
+@dataclass(frozen=True, kw_only=True)
+class _Document:
+    doc_id: str
+    title: str
+    source: str
+    # Title and tags are indexed with every chunk, so that a query naming the document finds
+    # it whichever section holds the details.
+    header: str
+    chunks: tuple[_Chunk, ...]
+
+
+def _default_runbooks_dir() -> Path:
+    from harness.demo import runbooks_dir
+
+    return Path(runbooks_dir())
+
+
+def _load_documents(root: Path, chunk_chars: int) -> list[_Document]:
+    try:
+        raw_entries = json.loads((root / "index.json").read_text(encoding="utf-8"))
+        entries = [_IndexEntry.model_validate(item) for item in raw_entries]
+    except (OSError, ValueError, TypeError, ValidationError) as exc:
+        raise BackendError(
+            ErrorCode.BACKEND_ERROR, f"runbook index unreadable: {type(exc).__name__}"
+        ) from exc
+    if len({e.doc_id for e in entries}) != len(entries):
+        raise BackendError(ErrorCode.BACKEND_ERROR, "duplicate doc_id in runbook index")
+    documents: list[_Document] = []
+    for entry in sorted(entries, key=lambda e: e.doc_id):
+        try:
+            markdown = (root / entry.path).read_text(encoding="utf-8")
+        except OSError as exc:
+            raise BackendError(
+                ErrorCode.BACKEND_ERROR, "runbook file unreadable", {"doc_id": entry.doc_id}
+            ) from exc
+        texts = chunk_markdown(markdown, chunk_chars) or [entry.title]
+        chunks = tuple(
+            _Chunk(doc_id=entry.doc_id, n=n, text=text, tokens=frozenset(tokenize(text)))
+            for n, text in enumerate(texts)
+        )
+        documents.append(
+            _Document(
+                doc_id=entry.doc_id,
+                title=entry.title,
+                source=entry.path,
+                header=" ".join([entry.title, *entry.tags]),
+                chunks=chunks,
+            )
+        )
+    return documents
+
+
+class EmbeddedKnowledgeBackend:
+    """``ToolBackend`` for ``search_knowledge`` over bundled markdown runbooks.
+
+    Args:
+        runbooks_dir: Directory holding ``index.json`` and the markdown files; defaults to the
+            bundled demo runbooks.
+        chunk_chars: Maximum characters per chunk.
+        relevance: The rule that assigns relevance levels.
+
+    Raises:
+        BackendError: BACKEND_ERROR when the index or a runbook cannot be read.
+    """
+
+    def __init__(
+        self,
+        runbooks_dir: Path | None = None,
+        chunk_chars: int = 800,
+        *,
+        relevance: RelevanceRule | None = None,
+    ) -> None:
+        if chunk_chars < 50:
+            raise ValueError("chunk_chars must be at least 50")
+        self._root = Path(runbooks_dir) if runbooks_dir is not None else _default_runbooks_dir()
+        self._relevance = relevance or RelevanceRule()
+        self._documents = {d.doc_id: d for d in _load_documents(self._root, chunk_chars)}
+        self._chunks: list[_Chunk] = [c for d in self._documents.values() for c in d.chunks]
+        corpus = [
+            tokenize(f"{doc.header}\n{chunk.text}")
+            for doc in self._documents.values()
+            for chunk in doc.chunks
+        ]
+        self._bm25 = bm25s.BM25()
+        if self._chunks:
+            self._bm25.index(corpus, show_progress=False)
+
+    @property
+    def document_count(self) -> int:
+        """Documents in the index."""
+        return len(self._documents)
+
+    @property
+    def chunk_count(self) -> int:
+        """Chunks in the index."""
+        return len(self._chunks)
+
+    def fetch(self, request: BaseModel) -> dict[str, Any]:
+        """Search the runbooks; return the ``embedded-bm25/v1`` raw response.
+
+        Raises:
+            BackendError: BACKEND_ERROR when the request is not a search_knowledge request.
+        """
+        if not isinstance(request, SearchKnowledgeRequest):
+            raise BackendError(ErrorCode.BACKEND_ERROR, "unexpected request type")
+        query_tokens = list(dict.fromkeys(tokenize(request.query)))
+        return {
+            "format": EMBEDDED_FORMAT,
+            "query": request.query,
+            "results": self._search(query_tokens, request.top_k) if query_tokens else [],
+        }
+
+    def _search(self, query_tokens: Sequence[str], top_k: int) -> list[dict[str, Any]]:
+        if not self._chunks:
+            return []
+        scores = self._bm25.get_scores(list(query_tokens))
+        wanted = frozenset(query_tokens)
+        by_doc: dict[str, list[tuple[float, _Chunk]]] = {}
+        for chunk, raw_score in zip(self._chunks, scores, strict=True):
+            score = round(float(raw_score), _SCORE_DECIMALS)
+            if score > 0:
+                by_doc.setdefault(chunk.doc_id, []).append((score, chunk))
+        ranked: list[tuple[float, str, list[tuple[float, _Chunk]]]] = []
+        for doc_id, scored in by_doc.items():
+            scored.sort(key=lambda item: (-item[0], item[1].n))
+            # Title and tags are indexed with every chunk, so a further chunk counts only when
+            # its own text matches the query; otherwise it would ride on the title's score.
+            extra = [item for item in scored[1:] if item[1].tokens & wanted]
+            kept = [scored[0], *extra[:_EXTRA_CHUNKS_PER_DOCUMENT]]
+            ranked.append((kept[0][0], doc_id, kept))
+        ranked.sort(key=lambda item: (-item[0], item[1]))
+        ranked = ranked[:top_k]
+        if not ranked:
+            return []
+        best_score = ranked[0][0]
+        results: list[dict[str, Any]] = []
+        for score, doc_id, kept in ranked:
+            found = set().union(*(chunk.tokens for _, chunk in kept))
+            found |= set(tokenize(self._documents[doc_id].header))
+            coverage = len(wanted & found) / len(wanted)
+            level = self._relevance.level(score=score, best_score=best_score, coverage=coverage)
+            document = self._documents[doc_id]
+            results.append(
+                {
+                    "doc_id": doc_id,
+                    "title": document.title,
+                    "source": document.source,
+                    "chunks": [{"n": c.n, "text": c.text, "score": s} for s, c in kept],
+                    "score": score,
+                    "relevanceLevel": level.value,
+                }
+            )
+        return results

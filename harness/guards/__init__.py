@@ -1,0 +1,1 @@
+"""Quality gates between a draft and its release: EvidenceGuard, repair, SemanticGuard."""

@@ -1,0 +1,48 @@
+"""Typed validation issues: what the guards found wrong, in codes the agent can act on."""
+
+from __future__ import annotations
+
+from enum import Enum
+
+from pydantic import BaseModel, ConfigDict, Field
+
+__all__ = ["IssueCode", "ValidationIssue"]
+
+
+class IssueCode(str, Enum):
+    ANALYSIS_ID_MISMATCH = "ANALYSIS_ID_MISMATCH"
+    UNKNOWN_TOOL_CALL = "UNKNOWN_TOOL_CALL"
+    RECORD_NOT_READY = "RECORD_NOT_READY"
+    NO_EVIDENCE_NOT_NEGATIVE = "NO_EVIDENCE_NOT_NEGATIVE"
+    NEGATIVE_SCOPE_MISMATCH = "NEGATIVE_SCOPE_MISMATCH"
+    ITEM_REF_NOT_FOUND = "ITEM_REF_NOT_FOUND"
+    MISSING_EVIDENCE = "MISSING_EVIDENCE"
+    ROOT_CAUSE_WITHOUT_OBSERVED_FACT = "ROOT_CAUSE_WITHOUT_OBSERVED_FACT"
+    UNGROUNDED_TOKEN = "UNGROUNDED_TOKEN"
+    NO_CONCLUSIONS = "NO_CONCLUSIONS"
+    SEMANTIC_UNSUPPORTED = "SEMANTIC_UNSUPPORTED"
+
+
+class ValidationIssue(BaseModel):
+    """One finding. ``detail`` is harness-written and bounded; never draft or raw text."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    code: IssueCode
+    conclusion_id: str | None = Field(default=None, max_length=32)
+    tool_call_id: str | None = Field(default=None, max_length=64)
+    item_ref: str | None = Field(default=None, max_length=200)
+    detail: str = Field(default="", max_length=200)
+
+    def render(self, *, public: bool = False) -> str:
+        """A one-line rendering; ``public`` drops details quoted from the model's own text."""
+        parts = [self.code.value]
+        if self.conclusion_id:
+            parts.append(f"conclusion={self.conclusion_id}")
+        if self.tool_call_id:
+            parts.append(f"tool_call_id={self.tool_call_id}")
+        if self.item_ref:
+            parts.append(f"item_ref={self.item_ref}")
+        if self.detail and not (public and self.code is IssueCode.UNGROUNDED_TOKEN):
+            parts.append(self.detail)
+        return " ".join(parts)

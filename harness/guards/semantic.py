@@ -1,0 +1,73 @@
+"""SemanticGuard: one isolated judge call on query + draft + verified snapshot.
+
+Isolation is structural: the guard receives three values and a model caller, builds a fresh
+two-message conversation, offers no tools, and has no handle on the store or the agent's
+memory. It never rewrites the draft. A technical failure is retried exactly once with the same
+input (RetryPolicy fixes SEMANTIC_GUARD at two attempts); a second failure is UNAVAILABLE,
+which the release policy turns into a SafeFallback — never a SUPPORTED release.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from enum import Enum
+
+from harness.agent.caller import ModelCaller
+from harness.agent.prompts import semantic_messages
+from harness.agent.router import strip_fences
+from harness.draft import DiagnosisDraft
+from harness.errors import ModelError
+from harness.guards.evidence import VerifiedSnapshot
+from harness.models import Component, ModelReply
+
+__all__ = ["SemanticGuard", "SemanticVerdict", "Verdict"]
+
+
+class Verdict(str, Enum):
+    SUPPORTED = "SUPPORTED"
+    UNSUPPORTED = "UNSUPPORTED"
+    UNAVAILABLE = "UNAVAILABLE"
+
+
+@dataclass(frozen=True, kw_only=True)
+class SemanticVerdict:
+    verdict: Verdict
+    issues: tuple[str, ...] = ()
+
+
+class SemanticGuard:
+    """Judges whether the verified evidence supports the draft."""
+
+    def __init__(self, caller: ModelCaller) -> None:
+        self.caller = caller
+
+    async def judge(
+        self, *, query: str, draft: DiagnosisDraft, snapshot: VerifiedSnapshot
+    ) -> SemanticVerdict:
+        messages = semantic_messages(query, draft.model_dump_json(), snapshot.model_dump_json())
+        try:
+            return await self.caller.call(
+                Component.SEMANTIC_GUARD, messages, json_mode=True, parse=_parse
+            )
+        except ModelError:
+            return SemanticVerdict(verdict=Verdict.UNAVAILABLE)
+
+
+def _parse(reply: ModelReply) -> SemanticVerdict:
+    body = json.loads(strip_fences(reply.content or ""))
+    if not isinstance(body, dict):
+        raise ValueError("not an object")
+    verdict = str(body.get("verdict", "")).upper()
+    if verdict not in (Verdict.SUPPORTED.value, Verdict.UNSUPPORTED.value):
+        raise ValueError("no verdict")
+    issues = []
+    for issue in body.get("issues") or []:
+        if isinstance(issue, dict):
+            conclusion = str(issue.get("conclusion_id", ""))[:32]
+            issues.append(
+                f"SEMANTIC_UNSUPPORTED conclusion={conclusion}"
+                if conclusion
+                else "SEMANTIC_UNSUPPORTED"
+            )
+    return SemanticVerdict(verdict=Verdict(verdict), issues=tuple(issues[:20]))
