@@ -1,0 +1,287 @@
+"""CanonicalStore on Redis (redis-py asyncio): the harness-only source of truth for tool calls.
+
+Key ``<prefix>:run:<run_id>:call:<tool_call_id>``, value ``CanonicalInvocation`` as JSON.
+
+- ``begin``: ``SET key value NX EX ttl_s``, so the TTL is fixed once, at creation.
+- ``mark_ready`` / ``mark_error``: the successor record is built and validated in Python (an
+  illegal pair cannot be serialised), then one Lua script compares and replaces atomically with
+  ``SET ... KEEPTTL``: the remaining TTL is kept without a read-TTL-write window, and of many
+  concurrent transitions of one record exactly one wins.
+- ``get``: plain ``GET``; reads never renew the TTL (never ``GETEX``).
+
+Every Redis failure (connection, timeout, server error) becomes StoreError(STORE_ERROR) without
+the exception's text, and each operation is bounded by ``op_timeout_s`` so that a hung server
+fails closed instead of stalling the run.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from datetime import datetime
+from typing import Any, TypeVar
+
+import redis.asyncio as redis
+from redis.exceptions import RedisError
+
+from harness.errors import ErrorCode, RecordExpired, StoreError
+from harness.invocation import CanonicalInvocation, EvidenceStatus, InvocationStatus
+from harness.transitions import (
+    check_ttl_covers,
+    decode_record,
+    encode_record,
+    require_projecting,
+    to_error,
+    to_ready,
+)
+
+__all__ = ["RedisCanonicalStore", "fakeredis_store"]
+
+_log = logging.getLogger(__name__)
+
+_T = TypeVar("_T")
+
+_MAX_BEGUN_CACHED = 4096
+
+# KEYS[1]: record key.
+# ARGV[1]: the exact stored value the successor was built from.
+# ARGV[2]: the status the stored record must still have (PROJECTING).
+# ARGV[3]: the successor value.
+# The status is checked on the decoded record so that a record already moved by a concurrent
+# transition is reported as ILLEGAL; a PROJECTING record whose bytes differ from what we read
+# can only be a new record begun after ours expired, so ours no longer exists (EXPIRED).
+_TRANSITION_LUA = """
+local current = redis.call('GET', KEYS[1])
+if not current then
+  return 'EXPIRED'
+end
+local ok, record = pcall(cjson.decode, current)
+if not ok or type(record) ~= 'table' then
+  return 'CORRUPT'
+end
+if record['invocation_status'] ~= ARGV[2] then
+  return 'ILLEGAL'
+end
+if current ~= ARGV[1] then
+  return 'REPLACED'
+end
+redis.call('SET', KEYS[1], ARGV[3], 'KEEPTTL')
+return 'OK'
+"""
+
+
+def _text(value: bytes | str) -> str:
+    return value.decode("utf-8") if isinstance(value, bytes) else value
+
+
+class RedisCanonicalStore:
+    """:class:`~harness.ports.CanonicalStore` backed by Redis ≥ 6 (KEEPTTL).
+
+    Args:
+        client: A ``redis.asyncio.Redis`` (or ``fakeredis.FakeAsyncRedis``) client.
+        prefix: Namespace of every key this store writes.
+        ttl_s: Lifetime of a record from ``begin``; never renewed.
+        max_record_bytes: Largest serialised record written.
+        op_timeout_s: Upper bound of each Redis round trip; beyond it the op is STORE_ERROR.
+    """
+
+    def __init__(
+        self,
+        client: redis.Redis,
+        *,
+        prefix: str = "dh",
+        ttl_s: int = 3600,
+        max_record_bytes: int = 1_048_576,
+        op_timeout_s: float = 1.0,
+    ) -> None:
+        if ttl_s <= 0:
+            raise ValueError("ttl_s must be positive")
+        if op_timeout_s <= 0:
+            raise ValueError("op_timeout_s must be positive")
+        self.ttl_s = ttl_s
+        self.prefix = prefix
+        self.max_record_bytes = max_record_bytes
+        self.op_timeout_s = op_timeout_s
+        self._client = client
+        # register_script calls EVALSHA and falls back to loading the script on NOSCRIPT,
+        # e.g. after a server restart or SCRIPT FLUSH.
+        self._transition_script = client.register_script(_TRANSITION_LUA)
+        # What this instance wrote at begin, so the usual transition needs no GET round trip.
+        # Safe even when stale: the script compares these exact bytes with what is stored.
+        self._begun: dict[str, bytes] = {}
+
+    def key(self, run_id: str, tool_call_id: str) -> str:
+        """Return the Redis key of one record."""
+        return f"{self.prefix}:run:{run_id}:call:{tool_call_id}"
+
+    def check_ttl_covers(self, deadline_s: float, margin_s: float) -> None:
+        """Raise ValueError at start-up unless ``ttl_s > deadline_s + margin_s``."""
+        check_ttl_covers(self.ttl_s, deadline_s=deadline_s, margin_s=margin_s)
+
+    async def _call(self, op: str, make: Callable[[], Awaitable[_T]]) -> _T:
+        try:
+            return await asyncio.wait_for(make(), self.op_timeout_s)
+        except (RedisError, OSError, TimeoutError) as exc:
+            # Only the exception type is logged: redis messages can name hosts and ports.
+            _log.warning("canonical store %s failed (%s)", op, type(exc).__name__)
+            raise StoreError(
+                ErrorCode.STORE_ERROR,
+                "redis operation failed",
+                {"op": op, "cause": type(exc).__name__},
+                retryable=True,
+            ) from None
+
+    async def begin(self, record: CanonicalInvocation) -> None:
+        """Create a PROJECTING record with ``SET NX EX ttl_s``.
+
+        Raises:
+            StoreError: ILLEGAL_TRANSITION (not PROJECTING), RECORD_TOO_LARGE (nothing
+                written), DUPLICATE_TOOL_CALL_ID (key present), STORE_ERROR.
+        """
+        require_projecting(record, op="begin")
+        payload = encode_record(record, max_record_bytes=self.max_record_bytes, op="begin")
+        key = self.key(record.run_id, record.tool_call_id)
+        created = await self._call(
+            "begin", lambda: self._client.set(key, payload, nx=True, ex=self.ttl_s)
+        )
+        if not created:
+            raise StoreError(
+                ErrorCode.DUPLICATE_TOOL_CALL_ID, "record already exists", {"op": "begin"}
+            )
+        if len(self._begun) >= _MAX_BEGUN_CACHED:
+            # A record that never transitioned (crashed caller) must not pin memory forever.
+            del self._begun[next(iter(self._begun))]
+        self._begun[key] = payload
+
+    async def _transition(
+        self,
+        run_id: str,
+        tool_call_id: str,
+        op: str,
+        build: Callable[[CanonicalInvocation], CanonicalInvocation],
+    ) -> CanonicalInvocation:
+        key = self.key(run_id, tool_call_id)
+        stored: bytes | str | None = self._begun.get(key)
+        if stored is None:
+            stored = await self._call(op, lambda: self._client.get(key))
+        if stored is None:
+            raise RecordExpired(message="record missing or expired", context={"op": op})
+        successor = build(decode_record(stored, op=op))
+        payload = encode_record(successor, max_record_bytes=self.max_record_bytes, op=op)
+        try:
+            outcome = await self._call(
+                op,
+                lambda: self._transition_script(
+                    keys=[key], args=[stored, InvocationStatus.PROJECTING.value, payload]
+                ),
+            )
+        finally:
+            # Whatever the script answered (or if the answer was lost), the begun bytes are
+            # no longer known to be current; a refusal before the script keeps them.
+            self._begun.pop(key, None)
+        self._raise_for_outcome(_text(outcome), op)
+        # Return what is stored, byte for byte, so the caller sees exactly what get() will.
+        return decode_record(payload, op=op)
+
+    @staticmethod
+    def _raise_for_outcome(outcome: str, op: str) -> None:
+        if outcome == "OK":
+            return
+        if outcome in ("EXPIRED", "REPLACED"):
+            raise RecordExpired(
+                message="record missing or expired", context={"op": op, "reason": outcome}
+            )
+        if outcome == "ILLEGAL":
+            raise StoreError(
+                ErrorCode.ILLEGAL_TRANSITION,
+                "record is no longer PROJECTING",
+                {"op": op, "reason": "concurrent_transition"},
+            )
+        raise StoreError(
+            ErrorCode.STORE_ERROR, "transition script refused", {"op": op, "reason": outcome}
+        )
+
+    async def mark_ready(
+        self,
+        run_id: str,
+        tool_call_id: str,
+        *,
+        raw_response: Any,
+        agent_result: dict[str, Any],
+        evidence_status: EvidenceStatus,
+        completed_at: datetime,
+    ) -> CanonicalInvocation:
+        """PROJECTING → READY, keeping the remaining TTL.
+
+        Raises:
+            StoreError: RECORD_EXPIRED (key not recreated), ILLEGAL_TRANSITION,
+                RECORD_TOO_LARGE (record unchanged), STORE_ERROR.
+        """
+        return await self._transition(
+            run_id,
+            tool_call_id,
+            "mark_ready",
+            lambda current: to_ready(
+                current,
+                raw_response=raw_response,
+                agent_result=agent_result,
+                evidence_status=evidence_status,
+                completed_at=completed_at,
+            ),
+        )
+
+    async def mark_error(
+        self,
+        run_id: str,
+        tool_call_id: str,
+        *,
+        error_code: ErrorCode,
+        completed_at: datetime,
+        raw_response: Any = None,
+    ) -> CanonicalInvocation:
+        """PROJECTING → ERROR, keeping the remaining TTL.
+
+        Raises:
+            StoreError: RECORD_EXPIRED (key not recreated), ILLEGAL_TRANSITION,
+                RECORD_TOO_LARGE (record unchanged), STORE_ERROR.
+        """
+        return await self._transition(
+            run_id,
+            tool_call_id,
+            "mark_error",
+            lambda current: to_error(
+                current, error_code=error_code, completed_at=completed_at, raw_response=raw_response
+            ),
+        )
+
+    async def get(self, run_id: str, tool_call_id: str) -> CanonicalInvocation | None:
+        """Read a record with plain GET (no TTL change); None when absent or expired.
+
+        Raises:
+            StoreError: STORE_ERROR when Redis fails or the stored record is corrupt.
+        """
+        key = self.key(run_id, tool_call_id)
+        stored = await self._call("get", lambda: self._client.get(key))
+        return None if stored is None else decode_record(stored, op="get")
+
+    async def remaining_ttl_ms(self, run_id: str, tool_call_id: str) -> int | None:
+        """PTTL of a record in milliseconds; None when absent, -1 if it somehow has no TTL."""
+        key = self.key(run_id, tool_call_id)
+        pttl = await self._call("remaining_ttl_ms", lambda: self._client.pttl(key))
+        return None if pttl == -2 else int(pttl)
+
+
+def fakeredis_store(*, server: Any = None, **kwargs: Any) -> RedisCanonicalStore:
+    """Build the embedded default: a RedisCanonicalStore on in-process fakeredis (with Lua).
+
+    Args:
+        server: A ``fakeredis.FakeServer`` whose data this store shares with other clients;
+            by default each call gets a private in-process server, so components that must
+            see the same records (ToolBoundary, EvidenceGuard) share one store object.
+        **kwargs: Passed to :class:`RedisCanonicalStore` (prefix, ttl_s, ...).
+    """
+    import fakeredis  # Imported here: production wiring with real Redis never needs it.
+
+    client = fakeredis.FakeAsyncRedis(server=server) if server is not None else None
+    return RedisCanonicalStore(client or fakeredis.FakeAsyncRedis(), **kwargs)

@@ -1,0 +1,365 @@
+"""The read-only SQL executor: runs validated ``MysqlQueryPlan`` objects and nothing else.
+
+Defence in depth around the validator. Each plan runs
+
+* on MariaDB/MySQL: in a session marked ``TRANSACTION READ ONLY`` (so that even a statement
+  that implicitly commits cannot write afterwards), inside ``START TRANSACTION READ ONLY``,
+  under a server-side statement timeout (``SET STATEMENT max_statement_time=… FOR`` on
+  MariaDB, the ``max_execution_time`` session variable on MySQL), always rolled back;
+* on SQLite (the embedded default): transpiled from MySQL by sqlglot, on a connection with
+  ``PRAGMA query_only=ON``, under a ``sqlite3`` progress-handler deadline, always rolled back.
+
+Engines handed in are assumed dedicated to this executor: the read-only session flag stays on
+their pooled connections. In production the datasource user should also hold only SELECT.
+
+Failures surface as ``BackendError`` with BACKEND_ERROR or BACKEND_TIMEOUT; the database's own
+message is logged locally after redaction and never reaches the model.
+"""
+
+from __future__ import annotations
+
+import base64
+import datetime as dt
+import logging
+import math
+import re
+import sqlite3
+import time
+import uuid
+from collections.abc import Mapping
+from decimal import Decimal
+from functools import lru_cache
+from typing import Any
+
+import sqlalchemy as sa
+import sqlglot
+from sqlglot import exp
+from sqlglot.errors import ErrorLevel
+
+from harness.errors import BackendError, ErrorCode
+from harness.sql.plan import MysqlQueryPlan
+
+__all__ = ["RAW_FORMAT", "ReadOnlySqlExecutor", "json_safe_value"]
+
+logger = logging.getLogger(__name__)
+
+RAW_FORMAT = "sql/v1"
+
+# Server error numbers that mean "the statement ran out of time" rather than "it failed".
+_TIMEOUT_ERRNOS = frozenset({1969, 3024, 1317, 1028})
+_BYTES_MARKER = "$base64"
+_QUOTED = re.compile(r"'(?:[^'\\]|\\.|'')*'|\"(?:[^\"\\]|\\.|\"\")*\"")
+# How many SQLite VM instructions run between deadline checks; small enough to react within
+# milliseconds, large enough to cost nothing measurable.
+_SQLITE_PROGRESS_STEPS = 2_000
+
+
+class ReadOnlySqlExecutor:
+    """``ToolBackend`` for ``query_mysql``: fetches the raw result of one plan.
+
+    Args:
+        engines: Logical datasource → SQLAlchemy engine or URL. URLs are turned into engines
+            with ``pool_pre_ping`` and client-side socket timeouts.
+        statement_timeout_s: Server-side (or SQLite progress-handler) limit per statement.
+        max_rows: Safety cap on fetched rows; the plan's own LIMIT should always be lower, so
+            exceeding it is an error rather than a silent truncation.
+    """
+
+    def __init__(
+        self,
+        engines: Mapping[str, sa.Engine | str],
+        *,
+        statement_timeout_s: float = 5.0,
+        max_rows: int = 10_000,
+    ) -> None:
+        if statement_timeout_s <= 0:
+            raise ValueError("statement_timeout_s must be positive")
+        if max_rows < 1:
+            raise ValueError("max_rows must be at least 1")
+        self.statement_timeout_s = statement_timeout_s
+        self.max_rows = max_rows
+        self._engines: dict[str, sa.Engine] = {
+            name: self._engine(value) for name, value in engines.items()
+        }
+
+    def _engine(self, value: sa.Engine | str) -> sa.Engine:
+        if isinstance(value, sa.Engine):
+            return value
+        url = sa.make_url(value)
+        connect_args: dict[str, Any] = {}
+        if url.get_backend_name() == "mysql":
+            # A socket read timeout backs up the server-side limit when the network stalls.
+            grace_s = max(2, math.ceil(self.statement_timeout_s * 2))
+            connect_args = {"connect_timeout": 5, "read_timeout": grace_s}
+        return sa.create_engine(url, pool_pre_ping=True, connect_args=connect_args)
+
+    @property
+    def datasources(self) -> frozenset[str]:
+        """The logical datasources this executor can reach."""
+        return frozenset(self._engines)
+
+    def fetch(self, request: Any) -> dict[str, Any]:
+        """Run one plan and return ``{"format", "datasource", "columns", "rows", "row_count"}``.
+
+        Raises:
+            BackendError: BACKEND_ERROR for anything but a plan, an unknown datasource or a
+                database failure; BACKEND_TIMEOUT when the statement timeout fired.
+        """
+        if not isinstance(request, MysqlQueryPlan):
+            raise BackendError(
+                ErrorCode.BACKEND_ERROR,
+                "the SQL executor runs only MysqlQueryPlan objects",
+                {"reason": "not_a_plan", "type": type(request).__name__},
+            )
+        engine = self._engines.get(request.datasource)
+        if engine is None:
+            raise BackendError(
+                ErrorCode.BACKEND_ERROR,
+                "unknown datasource",
+                {"reason": "unknown_datasource", "datasource": request.datasource},
+            )
+        incident = uuid.uuid4().hex[:12]
+        started = time.monotonic()
+        try:
+            if engine.dialect.name == "sqlite":
+                columns, rows = self._run_sqlite(engine, request.sql)
+            elif engine.dialect.name in {"mysql", "mariadb"}:
+                columns, rows = self._run_mysql(engine, request.sql)
+            else:
+                raise BackendError(
+                    ErrorCode.BACKEND_ERROR,
+                    "unsupported database dialect",
+                    {"reason": "unsupported_dialect", "dialect": engine.dialect.name},
+                )
+        except BackendError:
+            raise
+        except _SqliteDeadline as exc:
+            raise self._fail(
+                ErrorCode.BACKEND_TIMEOUT, request, incident, started, exc, True
+            ) from None
+        except sa.exc.DBAPIError as exc:
+            code = ErrorCode.BACKEND_TIMEOUT if _is_timeout(exc) else ErrorCode.BACKEND_ERROR
+            retryable = code is ErrorCode.BACKEND_TIMEOUT or exc.connection_invalidated
+            raise self._fail(code, request, incident, started, exc, retryable) from None
+        except Exception as exc:
+            # Transpile failures and driver oddities alike: a code outward, the detail here.
+            raise self._fail(
+                ErrorCode.BACKEND_ERROR, request, incident, started, exc, False
+            ) from None
+        return {
+            "format": RAW_FORMAT,
+            "datasource": request.datasource,
+            "columns": columns,
+            "rows": rows,
+            "row_count": len(rows),
+        }
+
+    # ------------------------------------------------------------ MariaDB / MySQL
+
+    def _run_mysql(self, engine: sa.Engine, sql: str) -> tuple[list[str], list[list[Any]]]:
+        with engine.connect() as conn:
+            try:
+                conn.exec_driver_sql("SET SESSION TRANSACTION READ ONLY")
+                if conn.dialect.is_mariadb:  # type: ignore[attr-defined]
+                    seconds = f"{self.statement_timeout_s:.3f}"
+                    statement = f"SET STATEMENT max_statement_time={seconds} FOR {sql}"
+                else:
+                    millis = max(1, round(self.statement_timeout_s * 1000))
+                    conn.exec_driver_sql(f"SET SESSION max_execution_time = {millis}")
+                    statement = sql
+                conn.exec_driver_sql("START TRANSACTION READ ONLY")
+                # '%' would otherwise be read as a pyformat placeholder by the driver.
+                result = conn.exec_driver_sql(statement.replace("%", "%%"))
+                return self._collect(result)
+            finally:
+                conn.rollback()
+
+    # ------------------------------------------------------------ SQLite
+
+    def _run_sqlite(self, engine: sa.Engine, sql: str) -> tuple[list[str], list[list[Any]]]:
+        sqlite_sql = _to_sqlite(sql)
+        with engine.connect() as conn:
+            raw = conn.connection.driver_connection
+            if not isinstance(raw, sqlite3.Connection):
+                raise TypeError("the SQLite engine must use the sqlite3 driver")
+            deadline = time.monotonic() + self.statement_timeout_s
+            fired: list[bool] = []
+
+            def check_deadline() -> int:
+                if time.monotonic() >= deadline:
+                    fired.append(True)
+                    return 1  # non-zero aborts the statement with "interrupted"
+                return 0
+
+            raw.execute("PRAGMA query_only = ON")
+            raw.set_progress_handler(check_deadline, _SQLITE_PROGRESS_STEPS)
+            try:
+                # sqlite3 uses qmark parameters, so '%' in the text is literal and stays as is.
+                result = conn.exec_driver_sql(sqlite_sql)
+                return self._collect(result)
+            except sa.exc.DBAPIError:
+                if fired:
+                    raise _SqliteDeadline() from None
+                raise
+            finally:
+                raw.set_progress_handler(None, 0)
+                conn.rollback()
+
+    # ------------------------------------------------------------ shared
+
+    def _collect(self, result: sa.CursorResult[Any]) -> tuple[list[str], list[list[Any]]]:
+        if not result.returns_rows:
+            raise BackendError(
+                ErrorCode.BACKEND_ERROR, "statement returned no result set", {"reason": "no_rows"}
+            )
+        columns = [str(name) for name in list(result.keys())]
+        fetched = result.fetchmany(self.max_rows + 1)
+        if len(fetched) > self.max_rows:
+            raise BackendError(
+                ErrorCode.BACKEND_ERROR,
+                "result exceeds the executor's row cap",
+                {"reason": "max_rows", "max_rows": self.max_rows},
+            )
+        return columns, [[json_safe_value(v) for v in row] for row in fetched]
+
+    def _fail(
+        self,
+        code: ErrorCode,
+        plan: MysqlQueryPlan,
+        incident: str,
+        started: float,
+        exc: BaseException,
+        retryable: bool,
+    ) -> BackendError:
+        elapsed_ms = round((time.monotonic() - started) * 1000)
+        logger.warning(
+            "sql plan failed: %s [%s] %s",
+            code.value,
+            type(exc).__name__,
+            _redact_detail(exc),
+            extra={"incident": incident, "datasource": plan.datasource, "elapsed_ms": elapsed_ms},
+        )
+        return BackendError(
+            code,
+            "sql plan failed",
+            {"incident": incident, "datasource": plan.datasource, "elapsed_ms": elapsed_ms},
+            # Timeouts and dropped connections may pass on a retry; SQL errors never will.
+            retryable=retryable,
+        )
+
+
+class _SqliteDeadline(Exception):
+    """The progress handler stopped a SQLite statement at its deadline."""
+
+
+@lru_cache(maxsize=1024)
+def _to_sqlite(sql: str) -> str:
+    statements = sqlglot.parse(sql, read="mysql")
+    if len(statements) != 1 or statements[0] is None:
+        raise ValueError("a plan holds exactly one statement")
+    tree = statements[0].transform(_sqlite_datetime_arithmetic)
+    return tree.sql(dialect="sqlite", unsupported_level=ErrorLevel.RAISE)
+
+
+_SQLITE_UNITS = {"SECOND": 1, "MINUTE": 1, "HOUR": 1, "DAY": 1, "WEEK": 7, "MONTH": 1, "YEAR": 1}
+
+
+def _sqlite_datetime_arithmetic(node: exp.Expression) -> exp.Expression:
+    """``DATE_ADD(t, INTERVAL n UNIT)`` / ``t ± INTERVAL n UNIT`` → ``DATETIME(t, '±n UNIT')``.
+
+    sqlglot renders these as SQLite ``DATE(...)``, which drops the time of day and so silently
+    changes comparisons on DATETIME columns; the demo's incident lives in minutes.
+    """
+    if isinstance(node, exp.DateAdd | exp.DateSub):
+        base, amount, unit = node.this, node.expression, node.text("unit")
+        negative = isinstance(node, exp.DateSub)
+    elif isinstance(node, exp.Add | exp.Sub) and isinstance(node.expression, exp.Interval):
+        base, amount, unit = node.this, node.expression.this, node.expression.text("unit")
+        negative = isinstance(node, exp.Sub)
+    else:
+        return node
+    unit = (unit or "DAY").upper()
+    if unit not in _SQLITE_UNITS or not isinstance(amount, exp.Literal):
+        return node
+    try:
+        count = int(amount.this) * _SQLITE_UNITS[unit]
+    except ValueError:
+        return node
+    unit = "DAY" if unit == "WEEK" else unit
+    modifier = f"{'-' if negative else '+'}{count} {unit}"
+    return exp.Anonymous(this="DATETIME", expressions=[base, exp.Literal.string(modifier)])
+
+
+def _is_timeout(exc: sa.exc.DBAPIError) -> bool:
+    args: tuple[Any, ...] = tuple(getattr(exc.orig, "args", ()))
+    errno = args[0] if args and isinstance(args[0], int) else None
+    if errno in _TIMEOUT_ERRNOS:
+        return True
+    # PyMySQL reports a socket read timeout as 2013 (lost connection) wrapping a timeout.
+    return errno == 2013 and "timed out" in str(args[1:]).lower()
+
+
+def _redact_detail(exc: BaseException) -> str:
+    """The exception text with quoted literals removed and secrets redacted, for the local log."""
+    origin = getattr(exc, "orig", None) or exc
+    args: tuple[Any, ...] = tuple(getattr(origin, "args", ()))
+    if len(args) >= 2 and isinstance(args[0], int):
+        # Driver errors are (errno, message); literals in the message may echo row data.
+        message = _QUOTED.sub("'?'", str(args[1]))
+        text = f"{args[0]}: {message}"
+    else:
+        text = _QUOTED.sub("'?'", str(origin))
+    text = text[:500]
+    try:
+        from harness.redaction import redact
+    except ImportError:
+        return text
+    return redact(text)
+
+
+def json_safe_value(value: Any) -> Any:
+    """One database value as a JSON-compatible scalar, keeping numbers numeric.
+
+    Decimals become ``int`` when integral and ``float`` when the float round-trips exactly, else
+    their exact text; non-finite floats become text; dates and times become ISO 8601 text;
+    binary becomes ``{"$base64": "..."}`` so it cannot be mistaken for a string.
+    """
+    if value is None or isinstance(value, bool | int | str):
+        return value
+    if isinstance(value, float):
+        return value if math.isfinite(value) else str(value)
+    if isinstance(value, Decimal):
+        return _decimal(value)
+    if isinstance(value, dt.datetime | dt.date | dt.time):
+        return value.isoformat()
+    if isinstance(value, dt.timedelta):
+        return _mysql_time(value)
+    if isinstance(value, bytes | bytearray | memoryview):
+        return {_BYTES_MARKER: base64.b64encode(bytes(value)).decode("ascii")}
+    if isinstance(value, set | frozenset):
+        return ",".join(sorted(str(v) for v in value))  # MySQL SET columns
+    return str(value)
+
+
+def _decimal(value: Decimal) -> int | float | str:
+    if not value.is_finite():
+        return str(value)
+    # MySQL DECIMAL holds at most 65 digits; the bound keeps hostile exponents from
+    # materialising astronomically large integers.
+    if value.adjusted() < 66 and value == value.to_integral_value():
+        return int(value)
+    as_float = float(value)
+    if math.isfinite(as_float) and Decimal(repr(as_float)) == value:
+        return as_float
+    return str(value)
+
+
+def _mysql_time(value: dt.timedelta) -> str:
+    # PyMySQL returns TIME columns as timedelta; render them as MySQL does, e.g. "-01:02:03".
+    sign = "-" if value < dt.timedelta(0) else ""
+    total_us = abs(value) // dt.timedelta(microseconds=1)
+    seconds, micros = divmod(total_us, 1_000_000)
+    hours, rest = divmod(seconds, 3600)
+    minutes, secs = divmod(rest, 60)
+    text = f"{sign}{hours:02d}:{minutes:02d}:{secs:02d}"
+    return f"{text}.{micros:06d}" if micros else text

@@ -1,0 +1,149 @@
+"""Transition rules of a canonical invocation, shared by every CanonicalStore.
+
+A record is created PROJECTING and moves once, to READY or to ERROR (seed tool-dual-view §5).
+The stores differ only in how they make the check-and-write atomic; what the next record looks
+like, how big it may be and which paths are legal is decided here, in pure code, so the
+in-memory store and the Redis store cannot drift apart.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from pydantic import ValidationError
+from pydantic_core import PydanticSerializationError
+
+from harness.errors import ErrorCode, StoreError
+from harness.invocation import CanonicalInvocation, EvidenceStatus, InvocationStatus
+
+__all__ = [
+    "check_ttl_covers",
+    "decode_record",
+    "encode_record",
+    "require_projecting",
+    "to_error",
+    "to_ready",
+]
+
+
+def require_projecting(record: CanonicalInvocation, *, op: str) -> None:
+    """Refuse any path that does not start at PROJECTING.
+
+    Raises:
+        StoreError: ILLEGAL_TRANSITION when ``record`` is not PROJECTING.
+    """
+    if record.invocation_status is not InvocationStatus.PROJECTING:
+        raise StoreError(
+            ErrorCode.ILLEGAL_TRANSITION,
+            "record is not PROJECTING",
+            {"op": op, "status": record.invocation_status.value},
+        )
+
+
+def _rebuild(current: CanonicalInvocation, op: str, **changes: Any) -> CanonicalInvocation:
+    require_projecting(current, op=op)
+    try:
+        # model_validate (not model_copy) so the legal-pair validator runs on the new record.
+        return CanonicalInvocation.model_validate({**current.model_dump(), **changes})
+    except ValidationError:
+        raise StoreError(
+            ErrorCode.ILLEGAL_TRANSITION,
+            "target record is not a legal state",
+            {"op": op, "target": changes.get("invocation_status")},
+        ) from None
+
+
+def to_ready(
+    current: CanonicalInvocation,
+    *,
+    raw_response: Any,
+    agent_result: dict[str, Any],
+    evidence_status: EvidenceStatus,
+    completed_at: datetime,
+) -> CanonicalInvocation:
+    """Build the READY successor of a PROJECTING record.
+
+    Raises:
+        StoreError: ILLEGAL_TRANSITION when ``current`` is not PROJECTING or the result would be
+            an illegal pair (e.g. READY/ERROR).
+    """
+    return _rebuild(
+        current,
+        "mark_ready",
+        invocation_status=InvocationStatus.READY,
+        evidence_status=evidence_status,
+        raw_response=raw_response,
+        agent_result=agent_result,
+        completed_at=completed_at,
+    )
+
+
+def to_error(
+    current: CanonicalInvocation,
+    *,
+    error_code: ErrorCode,
+    completed_at: datetime,
+    raw_response: Any = None,
+) -> CanonicalInvocation:
+    """Build the ERROR successor of a PROJECTING record.
+
+    ``raw_response=None`` keeps what the record already holds (normally nothing): the caller
+    omits raw when it is the reason for the error (RAW_TOO_LARGE, RECORD_TOO_LARGE).
+
+    Raises:
+        StoreError: ILLEGAL_TRANSITION when ``current`` is not PROJECTING.
+    """
+    return _rebuild(
+        current,
+        "mark_error",
+        invocation_status=InvocationStatus.ERROR,
+        evidence_status=EvidenceStatus.ERROR,
+        error_code=error_code,
+        raw_response=current.raw_response if raw_response is None else raw_response,
+        completed_at=completed_at,
+    )
+
+
+def encode_record(record: CanonicalInvocation, *, max_record_bytes: int, op: str) -> bytes:
+    """Serialise a record and enforce the size limit before anything is written.
+
+    Raises:
+        StoreError: RECORD_TOO_LARGE over ``max_record_bytes``; STORE_ERROR when the record
+            holds something JSON cannot carry.
+    """
+    try:
+        payload = record.model_dump_json().encode("utf-8")
+    except PydanticSerializationError:
+        raise StoreError(ErrorCode.STORE_ERROR, "record is not serialisable", {"op": op}) from None
+    if len(payload) > max_record_bytes:
+        raise StoreError(
+            ErrorCode.RECORD_TOO_LARGE,
+            "record exceeds max_record_bytes",
+            {"op": op, "record_bytes": len(payload), "max_record_bytes": max_record_bytes},
+        )
+    return payload
+
+
+def decode_record(payload: bytes | str, *, op: str) -> CanonicalInvocation:
+    """Parse a stored record; a corrupt record fails closed as STORE_ERROR."""
+    try:
+        return CanonicalInvocation.model_validate_json(payload)
+    except ValidationError:
+        raise StoreError(ErrorCode.STORE_ERROR, "stored record is corrupt", {"op": op}) from None
+
+
+def check_ttl_covers(ttl_s: float, *, deadline_s: float, margin_s: float) -> None:
+    """Start-up check: records must outlive the longest run (ARCHITECTURE §6).
+
+    EvidenceGuard reads every cited record at the end of a run; a TTL that can elapse before
+    then would turn valid citations into RECORD_EXPIRED.
+
+    Raises:
+        ValueError: When ``ttl_s <= deadline_s + margin_s``.
+    """
+    if ttl_s <= deadline_s + margin_s:
+        raise ValueError(
+            f"canonical store ttl_s={ttl_s} must exceed the longest run deadline "
+            f"({deadline_s} s) plus margin ({margin_s} s)"
+        )

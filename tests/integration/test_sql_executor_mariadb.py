@@ -1,0 +1,271 @@
+"""ReadOnlySqlExecutor against a real MariaDB: demo install, plans, read-only, timeouts.
+
+Needs MariaDB on 127.0.0.1:3306 (root, empty password). Under ``CI=true`` an unreachable
+server fails the tests; elsewhere they are skipped.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import time
+from collections.abc import Iterator
+from decimal import Decimal
+
+import pytest
+import sqlalchemy as sa
+
+from harness.adapters.demo_db import (
+    DEFAULT_MARIADB_URL,
+    install_mariadb,
+    mariadb_engine,
+    sqlite_demo_engine,
+)
+from harness.adapters.sql_executor import ReadOnlySqlExecutor
+from harness.demo.database import DEMO_DATASOURCE, demo_policy_text, shop_sql_sha256
+from harness.errors import BackendError, ErrorCode
+from harness.projectors.mysql import MysqlProjector
+from harness.sql.plan import MysqlQueryPlan, PlanColumn
+from harness.sql.policy import SqlPolicy
+from harness.sql.validator import SqlValidator
+
+pytestmark = pytest.mark.mysql
+
+URL = os.environ.get("HARNESS_TEST_MYSQL_URL", DEFAULT_MARIADB_URL)
+
+
+def _plan(sql: str, columns: dict[str, bool] | None = None) -> MysqlQueryPlan:
+    columns = columns or {}
+    return MysqlQueryPlan(
+        datasource=DEMO_DATASOURCE,
+        sql=sql,
+        normalized_sql=" ".join(sql.lower().split()),
+        redacted_sql=sql,
+        tables=["shop.orders"],
+        columns=[PlanColumn(name=n, sensitive=s) for n, s in columns.items()],
+        limit=100,
+    )
+
+
+@pytest.fixture(scope="module")
+def admin() -> Iterator[sa.Engine]:
+    engine = mariadb_engine(URL, connect_timeout_s=3)
+    try:
+        with engine.connect() as conn:
+            conn.exec_driver_sql("SELECT 1")
+    except sa.exc.OperationalError as exc:
+        engine.dispose()
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"MariaDB unreachable at {URL} under CI=true: {exc.orig}")
+        pytest.skip(f"MariaDB unreachable at {URL}")
+    install_mariadb(engine)
+    yield engine
+    engine.dispose()
+
+
+@pytest.fixture(scope="module")
+def executor(admin: sa.Engine) -> Iterator[ReadOnlySqlExecutor]:
+    executor = ReadOnlySqlExecutor({DEMO_DATASOURCE: URL}, statement_timeout_s=0.5)
+    yield executor
+    for engine in executor._engines.values():
+        engine.dispose()
+
+
+def _scalar(admin: sa.Engine, sql: str, **params: object) -> object:
+    with admin.connect() as conn:
+        return conn.execute(sa.text(sql), params).scalar_one()
+
+
+def test_install_is_idempotent_and_marked_with_the_script_hash(admin: sa.Engine) -> None:
+    assert install_mariadb(admin) is False
+    comment = _scalar(
+        admin,
+        "SELECT table_comment FROM information_schema.tables "
+        "WHERE table_schema = 'ops' AND table_name = 'services'",
+    )
+    assert comment == f"harness-demo sha256={shop_sql_sha256()}"
+    with admin.connect() as conn:
+        tables = {
+            (r[0], r[1])
+            for r in conn.exec_driver_sql(
+                "SELECT table_schema, table_name FROM information_schema.tables "
+                "WHERE table_schema IN ('shop', 'ops')"
+            )
+        }
+    assert tables == {
+        ("shop", "customers"),
+        ("shop", "orders"),
+        ("shop", "order_items"),
+        ("shop", "payments"),
+        ("shop", "api_tokens"),
+        ("ops", "services"),
+        ("ops", "deployments"),
+        ("ops", "config_changes"),
+        ("ops", "feature_flags"),
+    }
+
+
+CHANGE_IMPACT_SQL = """
+SELECT cc.ticket, cc.config_key, cc.old_value, cc.new_value, cc.changed_by, s.team,
+       COUNT(o.id) AS failed_within_1h,
+       RANK() OVER (ORDER BY COUNT(o.id) DESC) AS impact_rank
+FROM ops.config_changes AS cc
+JOIN ops.services AS s ON s.name = cc.service
+LEFT JOIN shop.orders AS o
+  ON o.created_at >= cc.changed_at
+ AND o.created_at < DATE_ADD(cc.changed_at, INTERVAL 1 HOUR)
+ AND o.status = 'FAILED' AND o.error_code = 'DB_POOL_TIMEOUT'
+WHERE cc.changed_at >= '2026-11-02 00:00:00'
+GROUP BY cc.ticket, cc.config_key, cc.old_value, cc.new_value, cc.changed_by, s.team
+ORDER BY impact_rank, cc.ticket
+LIMIT 20
+"""
+
+
+def test_the_same_plan_gives_the_same_rows_on_mariadb_and_sqlite(
+    executor: ReadOnlySqlExecutor, admin: sa.Engine
+) -> None:
+    plan = SqlValidator(SqlPolicy.model_validate_json(demo_policy_text())).validate(
+        DEMO_DATASOURCE, CHANGE_IMPACT_SQL
+    )
+    on_mariadb = executor.fetch(plan)
+    on_sqlite = ReadOnlySqlExecutor({DEMO_DATASOURCE: sqlite_demo_engine()}).fetch(plan)
+
+    assert on_mariadb == on_sqlite
+    top = on_mariadb["rows"][0]
+    assert top[:6] == [
+        "CHG-4821",
+        "spring.datasource.hikari.maximum-pool-size",
+        "40",
+        "4",
+        "deploy-bot",
+        "checkout",
+    ]
+    failed = _scalar(
+        admin,
+        "SELECT COUNT(*) FROM shop.orders WHERE status = 'FAILED' "
+        "AND error_code = 'DB_POOL_TIMEOUT' AND created_at >= '2026-11-02 14:04:12' "
+        "AND created_at < '2026-11-02 15:04:12'",
+    )
+    assert top[6:] == [failed, 1]
+
+
+def test_percent_signs_reach_the_server_unchanged(
+    executor: ReadOnlySqlExecutor, admin: sa.Engine
+) -> None:
+    sql = (
+        "SELECT COUNT(*) AS n, '100%' AS pct FROM ops.config_changes "
+        "WHERE config_key LIKE '%hikari%'"
+    )
+    hikari = _scalar(
+        admin, "SELECT COUNT(*) FROM ops.config_changes WHERE INSTR(config_key, 'hikari') > 0"
+    )
+    assert executor.fetch(_plan(sql))["rows"] == [[hikari, "100%"]]
+
+
+def test_values_come_back_json_safe_with_numbers_kept(
+    executor: ReadOnlySqlExecutor, admin: sa.Engine
+) -> None:
+    raw = executor.fetch(
+        _plan(
+            "SELECT MAX(created_at) AS last_at, SUM(total_cents) AS sum_cents, "
+            "AVG(total_cents) AS avg_cents, COUNT(*) AS n FROM shop.orders"
+        )
+    )
+    with admin.connect() as conn:
+        totals = [r[0] for r in conn.exec_driver_sql("SELECT total_cents FROM shop.orders")]
+        last = conn.exec_driver_sql(
+            "SELECT created_at FROM shop.orders ORDER BY created_at DESC"
+        ).first()
+    last_at, sum_cents, avg_cents, n = raw["rows"][0]
+    assert (last_at, sum_cents, n) == (last[0].isoformat(), sum(totals), len(totals))
+    assert type(sum_cents) is int and type(n) is int
+    assert isinstance(avg_cents, float)
+    assert abs(Decimal(repr(avg_cents)) - Decimal(sum(totals)) / len(totals)) < Decimal("0.0001")
+
+
+def test_sensitive_columns_are_masked_after_a_real_query(executor: ReadOnlySqlExecutor) -> None:
+    plan = _plan(
+        "SELECT id, token, scope FROM shop.api_tokens ORDER BY id LIMIT 2",
+        {"id": False, "token": True, "scope": False},
+    )
+    raw = executor.fetch(plan)
+    assert all(row[1].startswith("sk_live_") for row in raw["rows"])
+    observation = MysqlProjector().project("call-1", plan, raw).observation
+    assert [r.values["token"] for r in observation.rows] == ["***", "***"]
+    assert "sk_live_" not in observation.model_dump_json()
+
+
+# 1792: "Cannot execute statement in a READ ONLY transaction"; 1064: syntax error, because
+# the driver never enables multi-statements.
+@pytest.mark.parametrize(
+    ("statement", "errno"),
+    [
+        ("UPDATE shop.orders SET status = 'HACKED' WHERE id = {id}", 1792),
+        ("DELETE FROM shop.orders WHERE id = {id}", 1792),
+        (
+            "INSERT INTO shop.orders SELECT id + 1000000, customer_id, 'HACKED', NULL, 0, "
+            "created_at, updated_at FROM shop.orders WHERE id = {id}",
+            1792,
+        ),
+        ("CREATE TABLE shop.zz_harness_probe (id INT)", 1792),
+        ("DROP TABLE shop.api_tokens", 1792),
+        ("SELECT 1; UPDATE shop.orders SET status = 'HACKED' WHERE id = {id}", 1064),
+    ],
+    ids=["update", "delete", "insert-select", "create", "drop", "multi-statement"],
+)
+def test_writes_in_a_hand_built_plan_are_refused_by_the_database(
+    executor: ReadOnlySqlExecutor,
+    admin: sa.Engine,
+    caplog: pytest.LogCaptureFixture,
+    statement: str,
+    errno: int,
+) -> None:
+    order_id = _scalar(admin, "SELECT MIN(id) FROM shop.orders")
+    status_before = _scalar(admin, "SELECT status FROM shop.orders WHERE id = :i", i=order_id)
+    count_before = _scalar(admin, "SELECT COUNT(*) FROM shop.orders")
+
+    with (
+        caplog.at_level(logging.WARNING, logger="harness.adapters.sql_executor"),
+        pytest.raises(BackendError) as info,
+    ):
+        executor.fetch(_plan(statement.format(id=order_id)))
+
+    assert info.value.error_code is ErrorCode.BACKEND_ERROR
+    # The server refused the statement itself; a later rollback alone would not show this.
+    assert f"] {errno}:" in caplog.text
+    assert (
+        _scalar(admin, "SELECT status FROM shop.orders WHERE id = :i", i=order_id) == status_before
+    )
+    assert _scalar(admin, "SELECT COUNT(*) FROM shop.orders") == count_before
+    tables = _scalar(
+        admin,
+        "SELECT COUNT(*) FROM information_schema.tables WHERE table_schema IN ('shop', 'ops')",
+    )
+    assert tables == 9
+    # The pooled connection is still good for reads afterwards.
+    assert executor.fetch(_plan("SELECT COUNT(*) AS n FROM ops.services"))["rows"] == [[6]]
+
+
+def test_statement_timeout_stops_a_sleep(executor: ReadOnlySqlExecutor) -> None:
+    started = time.monotonic()
+    with pytest.raises(BackendError) as info:
+        executor.fetch(_plan("SELECT SLEEP(3) AS slept"))
+    elapsed_s = time.monotonic() - started
+
+    assert info.value.error_code is ErrorCode.BACKEND_TIMEOUT
+    assert info.value.retryable is True
+    assert elapsed_s < 2.0
+    assert executor.fetch(_plan("SELECT 1 AS one"))["rows"] == [[1]]
+
+
+def test_statement_timeout_applies_to_a_recursive_cte(executor: ReadOnlySqlExecutor) -> None:
+    # cte_max_recursion_depth would end a lone recursion at 1000 rows; a cross join keeps the
+    # work large enough that only the statement timeout can stop it.
+    slow = _plan(
+        "WITH RECURSIVE r (n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 1000) "
+        "SELECT COUNT(*) AS n FROM r AS a, r AS b, r AS c, r AS d"
+    )
+    with pytest.raises(BackendError) as info:
+        executor.fetch(slow)
+    assert info.value.error_code is ErrorCode.BACKEND_TIMEOUT
