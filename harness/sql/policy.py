@@ -1,0 +1,169 @@
+"""The SQL access policy: which datasource, schema, table and column a query may read.
+
+A policy is loaded from JSON (``SqlPolicy.load``) and is the only input besides the SQL text
+that :class:`harness.sql.validator.SqlValidator` uses. Its shape::
+
+    {"default_limit": 100, "max_limit": 500,
+     "datasources": {"shop-primary": {"default_schema": "shop", "schemas": {
+        "shop": {"tables": {"customers": {
+            "columns": ["id", "name", "email"], "sensitive": ["email"], "star": false}}}}}}}
+
+``columns`` is an allowlist: a column of the real table that is not listed is denied. A
+``sensitive`` column must also be listed; it is readable only in the outer select list and its
+values are always masked by the projector. Because the validator never sees the real table, a
+``*`` can only be honoured when the policy declares ``"star": true`` (the allowlist is the whole
+table) and the table has no sensitive columns.
+
+Identifiers are normalised to lower case on load: MySQL column names are case-insensitive, and
+the validator rewrites every reference to the policy's spelling, so the executed statement reads
+exactly the tables the policy names.
+"""
+
+from __future__ import annotations
+
+import re
+from importlib.resources import files
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+__all__ = [
+    "FORBIDDEN_SCHEMAS",
+    "DatasourcePolicy",
+    "SchemaPolicy",
+    "SqlPolicy",
+    "TablePolicy",
+]
+
+FORBIDDEN_SCHEMAS = frozenset({"information_schema", "mysql", "performance_schema", "sys"})
+"""MySQL's own catalogues: never readable, whatever a policy file says."""
+
+# Plain identifiers only: policy names end up in generated SQL and in sqlglot schemas.
+_NAME = re.compile(r"^[a-z_][a-z0-9_$]{0,63}$")
+
+
+def _name(value: str, what: str) -> str:
+    lowered = value.strip().lower()
+    if not _NAME.match(lowered):
+        raise ValueError(f"{what} {value!r} is not a plain identifier")
+    return lowered
+
+
+class _Config(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class TablePolicy(_Config):
+    """What may be read from one table."""
+
+    columns: list[str] = Field(min_length=1, description="Allowlisted (readable) columns.")
+    sensitive: list[str] = Field(
+        default_factory=list,
+        description="Allowlisted columns whose values are always masked; never in predicates.",
+    )
+    star: bool = Field(
+        default=False,
+        description="True when `columns` is the whole table, so `*` may be expanded to it.",
+    )
+
+    @field_validator("columns", "sensitive")
+    @classmethod
+    def _columns(cls, value: list[str]) -> list[str]:
+        names = [_name(item, "column") for item in value]
+        if len(set(names)) != len(names):
+            raise ValueError("column names must be unique (case-insensitively)")
+        return names
+
+    @model_validator(mode="after")
+    def _sensitive_listed(self) -> TablePolicy:
+        missing = sorted(set(self.sensitive) - set(self.columns))
+        if missing:
+            raise ValueError(f"sensitive columns must also be listed in columns: {missing}")
+        return self
+
+    @property
+    def star_allowed(self) -> bool:
+        """``*`` is honoured only over a fully declared table without sensitive columns."""
+        return self.star and not self.sensitive
+
+
+class SchemaPolicy(_Config):
+    """The readable tables of one schema (MySQL database)."""
+
+    tables: dict[str, TablePolicy] = Field(description="Table name to its column policy.")
+
+    @field_validator("tables")
+    @classmethod
+    def _tables(cls, value: dict[str, TablePolicy]) -> dict[str, TablePolicy]:
+        out = {_name(key, "table"): table for key, table in value.items()}
+        if len(out) != len(value):
+            raise ValueError("table names must be unique (case-insensitively)")
+        return out
+
+
+class DatasourcePolicy(_Config):
+    """One logical datasource (a MySQL server the executor can reach)."""
+
+    schemas: dict[str, SchemaPolicy] = Field(description="Schema name to its tables.")
+    default_schema: str | None = Field(
+        default=None, description="Schema that unqualified table names resolve against."
+    )
+
+    @field_validator("schemas")
+    @classmethod
+    def _schemas(cls, value: dict[str, SchemaPolicy]) -> dict[str, SchemaPolicy]:
+        out = {_name(key, "schema"): schema for key, schema in value.items()}
+        if len(out) != len(value):
+            raise ValueError("schema names must be unique (case-insensitively)")
+        forbidden = sorted(FORBIDDEN_SCHEMAS & set(out))
+        if forbidden:
+            raise ValueError(f"system schemas can never be allowlisted: {forbidden}")
+        return out
+
+    @field_validator("default_schema")
+    @classmethod
+    def _default_schema(cls, value: str | None) -> str | None:
+        return None if value is None else _name(value, "schema")
+
+    @model_validator(mode="after")
+    def _default_known(self) -> DatasourcePolicy:
+        if self.default_schema is not None and self.default_schema not in self.schemas:
+            raise ValueError(f"default_schema {self.default_schema!r} is not a listed schema")
+        return self
+
+    def table(self, schema: str, table: str) -> TablePolicy | None:
+        """The policy of ``schema.table`` (lower-case names), or None when not allowlisted."""
+        found = self.schemas.get(schema)
+        return None if found is None else found.tables.get(table)
+
+
+class SqlPolicy(_Config):
+    """The whole SQL policy: limits plus the datasource → schema → table → column allowlist."""
+
+    default_limit: int = Field(default=100, ge=1, description="LIMIT added when none is given.")
+    max_limit: int = Field(default=500, ge=1, description="Larger LIMITs are clamped to this.")
+    max_sql_chars: int = Field(default=4000, ge=16, description="Longer SQL text is rejected.")
+    max_joins: int = Field(default=8, ge=0, description="Most JOINs in one statement.")
+    max_subquery_depth: int = Field(
+        default=4, ge=0, description="Deepest nesting of SELECTs (CTEs and subqueries)."
+    )
+    datasources: dict[str, DatasourcePolicy] = Field(
+        description="Logical datasource name to its schemas."
+    )
+
+    @model_validator(mode="after")
+    def _limits(self) -> SqlPolicy:
+        if self.default_limit > self.max_limit:
+            raise ValueError("default_limit must not exceed max_limit")
+        return self
+
+    @classmethod
+    def load(cls, path: str | Path) -> SqlPolicy:
+        """Read and validate a policy JSON file."""
+        return cls.model_validate_json(Path(path).read_text(encoding="utf-8"))
+
+    @classmethod
+    def demo(cls) -> SqlPolicy:
+        """The policy bundled with the demo incident (``harness/demo/data/policy.json``)."""
+        resource = files("harness.demo").joinpath("data", "policy.json")
+        return cls.model_validate_json(resource.read_text(encoding="utf-8"))
