@@ -361,7 +361,7 @@ CASES: list[tuple[str, DiagnosisDraft, set[str], str]] = [
         {"ROOT_CAUSE_WITHOUT_OBSERVED_FACT"},
         F,
     ),
-    ("wrong-number", draft(c("OBSERVATION", "pool size changed from 40 to 8", ROW_REF)), set(), R),
+    ("single-digit-numbers-are-not-checked", draft(c("OBSERVATION", "pool size changed from 40 to 8", ROW_REF)), set(), R),
     (
         "wrong-count",
         draft(c("OBSERVATION", "9999 connection timeouts", LOG_REF)),
