@@ -11,9 +11,12 @@ left alone; anything else is dropped and rebuilt.
 
 from __future__ import annotations
 
+import json
 import logging
+import os
 import re
 import sqlite3
+import tempfile
 import uuid
 from collections.abc import Callable, Iterable
 from functools import lru_cache
@@ -36,6 +39,7 @@ __all__ = [
 logger = logging.getLogger(__name__)
 
 DEFAULT_MARIADB_URL = "mysql+pymysql://root@127.0.0.1:3306/"
+SCRIPT_CACHE_DIR = Path(tempfile.gettempdir()) / "diagnosis-harness-cache"
 
 # The install marker lives in a table comment so that the schemas keep exactly the demo tables.
 _MARKER_TABLE = "services"
@@ -63,8 +67,22 @@ def _transpile_to_sqlite(statement: str) -> str:
 
 @lru_cache(maxsize=1)
 def _sqlite_script() -> tuple[str, ...]:
-    # Transpiling the seed takes a second or two; one process needs it at most once per script.
-    return tuple(transpile_to_sqlite(s) for s in shop_sql_statements())
+    # Transpiling the seed takes seconds; every process (CLI, RunActor, Ray worker) needs it, so
+    # the result is cached on disk by the script's hash and written atomically (race-safe).
+    cache = SCRIPT_CACHE_DIR / f"shop-sqlite-{shop_sql_sha256()[:16]}.json"
+    try:
+        return tuple(json.loads(cache.read_text()))
+    except (OSError, ValueError):
+        pass
+    script = tuple(transpile_to_sqlite(s) for s in shop_sql_statements())
+    try:
+        cache.parent.mkdir(parents=True, exist_ok=True)
+        tmp = cache.with_suffix(f".{uuid.uuid4().hex}.tmp")
+        tmp.write_text(json.dumps(script))
+        os.replace(tmp, cache)
+    except OSError:
+        logger.info("could not cache the transpiled demo script at %s", cache.parent)
+    return script
 
 
 # ---------------------------------------------------------------- SQLite
