@@ -7,12 +7,40 @@ bundled runbooks, with no servers and no keys.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
-from pydantic import Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-__all__ = ["Settings"]
+from harness.models import Component
+
+__all__ = ["ComponentModelSettings", "ModelEndpoint", "Settings"]
+
+
+class ComponentModelSettings(BaseModel):
+    """Per-component model overrides; an unset field falls back to the deployment default."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    base_url: str | None = Field(default=None, description="OpenAI-compatible base URL.")
+    api_key: SecretStr | None = Field(default=None, description="API key for that endpoint.")
+    model: str | None = Field(default=None, min_length=1, description="Model name.")
+    timeout_s: float | None = Field(default=None, gt=0, le=600, description="Call timeout.")
+
+
+@dataclass(frozen=True, kw_only=True)
+class ModelEndpoint:
+    """Where one component's model calls go. ``base_url`` None = the offline demo model."""
+
+    base_url: str | None
+    api_key: SecretStr | None
+    model: str
+    timeout_s: float
+
+    @property
+    def offline(self) -> bool:
+        return self.base_url is None
 
 
 class Settings(BaseSettings):
@@ -20,22 +48,95 @@ class Settings(BaseSettings):
 
     model_config = SettingsConfigDict(env_prefix="HARNESS_", extra="ignore")
 
-    redis_url: str | None = Field(default=None, description="Canonical store; None = in-process fakeredis.")
+    redis_url: str | None = Field(
+        default=None, description="Canonical store; None = in-process fakeredis."
+    )
     store_prefix: str = Field(default="dh", pattern=r"^[A-Za-z0-9_.-]{1,32}$")
-    store_ttl_s: int = Field(default=3600, ge=60, description="Canonical record TTL, never renewed.")
-    max_record_bytes: int = Field(default=4 * 1024 * 1024, ge=1024)
+    store_ttl_s: int = Field(
+        default=3600, ge=60, description="Canonical record TTL, never renewed."
+    )
+    max_record_bytes: int = Field(
+        default=20 * 1024 * 1024, ge=1024, description="Largest canonical record."
+    )
     mysql_url: str | None = Field(
-        default=None, description="SQLAlchemy URL of the business DB; None = bundled demo DB on SQLite."
+        default=None,
+        description="SQLAlchemy URL of the business DB; None = bundled demo DB on SQLite.",
     )
     mysql_datasource: str = Field(default="shop-primary")
-    sql_policy_path: Path | None = Field(default=None, description="SqlPolicy JSON; None = the demo policy.")
+    sql_policy_path: Path | None = Field(
+        default=None, description="SqlPolicy JSON; None = the demo policy."
+    )
     statement_timeout_s: float = Field(default=5.0, gt=0, le=60)
-    loki_url: str | None = Field(default=None, description="Loki base URL; None = bundled demo logs.")
-    rag_url: str | None = Field(default=None, description="RAG service base URL; None = bundled runbooks.")
+    loki_url: str | None = Field(
+        default=None, description="Loki base URL; None = bundled demo logs."
+    )
+    rag_url: str | None = Field(
+        default=None, description="RAG service base URL; None = bundled runbooks."
+    )
     run_deadline_s: float = Field(default=120.0, gt=0, le=3600)
     ttl_margin_s: float = Field(default=300.0, ge=0)
     execute_timeout_s: float = Field(default=10.0, gt=0, le=120)
     project_timeout_s: float = Field(default=5.0, gt=0, le=60)
+    model_base_url: str | None = Field(
+        default=None,
+        description="OpenAI-compatible endpoint for every component; None = offline demo model.",
+    )
+    model_api_key: SecretStr | None = Field(default=None, description="Key for model_base_url.")
+    model_name: str | None = Field(
+        default=None, min_length=1, description="Model name; required with a base URL."
+    )
+    model_timeout_s: float = Field(default=60.0, gt=0, le=600)
+    component_models: dict[str, ComponentModelSettings] = Field(
+        default_factory=dict,
+        description=(
+            "Per-component overrides keyed by component (ROUTER, SYSTEM_CHAT, KNOWLEDGE_ANSWER, "
+            "DIAGNOSIS_AGENT, EVIDENCE_REPAIR, SEMANTIC_GUARD); JSON in the environment."
+        ),
+    )
+
+    @field_validator("component_models")
+    @classmethod
+    def _known_components(
+        cls, value: dict[str, ComponentModelSettings]
+    ) -> dict[str, ComponentModelSettings]:
+        known = {c.value for c in Component}
+        normalized = {key.upper(): item for key, item in value.items()}
+        unknown = sorted(set(normalized) - known)
+        if unknown:
+            raise ValueError(f"unknown components {unknown}; known: {sorted(known)}")
+        return normalized
+
+    def model_endpoint(self, component: Component) -> ModelEndpoint:
+        """The resolved endpoint of ``component``: its override, else the default."""
+        # Imported here: the offline package is only needed to name its model.
+        from harness.offline import OFFLINE_MODEL_NAME
+
+        override = self.component_models.get(component.value) or ComponentModelSettings()
+        base_url = override.base_url or self.model_base_url
+        if base_url is None:
+            return ModelEndpoint(
+                base_url=None,
+                api_key=None,
+                model=OFFLINE_MODEL_NAME,
+                timeout_s=override.timeout_s or self.model_timeout_s,
+            )
+        return ModelEndpoint(
+            base_url=base_url,
+            api_key=override.api_key or self.model_api_key,
+            model=override.model or self.model_name or "",
+            timeout_s=override.timeout_s or self.model_timeout_s,
+        )
+
+    @model_validator(mode="after")
+    def _endpoints_name_a_model(self) -> Settings:
+        # A real endpoint without a model name would fail on the first call; fail at start-up.
+        missing = [c.value for c in Component if not self.model_endpoint(c).model]
+        if missing:
+            raise ValueError(
+                f"model_name (or component_models[...].model) is required with a model base URL "
+                f"for {missing}"
+            )
+        return self
 
     @model_validator(mode="after")
     def _ttl_covers_runs(self) -> Settings:

@@ -15,6 +15,7 @@ many external services do; the projector normalises both spellings.
 from __future__ import annotations
 
 import json
+import logging
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -27,6 +28,9 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from harness.errors import BackendError, ErrorCode
 from harness.observation import RelevanceLevel
 from harness.requests import SearchKnowledgeRequest
+
+# bm25s logs every index build at DEBUG through its own handler; a CLI run should stay quiet.
+logging.getLogger("bm25s").setLevel(logging.WARNING)
 
 __all__ = [
     "EMBEDDED_FORMAT",
