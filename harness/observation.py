@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from harness.invocation import EvidenceStatus
 
 __all__ = [
+    "SCOPE_REF",
     "AgentObservation",
     "ColumnInfo",
     "ControlView",
@@ -37,6 +38,10 @@ __all__ = [
 ]
 
 Scalar = str | int | float | bool | None
+
+# The item ref that names an observation's scope itself; only a NEGATIVE_FINDING may cite it
+# (an empty result has no items, yet "nothing matched in this scope" is a citable fact).
+SCOPE_REF = "scope"
 
 
 class _Frozen(BaseModel):

@@ -37,7 +37,8 @@ Rules:
   database value or a document.
 - Every conclusion must cite evidence as {{"tool_call_id": ..., "item_ref": ...}} using ids and refs that
   appear in tool results of this conversation.
-- A NO_EVIDENCE result supports only a NEGATIVE_FINDING limited to that query's scope.
+- A NO_EVIDENCE result supports only a NEGATIVE_FINDING limited to that query's scope: cite it with
+  item_ref "scope" and copy that result's "scope" object into the conclusion's "scope".
 - When you receive {{"control": "STOP_REQUIRED"}} stop calling tools and answer.
 - Finish with one JSON object and nothing else:
   {{"analysis_id": "{analysis_id}", "summary": str, "conclusions": [{{"id": str, "kind": "ROOT_CAUSE"|"CONTRIBUTING_FACTOR"|"OBSERVATION"|"NEGATIVE_FINDING", "statement": str, "confidence": 0..1, "citations": [...], "scope": object|null}}], "next_steps": [str], "limitations": [str], "evaluations": {{tool_call_id: "GAIN"|"NO_GAIN"}}}}

@@ -26,7 +26,7 @@ from harness.errors import StoreError
 from harness.guards.grounding import ungrounded_tokens
 from harness.guards.issues import IssueCode, ValidationIssue
 from harness.invocation import CanonicalInvocation, EvidenceStatus, InvocationStatus
-from harness.observation import observation_adapter
+from harness.observation import SCOPE_REF, observation_adapter
 from harness.ports import CanonicalStore
 
 __all__ = ["EvidenceGuard", "EvidenceVerdict", "VerifiedSnapshot"]
@@ -146,7 +146,9 @@ class EvidenceGuard:
                     )
                 )
                 continue
-            if ref not in record.refs:
+            # A negative finding cites the record's scope itself: an empty result has no items.
+            scope_cited = ref == SCOPE_REF and conclusion.kind is ConclusionKind.NEGATIVE_FINDING
+            if ref not in record.refs and not scope_cited:
                 issues.append(ValidationIssue(code=IssueCode.ITEM_REF_NOT_FOUND, **base))
                 continue
             if (

@@ -361,7 +361,12 @@ CASES: list[tuple[str, DiagnosisDraft, set[str], str]] = [
         {"ROOT_CAUSE_WITHOUT_OBSERVED_FACT"},
         F,
     ),
-    ("single-digit-numbers-are-not-checked", draft(c("OBSERVATION", "pool size changed from 40 to 8", ROW_REF)), set(), R),
+    (
+        "single-digit-numbers-are-not-checked",
+        draft(c("OBSERVATION", "pool size changed from 40 to 8", ROW_REF)),
+        set(),
+        R,
+    ),
     (
         "wrong-count",
         draft(c("OBSERVATION", "9999 connection timeouts", LOG_REF)),
@@ -474,26 +479,40 @@ CASES: list[tuple[str, DiagnosisDraft, set[str], str]] = [
 ]
 
 
-def _negative_case() -> tuple[str, DiagnosisDraft, set[str], str]:
-    # A NO_EVIDENCE record has no items; its scope is the citable fact. The ref to cite is the
-    # record's own scope marker is not an item, so a negative finding cites an item-less record
-    # only through its scope: EvidenceGuard requires the ref to exist, hence use of LOG_REF above.
-    return (
-        "negative-on-empty-record",
-        draft(
-            c(
-                "NEGATIVE_FINDING",
-                "No FATAL payment-service logs",
-                ("c_empty", "scope:all"),
-                scope=EMPTY_SCOPE_JSON,
-            )
+def _negative_cases() -> list[tuple[str, DiagnosisDraft, set[str], str]]:
+    # An empty result has no items: a negative finding cites the record's scope itself.
+    scope_ref = ("c_empty", "scope")
+    statement = "No FATAL payment-service logs"
+    return [
+        (
+            "negative-on-empty-record",
+            draft(c("NEGATIVE_FINDING", statement, scope_ref, scope=EMPTY_SCOPE_JSON)),
+            set(),
+            R,
         ),
-        {"ITEM_REF_NOT_FOUND"},
-        F,
-    )
+        (
+            "negative-on-empty-wider-scope",
+            draft(
+                c(
+                    "NEGATIVE_FINDING",
+                    statement,
+                    scope_ref,
+                    scope={**EMPTY_SCOPE_JSON, "level": "WARN"},
+                )
+            ),
+            {"NEGATIVE_SCOPE_MISMATCH"},
+            F,
+        ),
+        (
+            "observation-citing-scope",
+            draft(c("OBSERVATION", statement, scope_ref)),
+            {"ITEM_REF_NOT_FOUND", "MISSING_EVIDENCE"},
+            F,
+        ),
+    ]
 
 
-CASES.append(_negative_case())
+CASES.extend(_negative_cases())
 
 
 def test_the_table_is_large_enough() -> None:

@@ -1,0 +1,128 @@
+"""The ModelClient adapter over the ``openai`` SDK, and the per-component client factory.
+
+Every model call of the harness goes through ``AsyncOpenAI.chat.completions.create`` against an
+OpenAI-compatible endpoint — a provider, a local server, or the offline demo model behind an
+in-process httpx transport. The SDK never retries (``max_retries=0``): retry policy belongs to
+the harness (ARCHITECTURE §4). Usage is taken as the provider reported it and is ``None`` when
+it did not — never estimated. Failures become ``ModelError`` carrying only a stable code and
+the exception's class name.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import openai
+
+from harness.agent.caller import ComponentSettings
+from harness.errors import ErrorCode, ModelError
+from harness.models import Component, ModelClient, ModelReply, ModelRequest, ToolCall, Usage
+from harness.settings import Settings
+
+__all__ = ["OpenAIModelClient", "build_model_clients", "component_call_settings"]
+
+# Local servers (vLLM, llama.cpp) often accept any key; the SDK insists on one.
+_PLACEHOLDER_KEY = "not-set"
+
+
+class OpenAIModelClient:
+    """ModelClient over one ``AsyncOpenAI`` client and one model name."""
+
+    def __init__(self, client: openai.AsyncOpenAI, model: str) -> None:
+        self.client = client
+        self.model = model
+
+    async def complete(self, request: ModelRequest) -> ModelReply:
+        """One chat completion; ModelError(MODEL_TIMEOUT / MODEL_ERROR) on failure."""
+        try:
+            # Messages and tools are OpenAI-shaped dicts; the SDK's TypedDicts do not see that.
+            response = await self.client.chat.completions.create(  # type: ignore[call-overload]
+                model=self.model,
+                messages=[m.to_openai() for m in request.messages],
+                tools=request.tools or openai.NOT_GIVEN,
+                max_tokens=request.max_tokens,
+                timeout=request.timeout_s,
+                response_format=(
+                    {"type": "json_object"} if request.json_mode else openai.NOT_GIVEN
+                ),
+            )
+            return _reply(response)
+        except openai.APITimeoutError:
+            raise ModelError(ErrorCode.MODEL_TIMEOUT, "APITimeoutError") from None
+        except Exception as exc:  # status, connection, malformed JSON or shape: all technical
+            raise ModelError(ErrorCode.MODEL_ERROR, type(exc).__name__) from None
+
+
+def _reply(response: Any) -> ModelReply:
+    choice = response.choices[0]
+    message = choice.message
+    tool_calls = [
+        ToolCall(id=call.id, name=call.function.name, arguments=call.function.arguments or "")
+        for call in message.tool_calls or []
+    ]
+    return ModelReply(
+        content=message.content,
+        tool_calls=tool_calls,
+        usage=_usage(response.usage),
+        reasoning_content=_reasoning(message),
+        finish_reason=choice.finish_reason,
+        model=response.model or "",
+    )
+
+
+def _usage(usage: Any) -> Usage | None:
+    if usage is None:
+        return None
+    prompt = usage.prompt_tokens or 0
+    completion = usage.completion_tokens or 0
+    total = usage.total_tokens if usage.total_tokens is not None else prompt + completion
+    return Usage(input_tokens=prompt, output_tokens=completion, total_tokens=total)
+
+
+def _reasoning(message: Any) -> str | None:
+    # DeepSeek and vLLM return it as an extra field of the message; the SDK keeps extras.
+    value = getattr(message, "reasoning_content", None)
+    if value is None:
+        value = (getattr(message, "model_extra", None) or {}).get("reasoning_content")
+    return value if isinstance(value, str) and value else None
+
+
+def build_model_clients(settings: Settings) -> dict[Component, ModelClient]:
+    """One ModelClient per component from settings; the offline demo model where no URL is set.
+
+    Components that share an endpoint (base URL, key, timeout) share one SDK client and so its
+    connection pool.
+    """
+    clients: dict[tuple[str, str, float], openai.AsyncOpenAI] = {}
+    offline: openai.AsyncOpenAI | None = None
+    result: dict[Component, ModelClient] = {}
+    for component in Component:
+        endpoint = settings.model_endpoint(component)
+        if endpoint.base_url is None:
+            if offline is None:
+                from harness.adapters.offline_transport import offline_openai_client
+
+                offline = offline_openai_client()
+            result[component] = OpenAIModelClient(offline, endpoint.model)
+            continue
+        key = endpoint.api_key.get_secret_value() if endpoint.api_key else _PLACEHOLDER_KEY
+        identity = (endpoint.base_url, key, endpoint.timeout_s)
+        if identity not in clients:
+            clients[identity] = openai.AsyncOpenAI(
+                base_url=endpoint.base_url,
+                api_key=key,
+                timeout=endpoint.timeout_s,
+                max_retries=0,
+            )
+        result[component] = OpenAIModelClient(clients[identity], endpoint.model)
+    return result
+
+
+def component_call_settings(
+    settings: Settings, *, max_tokens: int = 2048
+) -> dict[Component, ComponentSettings]:
+    """Per-component call settings (timeouts) matching the endpoints of ``settings``."""
+    return {
+        c: ComponentSettings(max_tokens=max_tokens, timeout_s=settings.model_endpoint(c).timeout_s)
+        for c in Component
+    }

@@ -1,0 +1,26 @@
+"""The offline demo model: a deterministic, rule-based stand-in for an OpenAI-compatible LLM.
+
+Clearly labelled (model name ``offline-demo-model``), it lets the whole harness run without a
+model endpoint: it routes questions, investigates the demo incident with real tool calls and
+writes a cited draft derived from the observations it receives — change the demo data and its
+answer changes with it. The adapters serve it through the ``openai`` SDK (an httpx transport
+or a local HTTP server); this package itself imports no vendor SDK.
+"""
+
+from harness.offline.conversation import Conversation, OfflineRequestError, parse_conversation
+from harness.offline.engine import (
+    OFFLINE_MODEL_NAME,
+    USAGE_COUNTED_BY,
+    OfflineDemoModel,
+    OfflineReply,
+)
+
+__all__ = [
+    "OFFLINE_MODEL_NAME",
+    "USAGE_COUNTED_BY",
+    "Conversation",
+    "OfflineDemoModel",
+    "OfflineReply",
+    "OfflineRequestError",
+    "parse_conversation",
+]

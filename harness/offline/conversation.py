@@ -1,0 +1,234 @@
+"""The offline demo model's reading of a chat-completions request body.
+
+A request body (``messages``, ``tools``, ``max_tokens``, ``response_format``) becomes a
+:class:`Conversation`: the system prompt, the operator's question, and every tool exchange so
+far — the assistant's call (id, name, parsed arguments) joined with what the tool message
+returned (a typed observation, or a stable error code). Tool content is parsed as data only;
+nothing in it is ever executed or obeyed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import ValidationError
+
+from harness.observation import (
+    LogsObservation,
+    MysqlObservation,
+    RagObservation,
+    observation_adapter,
+)
+
+__all__ = ["Conversation", "Exchange", "OfflineRequestError", "parse_conversation"]
+
+Observation = LogsObservation | MysqlObservation | RagObservation
+
+_OBSERVATIONS = observation_adapter()
+
+
+class OfflineRequestError(ValueError):
+    """The request body is not a chat-completions request (HTTP 400 at the adapters)."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class Exchange:
+    """One tool call of the conversation and what came back for it.
+
+    Attributes:
+        call_id: The tool_call id the assistant used.
+        tool_name: The tool it called.
+        arguments: Its arguments, parsed (empty when they were not a JSON object).
+        observation: The typed observation, when the tool message held one.
+        error_code: The stable code, when the tool message held one instead.
+        answered: False while no tool message for this id has arrived.
+        scope: The observation's ``scope`` object exactly as the tool message carried it.
+        turn: The assistant tool turn (1-based) that made the call.
+    """
+
+    call_id: str
+    tool_name: str
+    arguments: dict[str, Any]
+    observation: Observation | None = None
+    error_code: str | None = None
+    answered: bool = False
+    scope: dict[str, Any] | None = None
+    turn: int = 0
+
+    @property
+    def evidence_found(self) -> bool:
+        return (
+            self.observation is not None
+            and self.observation.evidence_status.value == "EVIDENCE_FOUND"
+        )
+
+    @property
+    def no_evidence(self) -> bool:
+        return (
+            self.observation is not None and self.observation.evidence_status.value == "NO_EVIDENCE"
+        )
+
+    @property
+    def gained(self) -> bool:
+        """The agent's own verdict: only a result with evidence is a gain."""
+        return self.evidence_found
+
+
+@dataclass(frozen=True, kw_only=True)
+class Conversation:
+    """What a chat-completions request says, read by the offline model."""
+
+    system: str
+    question: str
+    exchanges: tuple[Exchange, ...] = ()
+    tool_turns: int = 0
+    stop_required: bool = False
+    tools: frozenset[str] = frozenset()
+    json_mode: bool = False
+    max_tokens: int | None = None
+    last_role: str = "user"
+    last_user: str = ""
+    final_answer: str | None = None
+    fingerprint: str = field(default="", repr=False)
+
+    def calls(self, tool_name: str) -> list[Exchange]:
+        return [e for e in self.exchanges if e.tool_name == tool_name]
+
+    def offers(self, tool_name: str) -> bool:
+        return tool_name in self.tools
+
+    def call_id(self, index: int) -> str:
+        """A deterministic tool_call id for this conversation's ``index``-th new call."""
+        digest = hashlib.sha256(f"{self.fingerprint}:{index}".encode()).hexdigest()
+        return f"call_{digest[:24]}"
+
+
+def parse_conversation(body: Any) -> Conversation:
+    """Read a chat-completions request body; raise OfflineRequestError when it is not one."""
+    if not isinstance(body, dict) or not isinstance(body.get("messages"), list):
+        raise OfflineRequestError("body must be an object with a 'messages' list")
+    messages = [m for m in body["messages"] if isinstance(m, dict)]
+    if not messages:
+        raise OfflineRequestError("'messages' is empty")
+    system = "\n".join(_text(m.get("content")) for m in messages if m.get("role") == "system")
+    users = [_text(m.get("content")) for m in messages if m.get("role") == "user"]
+    question = next((u for u in users if not _is_control(u)), users[0] if users else "")
+    stop = any(_is_control(u) for u in users)
+
+    calls: dict[str, Exchange] = {}
+    order: list[str] = []
+    tool_turns = 0
+    final_answer: str | None = None
+    for message in messages:
+        role = message.get("role")
+        if role == "assistant" and not message.get("tool_calls"):
+            final_answer = _text(message.get("content"))
+        elif role == "assistant" and message.get("tool_calls"):
+            tool_turns += 1
+            for call in message["tool_calls"]:
+                exchange = _call(call, tool_turns)
+                if exchange is not None and exchange.call_id not in calls:
+                    calls[exchange.call_id] = exchange
+                    order.append(exchange.call_id)
+        elif role == "tool":
+            call_id = str(message.get("tool_call_id") or "")
+            content = _text(message.get("content"))
+            stop = stop or _is_control(content)
+            if call_id in calls:
+                calls[call_id] = _answer(calls[call_id], content)
+
+    tools = frozenset(
+        str(t.get("function", {}).get("name"))
+        for t in body.get("tools") or []
+        if isinstance(t, dict) and isinstance(t.get("function"), dict)
+    )
+    response_format = body.get("response_format")
+    max_tokens = body.get("max_tokens") or body.get("max_completion_tokens")
+    canonical = json.dumps(
+        [messages, sorted(tools)], sort_keys=True, ensure_ascii=False, default=str
+    )
+    return Conversation(
+        system=system,
+        question=question.strip(),
+        exchanges=tuple(calls[i] for i in order),
+        tool_turns=tool_turns,
+        stop_required=stop,
+        tools=tools,
+        json_mode=isinstance(response_format, dict)
+        and response_format.get("type") == "json_object",
+        max_tokens=max_tokens if isinstance(max_tokens, int) and max_tokens > 0 else None,
+        last_role=str(messages[-1].get("role") or ""),
+        last_user=users[-1] if users else "",
+        final_answer=final_answer,
+        fingerprint=hashlib.sha256(canonical.encode()).hexdigest(),
+    )
+
+
+def _text(content: Any) -> str:
+    # Content may be a string or a list of typed parts; only text parts are read.
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "".join(str(part.get("text", "")) for part in content if isinstance(part, dict))
+    return ""
+
+
+def _is_control(text: str) -> bool:
+    body = _json_object(text)
+    return body is not None and body.get("control") == "STOP_REQUIRED"
+
+
+def _json_object(text: str) -> dict[str, Any] | None:
+    try:
+        body = json.loads(text)
+    except (ValueError, TypeError):
+        return None
+    return body if isinstance(body, dict) else None
+
+
+def _call(call: Any, turn: int) -> Exchange | None:
+    if not isinstance(call, dict) or not isinstance(call.get("function"), dict):
+        return None
+    function = call["function"]
+    arguments = _json_object(str(function.get("arguments") or "")) or {}
+    return Exchange(
+        call_id=str(call.get("id") or ""),
+        tool_name=str(function.get("name") or ""),
+        arguments=arguments,
+        turn=turn,
+    )
+
+
+def _answer(exchange: Exchange, content: str) -> Exchange:
+    body = _json_object(content)
+    if body is None:
+        return Exchange(
+            call_id=exchange.call_id,
+            tool_name=exchange.tool_name,
+            arguments=exchange.arguments,
+            error_code="UNREADABLE_RESULT",
+            answered=True,
+            turn=exchange.turn,
+        )
+    body.pop("control", None)
+    observation: Observation | None = None
+    if "kind" in body:
+        try:
+            observation = _OBSERVATIONS.validate_python(body)
+        except ValidationError:
+            observation = None
+    error = body.get("error_code")
+    scope = body.get("scope")
+    return Exchange(
+        call_id=exchange.call_id,
+        tool_name=exchange.tool_name,
+        arguments=exchange.arguments,
+        observation=observation,
+        error_code=str(error) if error else (None if observation else "UNREADABLE_RESULT"),
+        answered=True,
+        scope=scope if observation is not None and isinstance(scope, dict) else None,
+        turn=exchange.turn,
+    )

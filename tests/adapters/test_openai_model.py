@@ -1,0 +1,242 @@
+"""OpenAIModelClient behind a real AsyncOpenAI client and an httpx MockTransport."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Callable
+from typing import Any
+
+import httpx
+import openai
+import pytest
+
+from harness.adapters.openai_model import (
+    OpenAIModelClient,
+    build_model_clients,
+    component_call_settings,
+)
+from harness.errors import ErrorCode, ModelError
+from harness.models import ChatMessage, Component, ModelReply, ModelRequest, ToolCall, Usage
+from harness.offline import OFFLINE_MODEL_NAME
+from harness.settings import Settings
+
+TOOL = {
+    "type": "function",
+    "function": {"name": "search_knowledge", "description": "d", "parameters": {"type": "object"}},
+}
+MESSAGES = [
+    ChatMessage(role="system", content="sys"),
+    ChatMessage(role="user", content="why?"),
+    ChatMessage(
+        role="assistant",
+        tool_calls=[ToolCall(id="call_1", name="search_knowledge", arguments='{"query":"x"}')],
+    ),
+    ChatMessage(role="tool", tool_call_id="call_1", content='{"kind":"rag"}'),
+]
+
+
+def completion(message: dict[str, Any], *, usage: bool = True, finish: str = "stop") -> dict:
+    body: dict[str, Any] = {
+        "id": "chatcmpl-1",
+        "object": "chat.completion",
+        "created": 1,
+        "model": "provider-model-7",
+        "choices": [{"index": 0, "finish_reason": finish, "message": message}],
+    }
+    if usage:
+        body["usage"] = {"prompt_tokens": 321, "completion_tokens": 45, "total_tokens": 366}
+    return body
+
+
+class Recorder:
+    """A MockTransport handler that records requests and plays one behaviour."""
+
+    def __init__(self, behaviour: Callable[[httpx.Request], httpx.Response]) -> None:
+        self.behaviour = behaviour
+        self.requests: list[httpx.Request] = []
+
+    def __call__(self, request: httpx.Request) -> httpx.Response:
+        self.requests.append(request)
+        return self.behaviour(request)
+
+    def client(self) -> OpenAIModelClient:
+        sdk = openai.AsyncOpenAI(
+            api_key="sk-test",
+            base_url="http://provider.invalid/v1",
+            max_retries=0,
+            http_client=httpx.AsyncClient(transport=httpx.MockTransport(self)),
+        )
+        return OpenAIModelClient(sdk, "m-large")
+
+
+def request(**overrides: Any) -> ModelRequest:
+    values: dict[str, Any] = {
+        "component": Component.DIAGNOSIS_AGENT,
+        "messages": MESSAGES,
+        "tools": [TOOL],
+        "max_tokens": 512,
+        "timeout_s": 7.5,
+    }
+    return ModelRequest(**{**values, **overrides})
+
+
+def complete(recorder: Recorder, req: ModelRequest | None = None) -> ModelReply:
+    return asyncio.run(recorder.client().complete(req or request()))
+
+
+def test_request_body_carries_messages_tools_cap_and_json_mode() -> None:
+    recorder = Recorder(
+        lambda r: httpx.Response(200, json=completion({"role": "assistant", "content": "{}"}))
+    )
+    complete(recorder, request(json_mode=True))
+    sent = recorder.requests[0]
+    assert (sent.method, sent.url.path) == ("POST", "/v1/chat/completions")
+    assert json.loads(sent.content) == {
+        "model": "m-large",
+        "messages": [m.to_openai() for m in MESSAGES],
+        "tools": [TOOL],
+        "max_tokens": 512,
+        "response_format": {"type": "json_object"},
+    }
+    assert sent.extensions["timeout"] == {"connect": 7.5, "read": 7.5, "write": 7.5, "pool": 7.5}
+    complete(recorder, request(tools=[], json_mode=False))
+    assert set(json.loads(recorder.requests[1].content)) == {"model", "messages", "max_tokens"}
+
+
+def test_reply_maps_tool_calls_usage_reasoning_and_finish_reason() -> None:
+    message = {
+        "role": "assistant",
+        "content": None,
+        "reasoning_content": "look at the logs first",
+        "tool_calls": [
+            {
+                "id": "call_abc",
+                "type": "function",
+                "function": {"name": "query_logs", "arguments": '{"start": "x"}'},
+            }
+        ],
+    }
+    recorder = Recorder(
+        lambda r: httpx.Response(200, json=completion(message, finish="tool_calls"))
+    )
+    assert complete(recorder) == ModelReply(
+        content=None,
+        tool_calls=[ToolCall(id="call_abc", name="query_logs", arguments='{"start": "x"}')],
+        usage=Usage(input_tokens=321, output_tokens=45, total_tokens=366),
+        reasoning_content="look at the logs first",
+        finish_reason="tool_calls",
+        model="provider-model-7",
+    )
+
+
+def test_missing_usage_and_reasoning_stay_none() -> None:
+    plain = completion({"role": "assistant", "content": "hi"}, usage=False)
+    recorder = Recorder(lambda r: httpx.Response(200, json=plain))
+    assert complete(recorder) == ModelReply(
+        content="hi",
+        usage=None,
+        reasoning_content=None,
+        finish_reason="stop",
+        model="provider-model-7",
+    )
+
+
+def _raise(exc: type[Exception]) -> Callable[[httpx.Request], httpx.Response]:
+    def behaviour(request: httpx.Request) -> httpx.Response:
+        raise exc("secret=hunter2 in the message", request=request)
+
+    return behaviour
+
+
+@pytest.mark.parametrize(
+    ("behaviour", "code", "message"),
+    [
+        (_raise(httpx.ReadTimeout), ErrorCode.MODEL_TIMEOUT, "APITimeoutError"),
+        (
+            lambda r: httpx.Response(500, json={"error": {"message": "secret=hunter2"}}),
+            ErrorCode.MODEL_ERROR,
+            "InternalServerError",
+        ),
+        (_raise(httpx.ConnectError), ErrorCode.MODEL_ERROR, "APIConnectionError"),
+        (
+            lambda r: httpx.Response(
+                200, content=b"{not json", headers={"content-type": "application/json"}
+            ),
+            ErrorCode.MODEL_ERROR,
+            "JSONDecodeError",
+        ),
+    ],
+    ids=["timeout", "status-500", "connection", "bad-json"],
+)
+def test_failures_are_model_errors_with_the_class_name_only(
+    behaviour: Callable[[httpx.Request], httpx.Response], code: ErrorCode, message: str
+) -> None:
+    recorder = Recorder(behaviour)
+    with pytest.raises(ModelError) as caught:
+        complete(recorder)
+    assert (caught.value.error_code, caught.value.message) == (code, message)
+    assert "hunter2" not in str(caught.value)
+    assert len(recorder.requests) == 1  # the SDK does not retry; the harness owns retries
+
+
+def test_factory_defaults_every_component_to_the_offline_model() -> None:
+    clients = build_model_clients(Settings())
+    assert set(clients) == set(Component)
+    assert {c.model for c in clients.values()} == {OFFLINE_MODEL_NAME}  # type: ignore[attr-defined]
+    router = clients[Component.ROUTER]
+    reply = asyncio.run(
+        router.complete(
+            ModelRequest(
+                component=Component.ROUTER,
+                messages=[
+                    ChatMessage(role="system", content='Route. Reply {"intent": X}.'),
+                    ChatMessage(role="user", content="Why is checkout failing?"),
+                ],
+                max_tokens=64,
+                timeout_s=5,
+                json_mode=True,
+            )
+        )
+    )
+    assert (json.loads(reply.content or ""), reply.model) == (
+        {"intent": "DIAGNOSIS"},
+        OFFLINE_MODEL_NAME,
+    )
+    assert reply.usage is not None and reply.reasoning_content
+
+
+def test_factory_applies_per_component_overrides() -> None:
+    settings = Settings(
+        model_base_url="http://llm.invalid/v1",
+        model_name="big",
+        model_api_key="sk-default",
+        model_timeout_s=30,
+        component_models={
+            "semantic_guard": {"model": "judge", "timeout_s": 9},
+            "ROUTER": {"base_url": "http://small.invalid/v1", "model": "small", "api_key": "sk-s"},
+        },
+    )
+    clients = build_model_clients(settings)
+    seen = {
+        c: (str(m.client.base_url), m.client.api_key, m.model, m.client.max_retries)  # type: ignore[attr-defined]
+        for c, m in clients.items()
+    }
+    default = ("http://llm.invalid/v1/", "sk-default", "big", 0)
+    assert seen == {
+        Component.ROUTER: ("http://small.invalid/v1/", "sk-s", "small", 0),
+        Component.SYSTEM_CHAT: default,
+        Component.KNOWLEDGE_ANSWER: default,
+        Component.DIAGNOSIS_AGENT: default,
+        Component.EVIDENCE_REPAIR: default,
+        Component.SEMANTIC_GUARD: ("http://llm.invalid/v1/", "sk-default", "judge", 0),
+    }
+    assert component_call_settings(settings)[Component.SEMANTIC_GUARD].timeout_s == 9
+    assert component_call_settings(settings)[Component.ROUTER].timeout_s == 30
+
+
+def test_settings_refuse_an_endpoint_without_a_model_or_an_unknown_component() -> None:
+    with pytest.raises(ValueError, match="model_name"):
+        Settings(model_base_url="http://llm.invalid/v1")
+    with pytest.raises(ValueError, match="unknown components"):
+        Settings(component_models={"PLANNER": {"model": "x"}})
