@@ -10,11 +10,13 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from harness.boundary import ToolBoundary, ToolPolicy
 from harness.budget import Budgets, RunBudget
 from harness.clock import SystemClock
 from harness.control import InformationControl
+from harness.diagnosis import RunDeps
 from harness.executor import InlineToolExecutor
 from harness.ports import AuditSink, CanonicalStore, Clock, Projector, ToolBackend
 from harness.projectors.logs import LogsProjector
@@ -26,7 +28,7 @@ from harness.sql.policy import SqlPolicy
 from harness.sql.validator import SqlValidator
 from harness.tools import QUERY_LOGS, QUERY_MYSQL, SEARCH_KNOWLEDGE, ToolRegistry, default_specs
 
-__all__ = ["ToolPlane", "build_tool_plane"]
+__all__ = ["ToolPlane", "build_run_deps", "build_tool_plane"]
 
 
 @dataclass
@@ -164,4 +166,37 @@ def _sql_backend(settings: Settings, sqlite_dir: Path | None) -> ToolBackend:
     return ReadOnlySqlExecutor(
         {settings.mysql_datasource: engine},  # type: ignore[dict-item]
         statement_timeout_s=settings.statement_timeout_s,
+    )
+
+
+def build_run_deps(
+    settings: Settings | None = None,
+    *,
+    plane: ToolPlane | None = None,
+    executor: Any = None,
+    budgets: Budgets | None = None,
+) -> RunDeps:
+    """Everything a DiagnosisRun needs, from settings: tool plane plus model clients.
+
+    Args:
+        settings: Deployment settings; the embedded default when omitted.
+        plane: An already built tool plane to share (built from ``settings`` otherwise).
+        executor: Tool executor (e.g. Ray tasks); the plane's inline executor by default.
+        budgets: Run budgets; the defaults otherwise.
+    """
+    from harness.adapters.openai_model import build_model_clients, component_call_settings
+
+    settings = settings or (plane.settings if plane else Settings())
+    plane = plane or build_tool_plane(settings)
+    return RunDeps(
+        models=build_model_clients(settings),
+        registry=plane.registry,
+        store=plane.store,
+        executor=executor or plane.executor(),
+        clock=plane.clock,
+        policy=plane.policy(),
+        budgets=budgets or Budgets(),
+        component_settings=component_call_settings(settings),
+        datasource=settings.mysql_datasource,
+        default_deadline_s=settings.run_deadline_s,
     )
