@@ -1,0 +1,140 @@
+"""Micro-benchmark of the query_logs projector and the redactor (one core, wall clock).
+
+Prints human-readable figures, then, as its last line, one JSON object::
+
+    {"projector_lines_per_s": ..., "projector_lines": 100000, "demo_lines_per_s": ...,
+     "redact_lines_per_s": ..., "observation_bytes": ..., "raw_bytes": ...}
+
+``bench_tool_plane.py`` imports :func:`synthetic_events`, :func:`measure_projector` and
+:func:`measure_redaction`. Run: ``.venv/bin/python benchmarks/bench_logs_projector.py``.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from harness.backends.logs_embedded import EMBEDDED_LOGS_FORMAT, EmbeddedLogBackend
+from harness.projectors.logs import LogsProjector, LogsProjectorLimits
+from harness.redaction import Redactor
+from harness.requests import QueryLogsRequest
+
+__all__ = ["main", "measure_projector", "measure_redaction", "synthetic_events"]
+
+START = datetime(2026, 11, 2, 13, 0, tzinfo=UTC)
+SERVICES = ("checkout-api", "payment-service", "inventory-service", "api-gateway")
+# Typical application log shapes with variable numbers, ids, addresses and a few secrets.
+_SHAPES = (
+    ("INFO", "GET /api/v1/orders/{n} 200 {ms}ms"),
+    ("INFO", "order {n} placed by customer {c} total_cents={n2}"),
+    ("DEBUG", "cache hit key=stock:SKU-{n} ttl_s=300"),
+    ("INFO", "worker started pid={pid} host=ip-10-0-{a}-{b}.ec2.internal"),
+    (
+        "WARN",
+        "slow query took {ms}ms: SELECT id FROM orders WHERE customer_id = {c} AND status = 'OPEN'",
+    ),
+    ("WARN", "HikariPool-1 - Connection is not available, request timed out after {ms}ms."),
+    ("ERROR", "payment call failed order_id={n}: 504 GATEWAY_TIMEOUT from 10.0.{a}.{b}:8080"),
+    ("ERROR", "auth rejected token={tok} user=user{c}@example.com"),
+    ("INFO", "retrying attempt={a} backoff_ms={ms} pod=checkout-api-7d9f8b6c5-x2kqp"),
+)
+
+
+def synthetic_events(count: int = 100_000, seed: int = 7) -> list[dict[str, Any]]:
+    """``count`` embedded-format events over two hours, deterministic for a seed."""
+    rng = random.Random(seed)
+    step_ms = 2 * 3600 * 1000 / count
+    events = []
+    for index in range(count):
+        level, shape = _SHAPES[rng.randrange(len(_SHAPES))]
+        message = shape.format(
+            n=rng.randrange(100000, 999999),
+            n2=rng.randrange(100, 99999),
+            c=rng.randrange(1, 5000),
+            ms=rng.randrange(1, 5000),
+            pid=rng.randrange(100, 60000),
+            a=rng.randrange(0, 255),
+            b=rng.randrange(0, 255),
+            tok="".join(rng.choice("ABCDEFabcdef0123456789") for _ in range(32)),
+        )
+        ts = START + timedelta(milliseconds=index * step_ms)
+        events.append(
+            {
+                "ts": ts.isoformat(timespec="milliseconds").replace("+00:00", "Z"),
+                "service": SERVICES[index % len(SERVICES)],
+                "level": level,
+                "message": message,
+            }
+        )
+    return events
+
+
+def measure_projector(
+    events: list[dict[str, Any]],
+    request: QueryLogsRequest | None = None,
+    limits: LogsProjectorLimits | None = None,
+) -> dict[str, Any]:
+    """Project one embedded raw result of ``events``; return lines/s and sizes."""
+    request = request or QueryLogsRequest(start=START, end=START + timedelta(hours=2), level=None)
+    raw = {"format": EMBEDDED_LOGS_FORMAT, "events": events, "matched": len(events),
+           "limit_hit": False}  # fmt: skip
+    projector = LogsProjector(limits)
+    began = time.perf_counter()
+    projection = projector.project("bench", request, raw)
+    elapsed = time.perf_counter() - began
+    return {
+        "lines": len(events),
+        "seconds": round(elapsed, 3),
+        "lines_per_s": round(len(events) / elapsed),
+        "observation_bytes": len(projection.observation.model_dump_json().encode()),
+        "raw_bytes": len(json.dumps(raw).encode()),
+        "templates_total": len(projection.facts.evidence_identities),
+        "templates_shown": len(projection.observation.templates),
+        "events_shown": len(projection.observation.events),
+    }
+
+
+def measure_redaction(lines: list[str]) -> dict[str, Any]:
+    """Redact every line once; return lines/s."""
+    redactor = Redactor()
+    began = time.perf_counter()
+    for line in lines:
+        redactor.redact(line)
+    elapsed = time.perf_counter() - began
+    return {"lines": len(lines), "lines_per_s": round(len(lines) / elapsed)}
+
+
+def main() -> None:
+    events = synthetic_events(100_000)
+    synthetic = measure_projector(events)
+    print(f"projector, 100k synthetic lines: {synthetic['lines_per_s']:,} lines/s "
+          f"({synthetic['seconds']} s), observation {synthetic['observation_bytes']} B "
+          f"of raw {synthetic['raw_bytes']:,} B")  # fmt: skip
+    demo_raw = EmbeddedLogBackend(max_events=1_000_000).fetch(
+        QueryLogsRequest(start=START, end=START + timedelta(hours=2))
+    )
+    demo = measure_projector(demo_raw["events"])
+    print(f"projector, bundled demo logs ({demo['lines']:,} lines): "
+          f"{demo['lines_per_s']:,} lines/s")  # fmt: skip
+    redaction = measure_redaction([e["message"] for e in events])
+    print(f"redaction, 100k short lines: {redaction['lines_per_s']:,} lines/s")
+    print(
+        json.dumps(
+            {
+                "projector_lines_per_s": synthetic["lines_per_s"],
+                "projector_lines": synthetic["lines"],
+                "demo_lines_per_s": demo["lines_per_s"],
+                "demo_lines": demo["lines"],
+                "redact_lines_per_s": redaction["lines_per_s"],
+                "observation_bytes": synthetic["observation_bytes"],
+                "raw_bytes": synthetic["raw_bytes"],
+            }
+        )
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,164 @@
+"""The Loki backend: the exact query it sends, the raw it returns, failures as stable codes."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+
+import httpx
+import pytest
+
+from harness.adapters.loki import LOKI_FORMAT, LokiLogBackend, build_logql
+from harness.errors import BackendError, ErrorCode
+from harness.invocation import EvidenceStatus
+from harness.projectors.logs import LogsProjector
+from harness.requests import QueryLogsRequest
+
+FIXTURES = Path(__file__).parent / "fixtures" / "loki"
+REQUEST = QueryLogsRequest(
+    start="2026-11-02T14:00:00Z",
+    end="2026-11-02T15:00:00.5Z",
+    services=["payment-service", "checkout-api"],
+    query='timed out (3000ms) "x"',
+    level="WARN",
+)
+
+
+def fixture(name: str) -> bytes:
+    return (FIXTURES / name).read_bytes()
+
+
+def backend_with(
+    handler: Callable[[httpx.Request], httpx.Response], **kwargs: object
+) -> tuple[LokiLogBackend, list[httpx.Request]]:
+    seen: list[httpx.Request] = []
+
+    def record(request: httpx.Request) -> httpx.Response:
+        seen.append(request)
+        return handler(request)
+
+    client = httpx.Client(transport=httpx.MockTransport(record))
+    return LokiLogBackend("http://loki:3100/", client=client, **kwargs), seen
+
+
+def test_sends_the_exact_query_range_request() -> None:
+    backend, seen = backend_with(
+        lambda _: httpx.Response(200, content=fixture("query_range_streams.json")),
+        tenant="shop-prod",
+        max_events=500,
+    )
+    backend.fetch(REQUEST)
+    [request] = seen
+    assert request.method == "GET"
+    assert request.url.path == "/loki/api/v1/query_range"
+    assert dict(request.url.params) == {
+        "query": (
+            '{service=~"checkout-api|payment-service"} '
+            '|~ "(?i)timed out \\\\(3000ms\\\\) \\"x\\"" '
+            '| level=~"(?i)(WARN|WARNING|ERROR|FATAL|CRITICAL)"'
+        ),
+        "start": str(int(datetime(2026, 11, 2, 14, tzinfo=UTC).timestamp()) * 10**9),
+        "end": str(int(datetime(2026, 11, 2, 15, tzinfo=UTC).timestamp()) * 10**9 + 500_000_000),
+        "limit": "500",
+        "direction": "forward",
+    }
+    assert request.headers["X-Scope-OrgID"] == "shop-prod"
+
+
+def test_logql_without_filters_selects_every_service() -> None:
+    request = QueryLogsRequest(start="2026-11-02T14:00:00Z", end="2026-11-02T15:00:00Z")
+    assert build_logql(request) == '{service=~".+"}'
+    dotted = QueryLogsRequest(
+        start="2026-11-02T14:00:00Z", end="2026-11-02T15:00:00Z", services=["a.b"], level="FATAL"
+    )
+    assert build_logql(dotted) == '{service=~"a\\\\.b"} | level=~"(?i)(FATAL|CRITICAL)"'
+
+
+def test_raw_is_the_verbatim_response() -> None:
+    body = fixture("query_range_streams.json")
+    backend, _ = backend_with(lambda _: httpx.Response(200, content=body), max_events=50)
+    raw = backend.fetch(REQUEST)
+    assert raw == {"format": LOKI_FORMAT, "response": json.loads(body), "limit": 50}
+
+
+@pytest.mark.parametrize(
+    ("response", "code"),
+    [
+        (
+            httpx.Response(400, text="parse error at line 1, col 7: syntax error"),
+            ErrorCode.BACKEND_ERROR,
+        ),
+        (httpx.Response(503, text="too many outstanding requests"), ErrorCode.BACKEND_ERROR),
+        (httpx.Response(200, text="<html>gateway</html>"), ErrorCode.BACKEND_ERROR),
+        (httpx.Response(200, content=b"[1, 2]"), ErrorCode.BACKEND_ERROR),
+        (
+            httpx.Response(200, content=fixture("query_range_status_error.json")),
+            ErrorCode.BACKEND_ERROR,
+        ),
+    ],
+)
+def test_failures_map_to_backend_error(response: httpx.Response, code: ErrorCode) -> None:
+    backend, _ = backend_with(lambda _: response)
+    with pytest.raises(BackendError) as caught:
+        backend.fetch(REQUEST)
+    assert caught.value.error_code is code
+    # Nothing from the response body reaches the error.
+    assert "parse error" not in str(caught.value) and "outstanding" not in str(caught.value)
+
+
+def test_timeout_maps_to_backend_timeout() -> None:
+    def slow(request: httpx.Request) -> httpx.Response:
+        raise httpx.ReadTimeout("timed out", request=request)
+
+    backend, _ = backend_with(slow)
+    with pytest.raises(BackendError) as caught:
+        backend.fetch(REQUEST)
+    assert caught.value.error_code is ErrorCode.BACKEND_TIMEOUT
+
+
+def test_connection_failure_maps_to_backend_error() -> None:
+    def down(request: httpx.Request) -> httpx.Response:
+        raise httpx.ConnectError("connection refused", request=request)
+
+    backend, _ = backend_with(down)
+    with pytest.raises(BackendError) as caught:
+        backend.fetch(REQUEST)
+    assert caught.value.error_code is ErrorCode.BACKEND_ERROR
+
+
+def test_recorded_streams_project_end_to_end() -> None:
+    backend, _ = backend_with(
+        lambda _: httpx.Response(200, content=fixture("query_range_streams.json"))
+    )
+    request = QueryLogsRequest(start="2026-11-02T14:00:00Z", end="2026-11-02T15:00:00Z")
+    projection = LogsProjector().project("call_1", request, backend.fetch(request))
+    observation = projection.observation
+    assert observation.evidence_status is EvidenceStatus.EVIDENCE_FOUND
+    assert projection.facts.returned_count == 6
+    # Services come from service / app / service_name; levels from labels or the line.
+    assert sorted((e.ref, e.service, e.level) for e in observation.events) == [
+        ("evt:0", "checkout-api", "ERROR"),
+        ("evt:1", "checkout-api", "ERROR"),
+        ("evt:2", "checkout-api", "ERROR"),
+        ("evt:3", "payment-service", "ERROR"),
+        ("evt:4", "payment-service", "WARN"),
+        ("evt:5", "inventory-service", "WARN"),
+    ]
+    text = observation.model_dump_json()
+    for secret in ("Sup3rS3cret", "sk_live_51OuEMLAlTWGaDypq4P5cuDHbuKeG4tAGPYHJpEXQ7zE8mKK3j",
+                   "ops@example.com", "10.0.4.31", "ip-10-0-9-4"):  # fmt: skip
+        assert secret not in text
+    assert observation.actual_start == datetime(2026, 11, 2, 14, 5, 10, 608000, tzinfo=UTC)
+    assert observation.actual_end == datetime(2026, 11, 2, 14, 50, 59, 999000, tzinfo=UTC)
+    assert observation.truncated is False
+
+
+def test_recorded_empty_result_is_no_evidence() -> None:
+    backend, _ = backend_with(
+        lambda _: httpx.Response(200, content=fixture("query_range_empty.json"))
+    )
+    projection = LogsProjector().project("call_1", REQUEST, backend.fetch(REQUEST))
+    assert projection.observation.evidence_status is EvidenceStatus.NO_EVIDENCE
+    assert projection.facts.returned_count == 0
