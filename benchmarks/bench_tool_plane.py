@@ -23,15 +23,12 @@ from collections import Counter
 from datetime import UTC, datetime
 from typing import Any
 
-from harness.demo.generate_logs import generate_events
-from harness.projectors.logs import LogsProjector, LogsProjectorLimits
-
 from harness.boundary import ToolBoundary, ToolCallEnvelope, ToolPolicy
 from harness.budget import Budgets, RunBudget
 from harness.clock import SystemClock
+from harness.demo.generate_logs import generate_events
 from harness.executor import InlineToolExecutor
-from harness.logmining import TemplateMiner
-from harness.redaction import redact
+from harness.projectors.logs import LogsProjector, LogsProjectorLimits
 from harness.requests import QueryLogsRequest, SearchKnowledgeRequest
 from harness.run import RunContext
 from harness.testing.tools import DocsProjector, docs_raw
@@ -161,21 +158,20 @@ def _projector_throughput(events: list[dict[str, Any]], repeats: int) -> dict[st
 
 
 def _coverage(events: list[dict[str, Any]], projection: Any) -> dict[str, Any]:
-    """Template and line-mass coverage of our observation vs a tail-truncation baseline."""
-    truth = TemplateMiner()
-    first_lines = [redact(e["message"].split("\n", 1)[0]) for e in events]
-    for line in first_lines:
-        truth.add(line)
-    labels = [truth.match(line).template_id for line in first_lines]
+    """Template and line-mass coverage of our observation vs a tail-truncation baseline.
+
+    Template identity is the projector's own (mined over the whole result), so both sides are
+    measured against the same set of distinct templates.
+    """
+    labels = LogsProjector().template_labels(_raw_for(events))
     mass = Counter(labels)
     total_templates, total_lines = len(mass), len(labels)
 
     observation = projection.observation
-    shown_events = {int(e.ref.split(":")[1]) for e in observation.events}
-    ours = {labels[i] for i in shown_events}
-    # Our templates are named by the same miner over the same redacted first lines.
-    ours |= {t.ref.removeprefix("tpl:") for t in observation.templates} & set(mass)
+    ours = {t.ref.removeprefix("tpl:") for t in observation.templates}
+    ours |= {e.template_ref.removeprefix("tpl:") for e in observation.events}
 
+    # Baseline: the last 100 lines, cut to the same byte budget.
     tail: list[int] = []
     used = 0
     for i in range(len(events) - 1, max(-1, len(events) - 101), -1):
@@ -193,8 +189,10 @@ def _coverage(events: list[dict[str, Any]], projection: Any) -> dict[str, Any]:
     base_t, base_m = share(baseline)
     return {
         "distinct_templates": total_templates,
+        "ours_templates": len(ours),
         "ours_template_share": round(ours_t, 4),
         "ours_line_mass_share": round(ours_m, 4),
+        "tail_templates": len(baseline),
         "tail_template_share": round(base_t, 4),
         "tail_line_mass_share": round(base_m, 4),
         "template_coverage_ratio": round(ours_t / base_t, 2) if base_t else None,

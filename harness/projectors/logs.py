@@ -29,10 +29,9 @@ its redacted first line to the templates, which keeps the projector fast on 100k
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from pydantic import BaseModel
@@ -48,27 +47,13 @@ from harness.observation import (
     Projection,
     ProjectionFacts,
 )
+from harness.projectors._log_lines import canonical_line, with_status
+from harness.projectors._logs_raw import LOKI_FORMAT, RANK, Event, parse_raw
+from harness.projectors._logs_select import clip, lowest_event, sample, trim_stack
 from harness.redaction import Redactor
 from harness.requests import LOG_LEVELS, QueryLogsRequest
 
 __all__ = ["LOKI_FORMAT", "LogsProjector", "LogsProjectorLimits", "trim_stack"]
-
-EMBEDDED_FORMAT = "embedded-jsonl/v1"
-LOKI_FORMAT = "loki/query_range"
-ELLIPSIS = "…"
-
-_RANK = {name: index for index, name in enumerate(LOG_LEVELS)}
-_ALIASES = {"WARNING": "WARN", "ERR": "ERROR", "CRITICAL": "FATAL", "SEVERE": "ERROR",
-            "FINE": "DEBUG", "PANIC": "FATAL", "NOTICE": "INFO", "INFORMATION": "INFO"}  # fmt: skip
-_SERVICE_LABELS = ("service", "service_name", "app", "application", "job", "container")
-_LEVEL_LABELS = ("level", "detected_level", "severity", "lvl")
-_LINE_LEVEL = re.compile(
-    r"(?:\blevel\"?[=:]\s*\"?|\b)(TRACE|DEBUG|INFO|WARN(?:ING)?|ERROR|FATAL|CRITICAL)\b",
-    re.IGNORECASE,
-)
-# Stack frame lines of Java (``at ...``, ``... 12 more``) and Python (``File "..."``, code).
-_FRAME = re.compile(r"^\s+(?:at\s|\.\.\.\s*\d+\s+(?:more|common)|File\s\")|^\s{4,}\S")
-_CAUSE = re.compile(r"^\s*(?:Caused by:|During handling|The above exception|Suppressed:)")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -91,15 +76,6 @@ class LogsProjectorLimits:
     max_observation_bytes: int = 8192
 
 
-@dataclass(frozen=True, kw_only=True)
-class _Event:
-    index: int
-    ts: datetime
-    service: str
-    level: str
-    message: str
-
-
 @dataclass(kw_only=True)
 class _Group:
     template_id: str
@@ -109,39 +85,6 @@ class _Group:
     rank: int
     first: datetime
     last: datetime
-
-
-def trim_stack(message: str, max_frames: int) -> tuple[str, bool]:
-    """Keep the first line, the first ``max_frames`` frames and every cause line.
-
-    Returns:
-        The trimmed text (ending with ``... N more frames trimmed`` when frames were dropped)
-        and whether anything was dropped.
-    """
-    lines = message.split("\n")
-    if len(lines) == 1:
-        return message, False
-    kept = [lines[0]]
-    frames = dropped = 0
-    for line in lines[1:]:
-        if _CAUSE.match(line) or not _FRAME.match(line):
-            kept.append(line)
-        elif frames < max_frames:
-            kept.append(line)
-            frames += 1
-        else:
-            dropped += 1
-    if not dropped:
-        return message, False
-    kept.append(f"\t... {dropped} more frames trimmed")
-    return "\n".join(kept), True
-
-
-def normalize_level(value: Any) -> str:
-    """Canonical level name (one of LOG_LEVELS); unknown values become INFO."""
-    name = str(value or "").strip().upper()
-    name = _ALIASES.get(name, name)
-    return name if name in _RANK else "INFO"
 
 
 class LogsProjector:
@@ -172,7 +115,7 @@ class LogsProjector:
         """
         if not isinstance(request, QueryLogsRequest):
             raise ProjectionError(ErrorCode.PROJECTION_ERROR, "not a QueryLogsRequest")
-        events, limit_hit = _parse(raw)
+        events, limit_hit = parse_raw(raw)
         scope = LogsScope(
             start=request.start,
             end=request.end,
@@ -200,7 +143,7 @@ class LogsProjector:
         cut = False
         templates: list[LogTemplate] = []
         for group in ordered[: limits.max_templates]:
-            text, clipped = _clip(group.template, limits.max_message_chars)
+            text, clipped = clip(group.template, limits.max_message_chars)
             cut = cut or clipped
             templates.append(
                 LogTemplate(
@@ -213,12 +156,12 @@ class LogsProjector:
                     last_seen=group.last,
                 )
             )
-        picked = _sample(events, template_ids, groups, limits.max_events)
+        picked = sample(events, template_ids, groups, limits.max_events)
         shown: list[LogEvent] = []
         for position in picked:
             event = events[position]
             message, trimmed = trim_stack(self._redact(event.message), limits.max_stack_lines)
-            message, clipped = _clip(message, limits.max_message_chars)
+            message, clipped = clip(message, limits.max_message_chars)
             cut = cut or trimmed or clipped
             shown.append(
                 LogEvent(
@@ -249,32 +192,51 @@ class LogsProjector:
         )
         return Projection(observation=observation, facts=facts)
 
+    def template_labels(self, raw: Any) -> list[str]:
+        """Each raw event's template id, in raw order (the identity the observation uses)."""
+        events, _ = parse_raw(raw)
+        ordered = sorted(events, key=lambda e: (e.ts, e.index))
+        ids, _ = self._mine(ordered)
+        labels = [""] * len(events)
+        for event, template_id in zip(ordered, ids, strict=True):
+            labels[event.index] = template_id
+        return labels
+
     # ------------------------------------------------------------------ internals
 
-    def _mine(self, events: list[_Event]) -> tuple[list[str], dict[str, _Group]]:
+    def _mine(self, events: list[Event]) -> tuple[list[str], dict[str, _Group]]:
         """Mine the first lines; return each event's template id and the groups.
 
-        Redaction is applied to each *template* (and later to each shown event), not to every
-        line: a template is made of its lines' constant tokens, so redacting it removes
-        whatever redacting its lines would have, at a fraction of the cost. Ids are computed
-        from the redacted text, so templates that only differed in a secret merge.
+        Lines are mined in their canonical form (:mod:`._log_lines`: access logs shortened to
+        the request, templates split by HTTP status). Redaction is applied to each *template*
+        (and later to each shown event), not to every line: a template is made of its lines'
+        constant tokens, so redacting it removes whatever redacting its lines would have, at a
+        fraction of the cost. Ids are computed from the redacted text, so templates that only
+        differed in a secret merge.
         """
         redact = self._redact
-        mined = TemplateMiner(self._miner_config).mine_batch(
-            [e.message.split("\n", 1)[0] for e in events]
-        )
-        redacted_ids: dict[str, tuple[str, str]] = {}
+        canonical = [canonical_line(e.message.partition("\n")[0]) for e in events]
+        # Identical lines mine to the same final template; mining each distinct line once is
+        # what keeps large results cheap. Fixed (access-log) templates need no mining at all.
+        distinct = list(dict.fromkeys(c.text for c in canonical if not c.fixed))
+        miner = TemplateMiner(self._miner_config)
+        templates_of = {
+            t: m.template for t, m in zip(distinct, miner.mine_batch(distinct), strict=True)
+        }
+        redacted_ids: dict[tuple[str, str | None], tuple[str, str]] = {}
         groups: dict[str, _Group] = {}
         ids: list[str] = []
-        for event, template in zip(events, mined, strict=True):
-            known = redacted_ids.get(template.template_id)
+        for event, line in zip(events, canonical, strict=True):
+            template = line.text if line.fixed else templates_of[line.text]
+            key = (template, line.status)
+            known = redacted_ids.get(key)
             if known is None:
-                text = redact(template.template)
-                known = redacted_ids[template.template_id] = (template_id_of(text), text)
+                text = redact(with_status(template, line.status))
+                known = redacted_ids[key] = (template_id_of(text), text)
             template_id, text = known
             ids.append(template_id)
             group = groups.get(template_id)
-            rank = _RANK[event.level]
+            rank = RANK[event.level]
             if group is None:
                 groups[template_id] = _Group(
                     template_id=template_id,
@@ -311,11 +273,11 @@ class LogsProjector:
             candidate = observation.model_copy(
                 update={
                     "templates": [
-                        t.model_copy(update={"template": _clip(t.template, chars)[0]})
+                        t.model_copy(update={"template": clip(t.template, chars)[0]})
                         for t in observation.templates
                     ],
                     "events": [
-                        e.model_copy(update={"message": _clip(e.message, chars)[0]})
+                        e.model_copy(update={"message": clip(e.message, chars)[0]})
                         for e in observation.events
                     ],
                     "truncated": True,
@@ -328,7 +290,7 @@ class LogsProjector:
         events = list(observation.events)
         while events or templates:
             if events and (len(events) * 2 >= len(templates) or not templates):
-                events.pop(_lowest_event(events, templates))
+                events.pop(lowest_event(events, templates))
             else:
                 templates.pop()
             candidate = observation.model_copy(
@@ -353,187 +315,3 @@ class LogsProjector:
 
 def _size(observation: LogsObservation) -> int:
     return len(observation.model_dump_json().encode("utf-8"))
-
-
-def _lowest_event(events: list[LogEvent], templates: list[LogTemplate]) -> int:
-    """Index of the event to drop first (events are in time order).
-
-    Lowest level first; then one whose template other shown events share; then the one in
-    the most crowded stretch of time, so that what stays still spans the range.
-    """
-    shared: dict[str, int] = {}
-    for event in events:
-        shared[event.template_ref] = shared.get(event.template_ref, 0) + 1
-    stamps = [e.ts.timestamp() for e in events]
-
-    def crowding(i: int) -> float:
-        before = stamps[i] - stamps[i - 1] if i > 0 else float("inf")
-        after = stamps[i + 1] - stamps[i] if i + 1 < len(stamps) else float("inf")
-        # The first and last events anchor the range; they are dropped last.
-        return -min(before, after)
-
-    def priority(i: int) -> tuple[int, int, float]:
-        return (_RANK[events[i].level], -shared[events[i].template_ref], -crowding(i))
-
-    return min(range(len(events)), key=priority)
-
-
-def _clip(text: str, max_chars: int) -> tuple[str, bool]:
-    if len(text) <= max_chars:
-        return text, False
-    return text[: max(max_chars - 1, 0)] + ELLIPSIS, True
-
-
-def _sample(
-    events: list[_Event], template_ids: list[str], groups: dict[str, _Group], count: int
-) -> list[int]:
-    """Positions (in time order) of up to ``count`` events spread over the whole range.
-
-    The range ``[first, last]`` is cut into ``count`` equal strata; each stratum contributes
-    its best event: a template not shown yet first, then the higher level, then the rarer
-    template, then the earlier event. Slots of empty strata go to the best remaining
-    representative of each unseen template, then to evenly spaced leftovers.
-    """
-    if count <= 0:
-        return []
-    if len(events) <= count:
-        return list(range(len(events)))
-    start = events[0].ts.timestamp()
-    span = events[-1].ts.timestamp() - start
-    picked: list[int] = []
-    chosen_templates: set[str] = set()
-    position = 0
-    total = len(events)
-    for stratum in range(count):
-        best: tuple[int, int, int] | None = None
-        best_position = -1
-        while position < total:
-            offset = events[position].ts.timestamp() - start
-            bucket = min(count - 1, int(offset / span * count)) if span > 0 else 0
-            if bucket > stratum:
-                break
-            template_id = template_ids[position]
-            key = (
-                0 if template_id in chosen_templates else 1,
-                _RANK[events[position].level],
-                -groups[template_id].count,
-            )
-            if best is None or key > best:
-                best, best_position = key, position
-            position += 1
-        if best_position >= 0:
-            picked.append(best_position)
-            chosen_templates.add(template_ids[best_position])
-    if len(picked) < count:
-        taken = set(picked)
-        representatives: dict[str, int] = {}
-        for index, template_id in enumerate(template_ids):
-            if template_id in chosen_templates or index in taken:
-                continue
-            current = representatives.get(template_id)
-            if current is None or _RANK[events[index].level] > _RANK[events[current].level]:
-                representatives[template_id] = index
-        extra = sorted(
-            representatives.values(),
-            key=lambda i: (-_RANK[events[i].level], -groups[template_ids[i]].count, i),
-        )
-        for index in extra[: count - len(picked)]:
-            picked.append(index)
-            taken.add(index)
-        need = count - len(picked)
-        if need > 0:
-            remaining = [i for i in range(total) if i not in taken]
-            step = len(remaining) / need
-            picked.extend(remaining[int((slot + 0.5) * step)] for slot in range(need))
-    return sorted(picked)
-
-
-# ----------------------------------------------------------------------------- raw parsing
-
-
-def _parse(raw: Any) -> tuple[list[_Event], bool]:
-    """Return the raw result's events (index = position in the raw result) and limit_hit."""
-    if not isinstance(raw, dict):
-        raise _malformed("raw is not an object")
-    fmt = raw.get("format")
-    try:
-        if fmt == EMBEDDED_FORMAT:
-            return _parse_embedded(raw)
-        if fmt == LOKI_FORMAT:
-            return _parse_loki(raw)
-    except ProjectionError:
-        raise
-    except (KeyError, TypeError, ValueError, AttributeError, OverflowError) as exc:
-        raise _malformed(f"unreadable {fmt} result ({type(exc).__name__})") from exc
-    raise _malformed("unknown raw format")
-
-
-def _malformed(message: str) -> ProjectionError:
-    return ProjectionError(ErrorCode.PROJECTION_ERROR, message)
-
-
-def _parse_embedded(raw: dict[str, Any]) -> tuple[list[_Event], bool]:
-    items = raw["events"]
-    if not isinstance(items, list):
-        raise _malformed("events is not a list")
-    events = []
-    for index, item in enumerate(items):
-        message = item["message"]
-        if not isinstance(message, str):
-            raise _malformed("message is not a string")
-        events.append(
-            _Event(
-                index=index,
-                ts=_parse_ts(item["ts"]),
-                service=str(item.get("service") or "unknown"),
-                level=normalize_level(item.get("level")),
-                message=message,
-            )
-        )
-    return events, bool(raw.get("limit_hit", False))
-
-
-def _parse_ts(value: Any) -> datetime:
-    if not isinstance(value, str):
-        raise _malformed("ts is not a string")
-    parsed = datetime.fromisoformat(value)
-    if parsed.tzinfo is None:
-        return parsed.replace(tzinfo=UTC)
-    return parsed.astimezone(UTC)
-
-
-def _parse_loki(raw: dict[str, Any]) -> tuple[list[_Event], bool]:
-    response = raw["response"]
-    if not isinstance(response, dict) or response.get("status") != "success":
-        raise _malformed("loki response is not a success")
-    data = response["data"]
-    if data.get("resultType") != "streams":
-        raise _malformed("loki result is not streams")
-    events: list[_Event] = []
-    for stream in data["result"]:
-        labels = stream.get("stream") or {}
-        if not isinstance(labels, dict):
-            raise _malformed("stream labels are not an object")
-        service = next((str(labels[k]) for k in _SERVICE_LABELS if labels.get(k)), "unknown")
-        label_level = next((labels[k] for k in _LEVEL_LABELS if labels.get(k)), None)
-        for ns, line in stream["values"]:
-            if not isinstance(line, str):
-                raise _malformed("loki line is not a string")
-            level = label_level
-            if level is None:
-                found = _LINE_LEVEL.search(line, 0, 300)
-                level = found.group(1) if found else None
-            seconds, nanos = divmod(int(ns), 1_000_000_000)
-            ts = datetime.fromtimestamp(seconds, tz=UTC).replace(microsecond=nanos // 1000)
-            events.append(
-                _Event(
-                    index=len(events),
-                    ts=ts,
-                    service=service,
-                    level=normalize_level(level),
-                    message=line,
-                )
-            )
-    limit = raw.get("limit")
-    limit_hit = isinstance(limit, int) and limit > 0 and len(events) >= limit
-    return events, limit_hit

@@ -397,3 +397,67 @@ def test_loki_streams_are_flattened_with_labels_and_line_levels() -> None:
     ]
     # As many lines as the limit: the backend may have had more.
     assert observation.truncated is True
+
+
+# ---------------------------------------------------------------- HTTP status and access logs
+
+
+def _raw_lines(lines: list[tuple[str, str]]) -> dict:
+    events = [
+        {
+            "ts": f"2026-11-02T14:{i // 60:02d}:{i % 60:02d}Z",
+            "service": "svc",
+            "level": level,
+            "message": text,
+        }
+        for i, (level, text) in enumerate(lines)
+    ]
+    return {
+        "format": "embedded-jsonl/v1",
+        "events": events,
+        "matched": len(events),
+        "limit_hit": False,
+    }
+
+
+def test_templates_are_split_by_http_status_and_keep_it() -> None:
+    from harness.requests import QueryLogsRequest as Request
+
+    lines = [
+        ("WARN", f"POST /api/v1/checkout order_id={1000 + i} status=402 latency_ms={200 + i}")
+        for i in range(5)
+    ]
+    lines += [
+        ("ERROR", f"POST /api/v1/checkout order_id={2000 + i} status=500 latency_ms={3000 + i}")
+        for i in range(7)
+    ]
+    request = Request(start="2026-11-02T14:00:00Z", end="2026-11-02T15:00:00Z")
+    observation = LogsProjector().project("c1", request, _raw_lines(lines)).observation
+    by_status = {("status=500" in t.template, t.count, t.level) for t in observation.templates}
+    assert by_status == {(True, 7, "ERROR"), (False, 5, "WARN")}
+    assert any("status=402" in t.template for t in observation.templates)
+
+
+def test_access_log_lines_are_templated_by_request() -> None:
+    from harness.requests import QueryLogsRequest as Request
+
+    agents = ['"Mozilla/5.0 (iPhone)"', '"ShopApp/4.2 (Android 14)"', '"curl/8.1"']
+    lines = []
+    for i in range(30):
+        status, path = ("500", "/api/v1/checkout") if i % 3 else ("200", f"/api/v1/cart/{4000 + i}")
+        method = "POST" if path.endswith("checkout") else "GET"
+        lines.append(
+            (
+                "INFO",
+                f'[2026-11-02T14:05:{i:02d}.000Z] "{method} {path} HTTP/1.1" {status} - 10 20 {30 + i} 29 '
+                f'"10.0.0.{i}" {agents[i % 3]} "req-{i}" "api.shop.example.com" "10.0.3.17:8080"',
+            )
+        )
+    request = Request(start="2026-11-02T14:00:00Z", end="2026-11-02T15:00:00Z")
+    observation = LogsProjector().project("c1", request, _raw_lines(lines)).observation
+    assert sorted((t.template, t.count) for t in observation.templates) == [
+        ("GET /api/v1/cart/<id> HTTP status=200 flags=-", 10),
+        ("POST /api/v1/checkout HTTP status=500 flags=-", 20),
+    ]
+    # The sampled events still show the full (redacted) line.
+    assert all("HTTP/1.1" in e.message for e in observation.events)
