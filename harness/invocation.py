@@ -66,9 +66,7 @@ class CanonicalInvocation(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    schema_version: Literal[1] = Field(
-        default=CANONICAL_SCHEMA_VERSION, description="Record format."
-    )
+    schema_version: Literal[1] = Field(default=1, description="Record format.")
     tool_call_id: str = Field(description="The model framework's tool call id, single use per run.")
     run_id: str = Field(description="The run that owns the record.")
     tool_name: str = Field(description="Registered tool name.")

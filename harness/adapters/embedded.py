@@ -119,17 +119,24 @@ def build_tool_plane(
 def _store(settings: Settings) -> CanonicalStore:
     from harness.adapters.redis_store import RedisCanonicalStore, fakeredis_store
 
-    options = {
-        "prefix": settings.store_prefix,
-        "ttl_s": settings.store_ttl_s,
-        "max_record_bytes": settings.max_record_bytes,
-    }
+    prefix, ttl_s, max_bytes = (
+        settings.store_prefix,
+        settings.store_ttl_s,
+        settings.max_record_bytes,
+    )
     if settings.redis_url is None:
-        store: CanonicalStore = fakeredis_store(**options)
+        store: CanonicalStore = fakeredis_store(
+            prefix=prefix, ttl_s=ttl_s, max_record_bytes=max_bytes
+        )
     else:
         import redis.asyncio as aioredis
 
-        store = RedisCanonicalStore(aioredis.from_url(settings.redis_url), **options)
+        store = RedisCanonicalStore(
+            aioredis.from_url(settings.redis_url),
+            prefix=prefix,
+            ttl_s=ttl_s,
+            max_record_bytes=max_bytes,
+        )
     store.check_ttl_covers(settings.run_deadline_s, settings.ttl_margin_s)  # type: ignore[attr-defined]
     return store
 

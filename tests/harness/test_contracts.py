@@ -63,12 +63,12 @@ def test_only_legal_status_pairs_can_be_built(
 
 
 def test_legal_pairs_are_exactly_the_seed_table() -> None:
-    assert LEGAL_STATUS_PAIRS == {
+    assert {
         (InvocationStatus.PROJECTING, None),
         (InvocationStatus.READY, EvidenceStatus.EVIDENCE_FOUND),
         (InvocationStatus.READY, EvidenceStatus.NO_EVIDENCE),
         (InvocationStatus.ERROR, EvidenceStatus.ERROR),
-    }
+    } == LEGAL_STATUS_PAIRS
 
 
 def test_ready_needs_agent_result_and_error_needs_code() -> None:
@@ -187,7 +187,7 @@ def test_agent_observations_hold_no_control_fields(model: type) -> None:
 
 
 def test_control_view_holds_the_control_fields() -> None:
-    assert CONTROL_ONLY <= set(ControlView.model_fields)
+    assert set(ControlView.model_fields) >= CONTROL_ONLY
 
 
 @given(st.text(max_size=50))

@@ -32,6 +32,9 @@ def route(intent: str) -> Any:
     return text_reply(json.dumps({"intent": intent}))
 
 
+SUPPORTED = text_reply(json.dumps({"verdict": "SUPPORTED", "issues": []}))
+
+
 def run_with(model: Any, **kwargs: Any) -> tuple[DiagnosisRun, Any]:
     deadline_s = kwargs.pop("deadline_s", 30.0)
     run = DiagnosisRun(
@@ -61,30 +64,29 @@ def tool_messages(request: ModelRequest) -> list[dict[str, Any]]:
 
 
 def test_diagnosis_path_releases_a_report() -> None:
+    draft = text_reply(draft_json("an-1", [cite("call_kb")]))
     model = ScriptedModel(
-        [
-            route("DIAGNOSIS"),
-            tool_reply(("search_knowledge", KB, "call_kb")),
-            text_reply(draft_json("an-1", [cite("call_kb")])),
-        ]
+        [route("DIAGNOSIS"), tool_reply(("search_knowledge", KB, "call_kb")), draft, SUPPORTED]
     )
     run, result = run_with(model)
     model.assert_complete()
     assert isinstance(result, DiagnosisReport) and result.run_id == "run-test"
     assert run.run.status is RunStatus.COMPLETED
-    last = model.requests[-1]
-    assert [m["evidence_status"] for m in tool_messages(last)] == ["EVIDENCE_FOUND"]
-    assert "RAW-ONLY-MARKER" not in json.dumps([m.model_dump() for m in last.messages])
-    assert [r.component for r in model.requests] == [
+    agent_last = model.requests[2]
+    assert [m["evidence_status"] for m in tool_messages(agent_last)] == ["EVIDENCE_FOUND"]
+    assert "RAW-ONLY-MARKER" not in json.dumps(
+        [m.model_dump() for r in model.requests for m in r.messages]
+    )
+    components = [r.component for r in model.requests]
+    assert components == [
         Component.ROUTER,
         Component.DIAGNOSIS_AGENT,
         Component.DIAGNOSIS_AGENT,
+        Component.SEMANTIC_GUARD,
     ]
-    assert {t["function"]["name"] for t in model.requests[1].tools} == {
-        "query_logs",
-        "query_mysql",
-        "search_knowledge",
-    }
+    names = {t["function"]["name"] for t in model.requests[1].tools}
+    assert names == {"query_logs", "query_mysql", "search_knowledge"}
+    assert model.requests[3].tools == []
 
 
 def test_knowledge_path_may_search_then_answers() -> None:
@@ -95,7 +97,7 @@ def test_knowledge_path_may_search_then_answers() -> None:
             text_reply("Raise the pool size."),
         ]
     )
-    run, result = run_with(model)
+    _run, result = run_with(model)
     assert result == Answer(
         run_id="run-test", intent="KNOWLEDGE_QA", text="Raise the pool size.", citations=["doc:a#0"]
     )
@@ -152,7 +154,7 @@ def test_tool_calls_never_retry() -> None:
             calls.append(request)
             return backend.fetch(request)
 
-    run, _ = run_with(
+    _run, _ = run_with(
         model, backends={n: Counting() for n in ("query_logs", "query_mysql", "search_knowledge")}
     )
     assert len(calls) == 1
@@ -172,10 +174,11 @@ def test_hallucinated_and_reused_tool_call_ids_get_codes() -> None:
                 ("search_knowledge", KB, "../../etc"), ("search_knowledge", {"query": "b"}, "ok_1")
             ),
             tool_reply(("search_knowledge", {"query": "c"}, "ok_1")),
-            text_reply(draft_json("an-1")),
+            text_reply(draft_json("an-1", [cite("ok_1")])),
+            SUPPORTED,
         ]
     )
-    run, result = run_with(model)
+    _run, result = run_with(model)
     assert [m.get("error_code") for m in tool_messages(model.requests[2])] == [
         "INVALID_TOOL_CALL_ID",
         None,
@@ -202,11 +205,9 @@ def test_foreign_run_id_inside_arguments_is_refused() -> None:
 
 
 def test_repeated_identical_calls_are_duplicate_then_saturated() -> None:
-    steps: list[Any] = (
-        [route("DIAGNOSIS")]
-        + [tool_reply(("search_knowledge", KB)) for _ in range(4)]
-        + [text_reply(draft_json("an-1"))]
-    )
+    steps: list[Any] = [route("DIAGNOSIS"), tool_reply(("search_knowledge", KB, "first"))]
+    steps += [tool_reply(("search_knowledge", KB)) for _ in range(3)]
+    steps += [text_reply(draft_json("an-1", [cite("first")])), SUPPORTED]
     model = ScriptedModel(steps)
     run, result = run_with(model)
     codes = [tool_messages(r)[-1].get("error_code") for r in model.requests[2:6]]
@@ -298,7 +299,7 @@ def test_output_cap_comes_from_the_remaining_budget() -> None:
 def test_token_budget_edge() -> None:
     # Each reply uses 20 output tokens; 40 allow exactly two calls.
     model = ScriptedModel([route("DIAGNOSIS"), tool_reply(("search_knowledge", KB))])
-    run, result = run_with(model, budgets=Budgets(max_output_tokens=40))
+    _run, result = run_with(model, budgets=Budgets(max_output_tokens=40))
     model.assert_complete()
     assert result == StableFailure(run_id="run-test", error_code=ErrorCode.TOKEN_BUDGET_EXHAUSTED)
 
@@ -320,7 +321,7 @@ def test_no_gain_threshold_is_a_policy_setting(threshold: int) -> None:
     steps.append(text_reply(draft_json("an-1")))
     model = ScriptedModel(steps)
     policy = ToolPolicy(no_gain_threshold=threshold, execute_timeout_s=2.0)
-    run, _ = run_with(model, policy=policy, budgets=Budgets(max_tool_calls_per_tool={}))
+    _run, _ = run_with(model, policy=policy, budgets=Budgets(max_tool_calls_per_tool={}))
     codes = [tool_messages(r)[-1].get("error_code") for r in model.requests[2 : 4 + threshold]]
     # First call gains (doc a); then `threshold` NO_GAIN rounds, then saturation.
     assert codes == [None] * (threshold + 1) + ["INFORMATION_SATURATED"]

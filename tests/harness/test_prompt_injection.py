@@ -156,7 +156,7 @@ def test_injected_instructions_change_nothing(payload: str, where: str) -> None:
     attack_turn = next(
         r
         for r in model.requests
-        if any(m.role == "tool" and "evil_0" == m.tool_call_id for m in r.messages)
+        if any(m.role == "tool" and m.tool_call_id == "evil_0" for m in r.messages)
     )
     answers = {
         m.tool_call_id: json.loads(m.content)

@@ -122,7 +122,7 @@ def test_repair_may_not_call_tools() -> None:
 
 def test_semantic_guard_is_isolated() -> None:
     good = draft_json("an-1", [conclusion("k1")])
-    run, result, model = run_script(text_reply(good), SUPPORTED)
+    _run, result, model = run_script(text_reply(good), SUPPORTED)
     judge = model.requests[-1]
     assert judge.component is Component.SEMANTIC_GUARD and judge.tools == [] and judge.json_mode
     assert [m.role for m in judge.messages] == ["system", "user"]
@@ -138,7 +138,7 @@ def test_semantic_guard_is_isolated() -> None:
 
 
 def test_semantic_unsupported_falls_back_without_model_text() -> None:
-    run, result, _ = run_script(text_reply(draft_json("an-1", [conclusion("k1")])), UNSUPPORTED)
+    _run, result, _ = run_script(text_reply(draft_json("an-1", [conclusion("k1")])), UNSUPPORTED)
     assert isinstance(result, SafeFallback) and result.failure_stage == "SEMANTIC"
     assert result.validation_issues == ["SEMANTIC_UNSUPPORTED conclusion=c1"]
     assert [f.item_ref for f in result.observed_facts] == ["doc:a#0"]
@@ -147,7 +147,7 @@ def test_semantic_unsupported_falls_back_without_model_text() -> None:
 
 def test_semantic_failure_is_retried_once_with_the_same_input() -> None:
     good = text_reply(draft_json("an-1", [conclusion("k1")]))
-    run, result, model = run_script(good, ModelError(ErrorCode.MODEL_TIMEOUT), SUPPORTED)
+    _run, result, model = run_script(good, ModelError(ErrorCode.MODEL_TIMEOUT), SUPPORTED)
     first, second = model.requests[-2], model.requests[-1]
     assert first.component is second.component is Component.SEMANTIC_GUARD
     assert first.messages == second.messages
