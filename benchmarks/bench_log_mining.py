@@ -7,62 +7,31 @@ line one JSON object with the same figures.
 
 from __future__ import annotations
 
-import csv
 import json
 import random
-import sys
 import time
-from collections import defaultdict
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from harness.logmining import TemplateMiner, mine_lines, parse_log_format
+from harness.logmining.config import DEFAULT_MASKS
+from harness.logmining.evaluation import (
+    DRAIN_PUBLISHED_GA,
+    LOGHUB_FORMATS,
+    grouping_accuracy,
+    load_loghub,
+)
+
 REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
-
-from harness.logmining import TemplateMiner, mine_lines, parse_log_format  # noqa: E402
-from harness.logmining.config import DEFAULT_MASKS  # noqa: E402
-
 DATA = REPO.parent / "shared" / "data" / "loghub"
 
-# Header formats from logparser's Drain benchmark (see DRAIN_GA.md next to the data).
-FORMATS: dict[str, str] = {
-    "HDFS": "<Date> <Time> <Pid> <Level> <Component>: <Content>",
-    "Apache": r"\[<Time>\] \[<Level>\] <Content>",
-    "OpenSSH": r"<Date> <Day> <Time> <Component> sshd\[<Pid>\]: <Content>",
-    "Linux": r"<Month> <Date> <Time> <Level> <Component>(\[<PID>\])?: <Content>",
-    "Zookeeper": r"<Date> <Time> - <Level>  \[<Node>:<Component>@<Id>\] - <Content>",
-}
-DRAIN_GA: dict[str, float] = {
-    "HDFS": 0.9975,
-    "Apache": 1.0,
-    "OpenSSH": 0.7875,
-    "Linux": 0.69,
-    "Zookeeper": 0.9665,
-}
-
-
-def grouping_accuracy(predicted: Sequence[str], truth: Sequence[str]) -> float:
-    """Share of lines whose predicted group equals their ground-truth group (logparser GA)."""
-    predicted_groups: dict[str, set[int]] = defaultdict(set)
-    truth_groups: dict[str, set[int]] = defaultdict(set)
-    for index, (p, t) in enumerate(zip(predicted, truth, strict=True)):
-        predicted_groups[p].add(index)
-        truth_groups[t].add(index)
-    correct = 0
-    for members in truth_groups.values():
-        sample = next(iter(members))
-        if predicted_groups[predicted[sample]] == members:
-            correct += len(members)
-    return correct / len(truth)
+FORMATS = LOGHUB_FORMATS
+DRAIN_GA = DRAIN_PUBLISHED_GA
 
 
 def load(name: str) -> tuple[list[str], list[str]]:
     """Raw lines and ground-truth EventIds of one loghub-2k set."""
-    folder = DATA / name
-    lines = (folder / f"{name}_2k.log").read_text(encoding="utf-8").splitlines()
-    with (folder / f"{name}_2k.log_structured.csv").open(encoding="utf-8", newline="") as f:
-        truth = [row["EventId"] for row in csv.DictReader(f)]
-    return lines, truth
+    return load_loghub(DATA, name)
 
 
 def drain3_ids(contents: Sequence[str]) -> list[str]:

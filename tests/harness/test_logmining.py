@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import csv
 import json
 import os
 import re
 import subprocess
 import sys
 from collections import defaultdict
-from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
 
@@ -26,49 +24,23 @@ from harness.logmining import (
     parse_log_format,
     template_id_of,
 )
+from harness.logmining.evaluation import (
+    DRAIN_PUBLISHED_GA,
+    LOGHUB_FORMATS,
+    grouping_accuracy,
+    load_loghub,
+)
 
 REPO = Path(__file__).resolve().parents[2]
 LOGHUB = REPO.parent / "shared" / "data" / "loghub"
 
-# Header formats of logparser's Drain benchmark, as listed in DRAIN_GA.md beside the data.
-FORMATS: dict[str, str] = {
-    "HDFS": "<Date> <Time> <Pid> <Level> <Component>: <Content>",
-    "Apache": r"\[<Time>\] \[<Level>\] <Content>",
-    "OpenSSH": r"<Date> <Day> <Time> <Component> sshd\[<Pid>\]: <Content>",
-    "Linux": r"<Month> <Date> <Time> <Level> <Component>(\[<PID>\])?: <Content>",
-    "Zookeeper": r"<Date> <Time> - <Level>  \[<Node>:<Component>@<Id>\] - <Content>",
-}
-# Drain's published grouping accuracy (logparser's Drain README, copied in DRAIN_GA.md).
-DRAIN_GA: dict[str, float] = {
-    "HDFS": 0.9975,
-    "Apache": 1.0,
-    "OpenSSH": 0.7875,
-    "Linux": 0.69,
-    "Zookeeper": 0.9665,
-}
-
-
-def grouping_accuracy(predicted: Sequence[str], truth: Sequence[str]) -> float:
-    """logparser's GA: a line counts when its predicted group equals its true group exactly."""
-    predicted_groups: dict[str, set[int]] = defaultdict(set)
-    truth_groups: dict[str, set[int]] = defaultdict(set)
-    for index, (p, t) in enumerate(zip(predicted, truth, strict=True)):
-        predicted_groups[p].add(index)
-        truth_groups[t].add(index)
-    correct = sum(
-        len(members)
-        for members in truth_groups.values()
-        if predicted_groups[predicted[next(iter(members))]] == members
-    )
-    return correct / len(truth)
+FORMATS = LOGHUB_FORMATS
+DRAIN_GA = DRAIN_PUBLISHED_GA
 
 
 @cache
 def _corpus(name: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    folder = LOGHUB / name
-    lines = (folder / f"{name}_2k.log").read_text(encoding="utf-8").splitlines()
-    with (folder / f"{name}_2k.log_structured.csv").open(encoding="utf-8", newline="") as f:
-        truth = [row["EventId"] for row in csv.DictReader(f)]
+    lines, truth = load_loghub(LOGHUB, name)
     return tuple(lines), tuple(truth)
 
 
