@@ -19,7 +19,7 @@ install: $(STAMP)
 
 ## Run the main job on the embedded default: no servers, no API keys.
 demo: $(STAMP)
-	$(VENV)/bin/harness demo
+	$(VENV)/bin/harness diagnose "Why does checkout-api return HTTP 500 since 14:05?"
 
 ## Lint, type check, then the whole suite (starts Redis/MariaDB when they are down).
 test: $(STAMP) services lint typecheck pytest

@@ -129,6 +129,11 @@ class ModelCaller:
         try:
             reply = await asyncio.wait_for(client.complete(request), timeout=timeout_s)
         except TimeoutError:
+            if remaining_s <= settings.timeout_s:
+                # The run's deadline, not the component's timeout, cut this call short: that
+                # is the run timing out, whichever of the two timers fired first.
+                self._record(component, attempt, None, t0, ErrorCode.DEADLINE_EXCEEDED)
+                raise HarnessError(ErrorCode.DEADLINE_EXCEEDED, "run deadline reached") from None
             self._record(component, attempt, None, t0, ErrorCode.MODEL_TIMEOUT)
             raise ModelError(ErrorCode.MODEL_TIMEOUT, "model call timed out") from None
         except ModelError as err:

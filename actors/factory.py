@@ -1,0 +1,149 @@
+"""The one place where Ray options are applied (cf. Ray Serve's ``_private/default_impl.py``).
+
+Classes and task bodies elsewhere in ``actors/`` are plain Python; this module decides how
+they run on Ray: resources, names, lifetimes, restarts and concurrency.
+
+Choices and why:
+
+- RunActors reserve no CPU (``num_cpus=0``). A run spends its life awaiting models and tool
+  tasks; the CPU-heavy work is the tool tasks, which do reserve CPU. With a CPU per actor a
+  two-core node could host two runs.
+- RunActors never restart and never retry methods: a run's state lives in the actor's
+  memory, so a restarted actor would not know its runs. The pool replaces dead actors and
+  ends their runs FAILED with RUN_LOST instead.
+- Tool tasks never retry: tool calls are not retried automatically (ARCHITECTURE.md §4).
+- Actors are owned by the process that created the pool (no detached lifetime), so they go
+  away with it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import logging
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import ray
+from ray.actor import ActorHandle
+
+from actors.metrics import RunMetrics
+from actors.run_actor import RunActor
+from actors.tasks import run_projector, run_tool
+from harness.diagnosis import RunDeps
+
+__all__ = [
+    "TOOL_TASK_NUM_CPUS",
+    "ToolTasks",
+    "create_run_actor",
+    "local_ray",
+    "run_actor_options",
+    "tool_tasks",
+]
+
+TOOL_TASK_NUM_CPUS = 1.0
+"""CPU per tool task. One keeps the number of task worker processes (each holding its own
+tool set) at the node's CPU count; raise the node's CPUs, not this, to run more at once."""
+
+
+@contextlib.contextmanager
+def local_ray(num_cpus: int = 2) -> Iterator[None]:
+    """A local Ray instance for one command (CLI, benchmark): no dashboard, quiet workers.
+
+    Reuses an instance that is already running and leaves it running.
+    """
+    started = not ray.is_initialized()
+    if started:
+        ray.init(
+            num_cpus=num_cpus,
+            include_dashboard=False,
+            log_to_driver=False,
+            logging_level=logging.WARNING,
+        )
+    try:
+        yield
+    finally:
+        if started:
+            ray.shutdown()
+
+
+def run_actor_options(name: str, max_runs: int) -> dict[str, Any]:
+    """Ray options of one RunActor."""
+    return {
+        "name": name,
+        "num_cpus": 0,
+        "max_restarts": 0,
+        "max_task_retries": 0,
+        # Every hosted run holds one pending ``wait`` call; status, cancel and ping come on top.
+        "max_concurrency": 4 * max_runs + 16,
+    }
+
+
+def create_run_actor(
+    name: str,
+    deps_factory: Callable[[], RunDeps],
+    *,
+    max_runs: int = 1,
+    result_ttl_s: float = 60.0,
+) -> ActorHandle:
+    """Start one RunActor process; its deps are built by the first ``ping`` or ``start``.
+
+    Raises:
+        ray.exceptions.ActorAlreadyExistsError: The name is taken in this namespace.
+    """
+    cls = _remote_run_actor()
+    return cls.options(**run_actor_options(name, max_runs)).remote(  # type: ignore[attr-defined]
+        deps_factory,
+        max_runs=max_runs,
+        result_ttl_s=result_ttl_s,
+        name=name,
+        on_finished=RunMetrics(),
+    )
+
+
+@functools.cache
+def _remote_run_actor() -> Any:
+    return ray.remote(RunActor)
+
+
+@dataclass
+class ToolTasks:
+    """The two remote functions, with one readable name per tool (cached per process)."""
+
+    num_cpus: float = TOOL_TASK_NUM_CPUS
+    _named: dict[str, Any] = field(default_factory=dict)
+
+    def tool(self, tool_name: str) -> Any:
+        """The remote function named ``tool:<tool_name>``."""
+        return self._get("tool", tool_name)
+
+    def projector(self, tool_name: str) -> Any:
+        """The remote function named ``project:<tool_name>``."""
+        return self._get("project", tool_name)
+
+    def _get(self, kind: str, tool_name: str) -> Any:
+        name = f"{kind}:{tool_name}"
+        remote = self._named.get(name)
+        if remote is None:
+            body = _remote_tool if kind == "tool" else _remote_projector
+            remote = self._named[name] = body().options(
+                name=name, num_cpus=self.num_cpus, max_retries=0, retry_exceptions=False
+            )
+        return remote
+
+
+@functools.cache
+def _remote_tool() -> Any:
+    return ray.remote(run_tool)
+
+
+@functools.cache
+def _remote_projector() -> Any:
+    return ray.remote(run_projector)
+
+
+@functools.cache
+def tool_tasks(num_cpus: float = TOOL_TASK_NUM_CPUS) -> ToolTasks:
+    """The process-wide ToolTasks for a CPU setting."""
+    return ToolTasks(num_cpus=num_cpus)

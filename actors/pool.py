@@ -1,0 +1,401 @@
+"""RunPool: pre-warmed RunActors, run placement, results, cancel, status and replacement.
+
+A fresh actor costs a process (hundreds of ms, ~50 MB), so the pool starts ``size`` actors
+up front (named ``run-actor-<n>`` for the dashboard), keeps them and places each run on the
+least-loaded actor with a free slot (K = ``max_runs_per_actor``), waiting when all are full.
+
+Losing an actor loses the runs it hosted, because their state lived in its memory. The pool
+notices at once through the pending ``wait`` calls (they fail with ActorDiedError) and, for a
+hung actor, through the periodic ping; it then ends those runs FAILED with RUN_LOST, kills
+the actor to be sure it is gone, and starts a replacement.
+
+The pool lives on one asyncio event loop; await all of its methods on that loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import uuid
+from collections.abc import Callable
+from typing import Any
+
+import ray
+from pydantic import ValidationError
+from ray.actor import ActorHandle
+from ray.exceptions import RayActorError, RayError, RayTaskError
+
+from actors.registry import RunRegistry
+from actors.slots import ActorSlot, ActorSpawner
+from harness.diagnosis import RunDeps, RunRequest
+from harness.errors import ErrorCode, HarnessError
+from harness.release import Cancelled, ReleasedResult, StableFailure, released_adapter
+
+__all__ = ["RunPool"]
+
+log = logging.getLogger(__name__)
+
+_RELEASED = released_adapter()
+_PLACEMENT_ATTEMPTS = 3
+
+
+class RunPool:
+    """Places runs on pre-warmed RunActors.
+
+    Args:
+        size: Actors kept warm (with ``fresh_actor_per_run``: runs at once).
+        max_runs_per_actor: Runs one actor hosts at the same time (K).
+        deps_factory: Picklable callable building RunDeps inside each actor; default: the
+            embedded deployment (``actors.deps.EmbeddedDepsFactory``).
+        fresh_actor_per_run: Start an actor for every run and kill it afterwards (the
+            baseline the pool is measured against).
+        name_prefix: Actor names are ``<name_prefix>-<n>``.
+        result_ttl_s: How long an actor keeps a finished run for ``wait``/``status``.
+        health_check_period_s: Interval of the ping that finds hung or dead actors.
+        health_check_timeout_s: A ping slower than this counts as a dead actor.
+        retire_after_runs: Replace an actor once it hosted this many runs and is idle
+            (bounds slow leaks); None keeps actors forever.
+        max_finished: Settled runs the registry remembers.
+    """
+
+    def __init__(
+        self,
+        size: int = 1,
+        max_runs_per_actor: int = 1,
+        deps_factory: Callable[[], RunDeps] | None = None,
+        *,
+        fresh_actor_per_run: bool = False,
+        name_prefix: str = "run-actor",
+        result_ttl_s: float = 60.0,
+        health_check_period_s: float = 2.0,
+        health_check_timeout_s: float = 10.0,
+        retire_after_runs: int | None = None,
+        max_finished: int = 10_000,
+    ) -> None:
+        if size < 1 or max_runs_per_actor < 1:
+            raise ValueError("size and max_runs_per_actor must be at least 1")
+        if deps_factory is None:
+            from actors.deps import EmbeddedDepsFactory
+
+            deps_factory = EmbeddedDepsFactory()
+        self.size = size
+        self.max_runs_per_actor = 1 if fresh_actor_per_run else max_runs_per_actor
+        self.deps_factory = deps_factory
+        self.fresh_actor_per_run = fresh_actor_per_run
+        self.name_prefix = name_prefix
+        self.result_ttl_s = result_ttl_s
+        self.health_check_period_s = health_check_period_s
+        self.health_check_timeout_s = health_check_timeout_s
+        self.retire_after_runs = retire_after_runs
+        self.registry: RunRegistry[ActorSlot | None] = RunRegistry(max_finished=max_finished)
+        self.replaced = 0
+        self.lost_runs = 0
+        self._slots: list[ActorSlot] = []
+        self._spawning = 0
+        self._fresh_active = 0
+        self._spawner = ActorSpawner(
+            name_prefix, deps_factory, self.max_runs_per_actor, result_ttl_s
+        )
+        self._changed = asyncio.Event()
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._health: asyncio.Task[None] | None = None
+        self._closing = False
+
+    # ------------------------------------------------------------------ lifecycle
+
+    async def start(self) -> RunPool:
+        """Pre-warm ``size`` actors (deps built) and start the health check."""
+        self._changed = asyncio.Event()  # bound to the running loop
+        if not self.fresh_actor_per_run:
+            await asyncio.gather(*(self._spawn() for _ in range(self.size)))
+        self._health = asyncio.create_task(self._health_loop(), name="run-pool-health")
+        return self
+
+    async def close(self) -> None:
+        """Kill every actor; runs still in flight end FAILED with RUN_LOST."""
+        self._closing = True
+        if self._health is not None:
+            self._health.cancel()
+        lost = self.registry.fail_all(self._lost_result)
+        self.lost_runs += len(lost)
+        for slot in {id(e.slot): e.slot for e in lost if e.slot is not None}.values():
+            self._kill(slot)
+        for slot in self._slots:
+            self._kill(slot)
+        self._slots.clear()
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        if self._health is not None:
+            await asyncio.gather(self._health, return_exceptions=True)
+
+    async def __aenter__(self) -> RunPool:
+        return await self.start()
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    # ------------------------------------------------------------------ runs
+
+    async def submit(self, request: RunRequest, *, run_id: str | None = None) -> str:
+        """Start a run on an actor with a free slot (waiting for one) and return its id.
+
+        The run is registered at once, so it can be cancelled while it waits for a slot. A
+        run whose actor turns out dead when it is started is placed again.
+
+        Raises:
+            HarnessError: RUN_MISMATCH for a run_id already known; RUN_NOT_ACTIVE when the
+                pool is closed.
+        """
+        if self._closing:
+            raise HarnessError(ErrorCode.RUN_NOT_ACTIVE, "pool is closed")
+        run_id = run_id or f"run-{uuid.uuid4().hex[:20]}"
+        entry = self.registry.add(run_id, None)
+        body = request.model_dump_json()
+        for _ in range(_PLACEMENT_ATTEMPTS):
+            try:
+                slot = await self._acquire()
+            except Exception:
+                log.exception("no actor for run_id=%s", run_id)
+                self._settle(
+                    run_id, StableFailure(run_id=run_id, error_code=ErrorCode.INTERNAL_ERROR)
+                )
+                return run_id
+            if entry.settled:  # cancelled while it waited for a slot
+                self._release(slot)
+                return run_id
+            self.registry.move(run_id, slot)
+            try:
+                await slot.handle.start.remote(run_id, body)
+            except RayActorError:
+                self.registry.move(run_id, None)  # not on that actor: not lost with it
+                self._lose(slot)
+                continue
+            except RayTaskError as err:
+                cause = err.cause
+                code = cause.error_code if isinstance(cause, HarnessError) else None
+                code = code or ErrorCode.INTERNAL_ERROR  # refused by the actor: never started
+                self._settle(run_id, StableFailure(run_id=run_id, error_code=code))
+                return run_id
+            slot.started += 1
+            self._track(self._watch(run_id, slot), f"watch:{run_id}")
+            return run_id
+        self._settle(run_id, self._lost_result(run_id))
+        return run_id
+
+    async def result(self, run_id: str, timeout_s: float | None = None) -> ReleasedResult:
+        """The run's released result.
+
+        Raises:
+            HarnessError: NOT_FOUND for an unknown run.
+            TimeoutError: ``timeout_s`` passed first (the run goes on).
+        """
+        entry = self.registry.get(run_id)
+        return await asyncio.wait_for(asyncio.shield(entry.done), timeout=timeout_s)
+
+    async def run(self, request: RunRequest, timeout_s: float | None = None) -> ReleasedResult:
+        """Submit and wait: the released result of a new run."""
+        return await self.result(await self.submit(request), timeout_s)
+
+    async def cancel(self, run_id: str) -> bool:
+        """Cancel a run; True when the cancel decided its terminal state.
+
+        Raises:
+            HarnessError: NOT_FOUND for an unknown run.
+        """
+        entry = self.registry.get(run_id)
+        slot = entry.slot
+        if entry.settled:
+            return False
+        if slot is None:  # still waiting for a slot: it never starts
+            self._settle(run_id, Cancelled(run_id=run_id))
+            return True
+        try:
+            won: bool = await slot.handle.cancel.remote(run_id)
+        except RayActorError:
+            self._lose(slot)
+            return False
+        return won
+
+    async def status(self, run_id: str) -> dict[str, Any]:
+        """Progress snapshot from the hosting actor; a reduced one once the actor forgot it.
+
+        Raises:
+            HarnessError: NOT_FOUND for an unknown run.
+        """
+        entry = self.registry.get(run_id)
+        slot = entry.slot
+        if slot is not None and slot.alive:
+            try:
+                snapshot: dict[str, Any] = await slot.handle.status.remote(run_id)
+                return snapshot
+            except RayActorError:
+                self._lose(slot)
+            except RayTaskError:
+                pass  # the actor no longer knows the run (forgotten after result_ttl_s)
+        return entry.reduced_snapshot()
+
+    # ------------------------------------------------------------------ views
+
+    def actor_of(self, run_id: str) -> ActorHandle | None:
+        """The handle of the actor hosting (or that hosted) a run."""
+        slot = self.registry.get(run_id).slot
+        return slot.handle if slot is not None else None
+
+    def host_of(self, run_id: str) -> str | None:
+        """The name of the actor hosting (or that hosted) a run."""
+        slot = self.registry.get(run_id).slot
+        return slot.name if slot is not None else None
+
+    def actors(self) -> list[dict[str, Any]]:
+        """Live actors: name, pid, runs in flight and runs hosted so far."""
+        return [
+            {"name": s.name, "pid": s.pid, "load": s.load, "started": s.started}
+            for s in self._slots
+        ]
+
+    async def check_health(self) -> None:
+        """Ping every actor once; lose the ones that fail, top the pool up to ``size``."""
+        slots = list(self._slots)
+        outcomes = await asyncio.gather(
+            *(
+                asyncio.wait_for(_resolve(s.handle.ping.remote()), self.health_check_timeout_s)
+                for s in slots
+            ),
+            return_exceptions=True,
+        )
+        for slot, outcome in zip(slots, outcomes, strict=True):
+            if isinstance(outcome, RayError | TimeoutError):
+                log.warning("actor failed its health check name=%s", slot.name)
+                self._lose(slot)
+        if not self.fresh_actor_per_run:
+            for _ in range(self.size - len(self._slots) - self._spawning):
+                self._replace()
+
+    # ------------------------------------------------------------------ machinery
+
+    async def _acquire(self) -> ActorSlot:
+        while True:
+            if self._closing:
+                raise HarnessError(ErrorCode.RUN_NOT_ACTIVE, "pool is closed")
+            if self.fresh_actor_per_run:
+                if self._fresh_active < self.size:
+                    self._fresh_active += 1
+                    try:
+                        slot = await self._spawn(fresh=True)
+                    except BaseException:
+                        self._fresh_active -= 1
+                        self._notify()
+                        raise
+                    slot.load = 1
+                    return slot
+            else:
+                free = [s for s in self._slots if s.alive and s.load < self.max_runs_per_actor]
+                if free:
+                    slot = min(free, key=lambda s: s.load)
+                    slot.load += 1
+                    return slot
+            await self._changed.wait()
+
+    def _notify(self) -> None:
+        self._changed.set()
+        self._changed = asyncio.Event()
+
+    async def _watch(self, run_id: str, slot: ActorSlot) -> None:
+        try:
+            body = await slot.handle.wait.remote(run_id)
+            result: ReleasedResult = _RELEASED.validate_python(body)
+        except RayActorError:
+            self._lose(slot)
+            return
+        except (RayError, ValidationError) as err:
+            log.warning("run result unreadable run_id=%s error=%s", run_id, type(err).__name__)
+            result = self._lost_result(run_id)
+        self._settle(run_id, result)
+
+    def _settle(self, run_id: str, result: ReleasedResult) -> None:
+        slot = self.registry.get(run_id).slot
+        if self.registry.settle(run_id, result) and slot is not None:
+            self._release(slot)
+
+    def _release(self, slot: ActorSlot) -> None:
+        """A run left ``slot``: free its place, end a fresh actor, retire a used-up one."""
+        slot.load -= 1
+        if slot.fresh:
+            self._fresh_active -= 1
+            slot.alive = False
+            self._kill(slot)
+        elif (
+            self.retire_after_runs is not None
+            and slot.started >= self.retire_after_runs
+            and slot.load == 0
+            and slot.alive
+        ):
+            slot.alive = False
+            self._slots.remove(slot)
+            self._kill(slot)
+            self._replace()
+        self._notify()
+
+    def _lose(self, slot: ActorSlot) -> None:
+        if not slot.alive:
+            return
+        slot.alive = False
+        if slot in self._slots:
+            self._slots.remove(slot)
+        for entry in self.registry.on_slot(slot):
+            if self.registry.settle(entry.run_id, self._lost_result(entry.run_id)):
+                self.lost_runs += 1
+        if slot.fresh:
+            self._fresh_active -= 1
+        self._kill(slot)
+        if not slot.fresh and not self._closing:
+            self._replace()
+        self._notify()
+
+    @staticmethod
+    def _lost_result(run_id: str) -> StableFailure:
+        return StableFailure(run_id=run_id, error_code=ErrorCode.RUN_LOST)
+
+    def _replace(self) -> None:
+        self._spawning += 1
+        self.replaced += 1
+        self._track(self._spawn_replacement(), "spawn-replacement")
+
+    async def _spawn_replacement(self) -> None:
+        try:
+            await self._spawn()
+        except Exception:  # the health check tops the pool up again later
+            log.exception("replacement actor failed to start")
+        finally:
+            self._spawning -= 1
+
+    async def _spawn(self, *, fresh: bool = False) -> ActorSlot:
+        slot = await self._spawner.spawn(fresh=fresh)
+        if not fresh:
+            if self._closing:
+                self._kill(slot)
+                raise HarnessError(ErrorCode.RUN_NOT_ACTIVE, "pool is closed")
+            self._slots.append(slot)
+            self._notify()
+        return slot
+
+    def _kill(self, slot: ActorSlot) -> None:
+        self._spawner.kill(slot)
+
+    def _track(self, coro: Any, name: str) -> None:
+        task = asyncio.create_task(coro, name=name)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _health_loop(self) -> None:
+        while True:
+            await asyncio.sleep(self.health_check_period_s)
+            try:
+                await self.check_health()
+            except Exception:
+                log.exception("health check failed")
+
+
+async def _resolve(ref: ray.ObjectRef) -> Any:
+    return await ref

@@ -1,0 +1,127 @@
+"""RunRegistry: run_id → the actor that hosts it, and the run's released result.
+
+Lives in the pool, on the pool's event loop (no locks). An entry is *in flight* until its
+result is settled; settling happens once — the first of "the actor released a result" and
+"the actor was lost" wins, exactly like a run's own terminal state. Settled entries are
+kept, oldest first, up to ``max_finished`` so that results and status stay readable for a
+while after the run.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from typing import Any, Generic, TypeVar
+
+from harness.errors import ErrorCode, HarnessError
+from harness.release import ReleasedResult
+
+__all__ = ["RunEntry", "RunRegistry", "status_of"]
+
+SlotT = TypeVar("SlotT")
+
+_STATUS_OF_TYPE = {
+    "DiagnosisReport": "COMPLETED",
+    "SafeFallback": "COMPLETED",
+    "Answer": "COMPLETED",
+    "StableFailure": "FAILED",
+    "Cancelled": "CANCELLED",
+    "TimedOut": "TIMED_OUT",
+}
+
+
+def status_of(result: ReleasedResult) -> str:
+    """The run state a released result ends (the table in harness/release.py)."""
+    return _STATUS_OF_TYPE[result.type]
+
+
+@dataclass(eq=False)
+class RunEntry(Generic[SlotT]):
+    """One run as the pool sees it."""
+
+    run_id: str
+    slot: SlotT
+    done: asyncio.Future[ReleasedResult] = field(repr=False)
+
+    @property
+    def settled(self) -> bool:
+        return self.done.done()
+
+    def reduced_snapshot(self) -> dict[str, Any]:
+        """Status without the actor's figures (it is gone or has forgotten the run)."""
+        if not self.settled:
+            return {
+                "run_id": self.run_id,
+                "status": "PENDING",
+                "phase": "PENDING",
+                "result_type": None,
+            }
+        result = self.done.result()
+        return {
+            "run_id": self.run_id,
+            "status": status_of(result),
+            "phase": "DONE",
+            "result_type": result.type,
+        }
+
+
+class RunRegistry(Generic[SlotT]):
+    """Maps run ids to entries; in-flight entries are also indexed by slot."""
+
+    def __init__(self, *, max_finished: int = 10_000) -> None:
+        self.max_finished = max_finished
+        self._in_flight: dict[str, RunEntry[SlotT]] = {}
+        self._finished: OrderedDict[str, RunEntry[SlotT]] = OrderedDict()
+
+    def add(self, run_id: str, slot: SlotT) -> RunEntry[SlotT]:
+        """Register a new run on ``slot``.
+
+        Raises:
+            HarnessError: RUN_MISMATCH when the run_id is already known.
+        """
+        if run_id in self._in_flight or run_id in self._finished:
+            raise HarnessError(ErrorCode.RUN_MISMATCH, "run_id already registered")
+        entry = RunEntry(run_id=run_id, slot=slot, done=asyncio.get_running_loop().create_future())
+        self._in_flight[run_id] = entry
+        return entry
+
+    def move(self, run_id: str, slot: SlotT) -> None:
+        """Re-home an in-flight run that never started on its first slot."""
+        self._in_flight[run_id].slot = slot
+
+    def get(self, run_id: str) -> RunEntry[SlotT]:
+        """The entry of a known run.
+
+        Raises:
+            HarnessError: NOT_FOUND for an unknown (or long-forgotten) run.
+        """
+        entry = self._in_flight.get(run_id) or self._finished.get(run_id)
+        if entry is None:
+            raise HarnessError(ErrorCode.NOT_FOUND, "unknown run")
+        return entry
+
+    def on_slot(self, slot: SlotT) -> list[RunEntry[SlotT]]:
+        """In-flight runs hosted on ``slot``."""
+        return [e for e in self._in_flight.values() if e.slot is slot]
+
+    def settle(self, run_id: str, result: ReleasedResult) -> bool:
+        """Record the run's result; True only for the first settlement."""
+        entry = self._in_flight.pop(run_id, None)
+        if entry is None:
+            return False
+        entry.done.set_result(result)
+        self._finished[run_id] = entry
+        while len(self._finished) > self.max_finished:
+            self._finished.popitem(last=False)
+        return True
+
+    def in_flight(self) -> int:
+        return len(self._in_flight)
+
+    def fail_all(self, result_for: Any) -> list[RunEntry[SlotT]]:
+        """Settle every in-flight run with ``result_for(run_id)`` (pool shutdown)."""
+        entries = list(self._in_flight.values())
+        for entry in entries:
+            self.settle(entry.run_id, result_for(entry.run_id))
+        return entries

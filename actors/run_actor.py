@@ -1,0 +1,155 @@
+"""RunActor: hosts 1..K diagnosis runs on one event loop.
+
+A plain class; :mod:`actors.factory` makes it an async Ray actor. Every run's state (its
+RunContext, budget, boundary and model caller) is created and mutated on this actor's
+event loop only, so nothing needs a lock. The run itself is :class:`DiagnosisRun`; this
+class only hosts it: start it in the background, answer ``wait``/``status``/``cancel`` by
+run_id, keep a finished run briefly for ``wait`` and then forget it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from harness.diagnosis import DiagnosisRun, RunDeps, RunRequest
+from harness.errors import ErrorCode, HarnessError
+from harness.release import ReleasedResult, StableFailure
+
+__all__ = ["RunActor"]
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class _Hosted:
+    run: DiagnosisRun
+    task: asyncio.Task[ReleasedResult]
+
+
+class RunActor:
+    """Hosts up to ``max_runs`` runs at once.
+
+    Args:
+        deps_factory: Picklable zero-argument callable building the RunDeps; called once per
+            actor, on its event loop (deps may hold loop-bound clients).
+        max_runs: Runs hosted at the same time (K).
+        result_ttl_s: How long a finished run stays answerable by ``wait`` and ``status``.
+        name: The actor's name, for logs.
+        on_finished: Called with the released result's type once per finished run (metrics).
+    """
+
+    def __init__(
+        self,
+        deps_factory: Callable[[], RunDeps],
+        *,
+        max_runs: int = 1,
+        result_ttl_s: float = 60.0,
+        name: str = "",
+        on_finished: Callable[[str], None] | None = None,
+    ) -> None:
+        if max_runs < 1:
+            raise ValueError("max_runs must be at least 1")
+        self._deps_factory = deps_factory
+        self._deps: RunDeps | None = None
+        self.max_runs = max_runs
+        self.result_ttl_s = result_ttl_s
+        self.name = name
+        self._on_finished = on_finished
+        self._runs: dict[str, _Hosted] = {}
+        self._active = 0
+        self.hosted_total = 0
+
+    # ------------------------------------------------------------------ methods
+
+    async def ping(self) -> dict[str, Any]:
+        """Health and identity; the first ping builds the deps (pre-warming)."""
+        self._ensure_deps()
+        return {
+            "name": self.name,
+            "pid": os.getpid(),
+            "active": self._active,
+            "hosted_total": self.hosted_total,
+        }
+
+    async def start(self, run_id: str, request_json: str) -> None:
+        """Open a run and execute it in the background; returns once it is registered.
+
+        Raises:
+            HarnessError: RUN_MISMATCH when the run_id is already hosted here; RATE_LIMITED
+                when K runs are active.
+        """
+        deps = self._ensure_deps()
+        if run_id in self._runs:
+            raise HarnessError(ErrorCode.RUN_MISMATCH, "run_id already hosted")
+        if self._active >= self.max_runs:
+            raise HarnessError(ErrorCode.RATE_LIMITED, "actor at capacity")
+        request = RunRequest.model_validate_json(request_json)
+        run = DiagnosisRun(request, deps, run_id=run_id)
+        task = asyncio.create_task(self._host(run), name=f"host:{run_id}")
+        self._runs[run_id] = _Hosted(run=run, task=task)
+        self._active += 1
+        self.hosted_total += 1
+
+    async def wait(self, run_id: str) -> dict[str, Any]:
+        """The released result of the run, as a JSON-able dict, once it has one."""
+        hosted = self._get(run_id)
+        # Shielded: a caller giving up on waiting must not cancel the run itself.
+        result = await asyncio.shield(hosted.task)
+        return result.model_dump(mode="json")
+
+    async def cancel(self, run_id: str) -> bool:
+        """Cancel the run; True when this call decided its terminal state."""
+        hosted = self._runs.get(run_id)
+        return hosted.run.cancel() if hosted is not None else False
+
+    async def status(self, run_id: str) -> dict[str, Any]:
+        """Progress snapshot of the run (ids, phase, figures; no content)."""
+        return self._get(run_id).run.snapshot()
+
+    async def active(self) -> int:
+        """Runs started and not yet finished."""
+        return self._active
+
+    async def fail_all(self, code: ErrorCode = ErrorCode.RUN_LOST) -> int:
+        """End every unfinished run FAILED with ``code`` (the host is going away)."""
+        return sum(h.run.fail(code) for h in self._runs.values() if not h.task.done())
+
+    # ------------------------------------------------------------------ machinery
+
+    def _ensure_deps(self) -> RunDeps:
+        if self._deps is None:
+            self._deps = self._deps_factory()
+        return self._deps
+
+    def _get(self, run_id: str) -> _Hosted:
+        hosted = self._runs.get(run_id)
+        if hosted is None:
+            raise HarnessError(ErrorCode.NOT_FOUND, "run not hosted here")
+        return hosted
+
+    async def _host(self, run: DiagnosisRun) -> ReleasedResult:
+        try:
+            result = await run.execute()
+        except Exception:
+            # A cancel can land before execute() starts the run (it then refuses to start);
+            # the run already has its result. Anything else is a defect, contained here.
+            if run.result is None:
+                log.exception("run host failed run_id=%s", run.run_id)
+                run.fail(ErrorCode.INTERNAL_ERROR)
+            result = run.result or StableFailure(
+                run_id=run.run_id, error_code=ErrorCode.INTERNAL_ERROR
+            )
+        finally:
+            self._active -= 1
+            asyncio.get_running_loop().call_later(self.result_ttl_s, self._forget, run.run_id)
+        if self._on_finished is not None:
+            self._on_finished(result.type)
+        return result
+
+    def _forget(self, run_id: str) -> None:
+        self._runs.pop(run_id, None)

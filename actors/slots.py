@@ -1,0 +1,84 @@
+"""ActorSlot and the spawner that starts, warms and kills RunActors for the pool."""
+
+from __future__ import annotations
+
+import itertools
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import ray
+from ray.actor import ActorHandle
+from ray.exceptions import ActorAlreadyExistsError
+
+from actors.factory import create_run_actor
+from harness.diagnosis import RunDeps
+from harness.errors import ErrorCode, HarnessError
+
+__all__ = ["ActorSlot", "ActorSpawner"]
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(eq=False)
+class ActorSlot:
+    """One RunActor as the pool tracks it."""
+
+    name: str
+    handle: ActorHandle
+    pid: int
+    fresh: bool = False
+    load: int = 0
+    """Runs placed on it and not yet settled."""
+    started: int = 0
+    """Runs it has hosted so far."""
+    alive: bool = True
+
+
+@dataclass
+class ActorSpawner:
+    """Starts RunActors named ``<name_prefix>-<n>`` and returns them warm."""
+
+    name_prefix: str
+    deps_factory: Callable[[], RunDeps]
+    max_runs: int
+    result_ttl_s: float
+
+    def __post_init__(self) -> None:
+        self._numbers = itertools.count(1)
+
+    async def spawn(self, *, fresh: bool = False) -> ActorSlot:
+        """Start an actor and wait for its first ping, which builds its deps."""
+        handle, name = self._create()
+        try:
+            info = await _resolve(handle.ping.remote())
+        except BaseException:
+            ray.kill(handle)
+            raise
+        return ActorSlot(name=name, handle=handle, pid=int(info["pid"]), fresh=fresh)
+
+    @staticmethod
+    def kill(slot: ActorSlot) -> None:
+        """Kill the actor's process (no restart); a dead one is left as it is."""
+        slot.alive = False
+        try:
+            ray.kill(slot.handle, no_restart=True)
+        except Exception:
+            log.debug("ray.kill refused name=%s", slot.name, exc_info=True)
+
+    def _create(self) -> tuple[ActorHandle, str]:
+        for _ in range(100):
+            name = f"{self.name_prefix}-{next(self._numbers)}"
+            try:
+                handle = create_run_actor(
+                    name, self.deps_factory, max_runs=self.max_runs, result_ttl_s=self.result_ttl_s
+                )
+            except ActorAlreadyExistsError:  # taken: another pool, or a dying actor
+                continue
+            return handle, name
+        raise HarnessError(ErrorCode.INTERNAL_ERROR, "no free actor name")
+
+
+async def _resolve(ref: ray.ObjectRef) -> Any:
+    return await ref

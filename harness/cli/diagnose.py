@@ -1,0 +1,148 @@
+"""``harness diagnose "QUESTION"``: one diagnosis end to end on the embedded default.
+
+Starts a local Ray instance (two CPUs, no dashboard), a pool of one pre-warmed RunActor
+whose deps are the embedded deployment (bundled demo incident, offline demo model,
+fakeredis, SQLite), shows the run's progress and prints the released result. ``--json``
+prints only the released result (it carries ``type`` and ``run_id``).
+
+Exit codes: 0 for a DiagnosisReport or an Answer, 1 for anything else.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+from harness.demo import WINDOW_END
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from harness.diagnosis import RunDeps, RunRequest
+    from harness.release import ReleasedResult
+
+__all__ = ["DEFAULT_AS_OF", "diagnose", "register"]
+
+DEFAULT_AS_OF = WINDOW_END
+"""'Now' of the bundled demo incident (the end of its log window)."""
+
+_SUCCESS_TYPES = frozenset({"DiagnosisReport", "Answer"})
+_POLL_INTERVAL_S = 0.25
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "diagnose", help="run one diagnosis end to end (local Ray, embedded default)"
+    )
+    parser.add_argument(
+        "question", help='e.g. "Why does checkout-api return HTTP 500 since 14:05?"'
+    )
+    parser.add_argument("--json", action="store_true", help="print only the released result")
+    parser.add_argument(
+        "--as-of",
+        type=_utc,
+        default=DEFAULT_AS_OF,
+        metavar="ISO",
+        help=f"'now' of the investigation (default: {DEFAULT_AS_OF.isoformat()})",
+    )
+    parser.add_argument(
+        "--deadline-s", type=float, default=None, metavar="N", help="run deadline in seconds"
+    )
+    parser.set_defaults(handler=_handle, deps_factory=None)
+
+
+async def diagnose(
+    request: RunRequest,
+    deps_factory: Callable[[], RunDeps] | None = None,
+    *,
+    on_progress: Callable[[dict[str, Any]], None] | None = None,
+) -> ReleasedResult:
+    """Run one request on a one-actor pool; Ray must be initialised.
+
+    Args:
+        request: What to diagnose.
+        deps_factory: Builds the run's deps in the actor; default: the embedded deployment.
+        on_progress: Called with each polled status snapshot while the run is in flight.
+    """
+    from actors.pool import RunPool
+
+    async with RunPool(1, 1, deps_factory, name_prefix="cli-run-actor") as pool:
+        run_id = await pool.submit(request)
+        done = asyncio.ensure_future(pool.result(run_id))
+        while not done.done():
+            if on_progress is not None:
+                on_progress(await pool.status(run_id))
+            await asyncio.wait({done}, timeout=_POLL_INTERVAL_S)
+        return done.result()
+
+
+def _utc(text: str) -> datetime:
+    """An ISO 8601 time; a naive one is UTC, like every time of the harness."""
+    value = datetime.fromisoformat(text)
+    return value if value.tzinfo is not None else value.replace(tzinfo=UTC)
+
+
+def _handle(args: argparse.Namespace) -> int:
+    from rich.console import Console
+
+    from actors.factory import local_ray
+    from harness.diagnosis import RunRequest
+
+    try:
+        request = RunRequest(question=args.question, as_of=args.as_of, deadline_s=args.deadline_s)
+    except ValueError as exc:
+        Console(stderr=True).print(f"[red]invalid request:[/red] {exc}")
+        return 2
+    with local_ray(num_cpus=2):
+        result = _run(request, args)
+    return 0 if result.type in _SUCCESS_TYPES else 1
+
+
+def _run(request: RunRequest, args: argparse.Namespace) -> ReleasedResult:
+    from rich.console import Console
+
+    if args.json:
+        result = asyncio.run(diagnose(request, args.deps_factory))
+        print(json.dumps(result.model_dump(mode="json"), ensure_ascii=False))
+        return result
+    console = Console()
+    console.print(f'[bold]Diagnosis Harness[/bold] — "{request.question}"')
+    if args.deps_factory is None:
+        console.print(
+            "[dim]embedded default: local Ray, bundled demo incident, offline demo model[/dim]"
+        )
+    with console.status("starting a RunActor…") as spinner:
+
+        def show(snapshot: dict[str, Any]) -> None:
+            spinner.update(
+                f"{snapshot.get('phase', '?')} · tool calls {snapshot.get('tool_calls', 0)} · "
+                f"model calls {snapshot.get('model_calls', 0)}"
+            )
+
+        result = asyncio.run(diagnose(request, args.deps_factory, on_progress=show))
+    _render(console, result)
+    return result
+
+
+def _render(console: Console, result: ReleasedResult) -> None:
+    from rich.table import Table
+
+    colour = "green" if result.type in _SUCCESS_TYPES else "yellow"
+    console.print(f"[bold {colour}]{result.type}[/bold {colour}]  run_id={result.run_id}")
+    body = result.model_dump(mode="json")
+    if result.type == "DiagnosisReport":
+        console.print(body["summary"])
+        table = Table("kind", "statement", "confidence", "citations")
+        for c in body["conclusions"]:
+            cites = ", ".join(f"{x['tool_call_id']}:{x['item_ref']}" for x in c["citations"])
+            table.add_row(c["kind"], c["statement"], f"{c['confidence']:.2f}", cites)
+        console.print(table)
+        for title in ("next_steps", "limitations"):
+            for line in body[title]:
+                console.print(f"- {title.replace('_', ' ')}: {line}")
+        return
+    console.print_json(json.dumps(body, ensure_ascii=False))

@@ -1,0 +1,83 @@
+"""First terminal wins through pooled RunActors: cancel, deadline and completion raced 1,000 times."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from typing import Any
+
+import pytest
+
+from actors.pool import RunPool
+from actors.testing import FakeDepsFactory
+from harness.diagnosis import RunRequest
+from harness.release import Answer, Cancelled, ReleasedResult, TimedOut
+
+pytestmark = pytest.mark.usefixtures("ray_cluster")
+
+RUNS = 1000
+EXPECTED = {
+    "COMPLETED": Answer,
+    "CANCELLED": Cancelled,
+    "TIMED_OUT": TimedOut,
+}
+TOKENS_PER_CALL = 120  # the fake usage: 100 in + 20 out
+
+
+async def _race(pool: RunPool, seed: int) -> dict[str, Any]:
+    rng = random.Random(seed)
+    text = f"answer-{seed}"
+    question = (
+        f"hello @route_s={rng.uniform(0, 0.04):.4f} @answer_s={rng.uniform(0, 0.04):.4f} "
+        f"@answer={text}"
+    )
+    request = RunRequest(question=question, deadline_s=rng.uniform(0.03, 0.15))
+    run_id = await pool.submit(request)
+    await asyncio.sleep(rng.uniform(0, 0.05))  # the cancel's moment in the race
+    won = await pool.cancel(run_id)
+    result: ReleasedResult = await pool.result(run_id, timeout_s=30)
+    return {
+        "run_id": run_id,
+        "text": text,
+        "won": won,
+        "result": result,
+        "status": await pool.status(run_id),
+        "cancel_again": await pool.cancel(run_id),
+        "result_again": await pool.result(run_id, timeout_s=1),
+    }
+
+
+def test_exactly_one_terminal_state_per_run_through_actors() -> None:
+    async def main() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+        async with RunPool(3, 8, FakeDepsFactory(), name_prefix="race-actor") as pool:
+            outcomes = await asyncio.gather(*(_race(pool, seed) for seed in range(RUNS)))
+            return list(outcomes), pool.actors()
+
+    outcomes, actors = asyncio.run(main())
+    assert len(outcomes) == RUNS
+    seen: set[str] = set()
+    for o in outcomes:
+        run_id, result, status = o["run_id"], o["result"], o["status"]
+        state = status["status"]
+        assert isinstance(result, EXPECTED[state]), (state, result)
+        assert result.run_id == run_id
+        # The cancel decided the outcome exactly when the run ended CANCELLED.
+        assert o["won"] is (state == "CANCELLED")
+        # Nothing changes afterwards: a late cancel loses, the released result stays.
+        assert o["cancel_again"] is False and o["result_again"] == result
+        if isinstance(result, Answer):
+            assert (result.intent, result.text) == ("SYSTEM_CHAT", o["text"])
+        assert (status["phase"], status["result_type"]) == ("DONE", result.type)
+        # Ledger: whole calls only, never more than was reserved. Calls cut off by a cancel,
+        # the deadline or a router timeout (the router retries once) commit no usage.
+        calls, tokens = status["model_calls"], status["total_tokens"]
+        assert tokens % TOKENS_PER_CALL == 0 and tokens <= calls * TOKENS_PER_CALL, status
+        assert calls <= 3, status
+        if state == "COMPLETED":  # the route and the answer both arrived
+            assert tokens >= 2 * TOKENS_PER_CALL, status
+        seen.add(state)
+    # The race really races: completion, cancel and deadline all win sometimes.
+    assert seen >= {"COMPLETED", "CANCELLED", "TIMED_OUT"}
+    # The runs were spread over the pooled actors and none was lost or replaced.
+    assert sorted(a["name"] for a in actors) == ["race-actor-1", "race-actor-2", "race-actor-3"]
+    assert all(a["started"] > 0 and a["load"] == 0 for a in actors)

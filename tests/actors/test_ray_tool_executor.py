@@ -1,0 +1,157 @@
+"""RayToolExecutor: named tasks, timeouts and cancels that stop the task, errors keep their code."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from pathlib import Path
+
+import pytest
+from actor_helpers import file_appears
+
+from actors.executor import RayToolExecutor
+from actors.pool import RunPool
+from actors.testing import FakeDepsFactory, ProbeToolSetFactory
+from harness.diagnosis import RunRequest
+from harness.errors import BackendError, ErrorCode, HarnessError, ProjectionError
+from harness.observation import RagObservation
+from harness.release import Cancelled
+from harness.requests import SearchKnowledgeRequest
+
+pytestmark = pytest.mark.usefixtures("ray_cluster")
+
+
+def _request(query: str = "pool") -> SearchKnowledgeRequest:
+    return SearchKnowledgeRequest(query=query, top_k=3)
+
+
+def test_backend_and_projector_run_as_named_tasks(tmp_path: Path) -> None:
+    executor = RayToolExecutor(ProbeToolSetFactory(str(tmp_path)))
+
+    async def main() -> tuple[object, list[str]]:
+        raw = await executor.execute("query_logs", _request(), 10.0)
+        projection = await executor.project("query_logs", "call_1", _request(), raw, 10.0)
+        observation = projection.observation
+        assert isinstance(observation, RagObservation)
+        return raw["task_name"], [b.title for b in observation.evidence]
+
+    assert asyncio.run(main()) == ("tool:query_logs", ["project:query_logs"])
+
+
+def test_timeout_is_backend_timeout_and_cancels_the_task(tmp_path: Path) -> None:
+    executor = RayToolExecutor(ProbeToolSetFactory(str(tmp_path)))
+
+    async def main() -> tuple[ErrorCode, float]:
+        started = time.monotonic()
+        with pytest.raises(BackendError) as caught:
+            await executor.execute(
+                "search_knowledge", _request("@tool_sleep_s=30 @token=slow"), 1.0
+            )
+        elapsed_s = time.monotonic() - started
+        await file_appears(tmp_path / "slow.cancelled")
+        return caught.value.error_code, elapsed_s
+
+    code, elapsed_s = asyncio.run(main())
+    assert code is ErrorCode.BACKEND_TIMEOUT
+    assert elapsed_s < 5.0
+    assert (tmp_path / "slow.started").exists() and not (tmp_path / "slow.finished").exists()
+    assert executor.cancelled_tasks == 1
+
+
+def test_harness_error_raised_in_the_task_comes_back_as_itself(tmp_path: Path) -> None:
+    executor = RayToolExecutor(ProbeToolSetFactory(str(tmp_path)))
+
+    async def main() -> HarnessError:
+        try:
+            await executor.execute("query_mysql", _request("@tool_raise=RECORD_TOO_LARGE"), 10.0)
+        except HarnessError as err:
+            return err
+        raise AssertionError("no error")
+
+    err = asyncio.run(main())
+    assert (type(err), err.error_code, err.message, err.context) == (
+        HarnessError,
+        ErrorCode.RECORD_TOO_LARGE,
+        "probe",
+        {"reason": "probe"},
+    )
+
+
+def test_other_failures_become_stable_codes_without_their_text(tmp_path: Path) -> None:
+    executor = RayToolExecutor(ProbeToolSetFactory(str(tmp_path)))
+
+    async def main() -> tuple[HarnessError, HarnessError]:
+        with pytest.raises(BackendError) as backend:
+            await executor.execute("query_logs", _request("@tool_crash=1"), 10.0)
+        with pytest.raises(ProjectionError) as projection:
+            await executor.project("query_logs", "call_1", _request(), None, 10.0)
+        with pytest.raises(BackendError) as unknown:
+            await executor.execute("no_such_tool", _request(), 10.0)
+        assert unknown.value.error_code is ErrorCode.BACKEND_ERROR
+        return backend.value, projection.value
+
+    backend, projection = asyncio.run(main())
+    assert (backend.error_code, projection.error_code) == (
+        ErrorCode.BACKEND_ERROR,
+        ErrorCode.PROJECTION_ERROR,
+    )
+    assert "probe crash" not in f"{backend} {backend.message} {backend.context}"
+
+
+def test_cancelled_caller_cancels_the_task_and_never_reads_its_result(tmp_path: Path) -> None:
+    executor = RayToolExecutor(ProbeToolSetFactory(str(tmp_path)))
+
+    async def main() -> None:
+        call = asyncio.create_task(
+            executor.execute("search_knowledge", _request("@tool_sleep_s=30 @token=gone"), 60.0)
+        )
+        await file_appears(tmp_path / "gone.started")
+        call.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await call
+        await file_appears(tmp_path / "gone.cancelled")
+
+    asyncio.run(main())
+    assert not (tmp_path / "gone.finished").exists()
+    assert executor.cancelled_tasks == 1
+
+
+def test_a_worker_builds_its_tool_set_once(tmp_path: Path) -> None:
+    executor = RayToolExecutor(ProbeToolSetFactory(str(tmp_path)))
+
+    async def main() -> dict[int, list[int]]:
+        calls: dict[int, list[int]] = {}
+        for _ in range(6):
+            raw = await executor.execute("query_logs", _request(), 10.0)
+            calls.setdefault(raw["pid"], []).append(raw["calls"])
+        return calls
+
+    # Each worker counts on with the same backend: 1, 2, 3, ... — never 1 again.
+    calls = asyncio.run(main())
+    assert {pid: list(range(1, len(seen) + 1)) for pid, seen in calls.items()} == calls
+    assert sum(len(seen) for seen in calls.values()) == 6
+    assert max(len(seen) for seen in calls.values()) >= 2  # some worker served twice
+
+
+def test_runs_on_actors_use_tool_tasks_and_a_cancel_stops_them(tmp_path: Path) -> None:
+    deps = FakeDepsFactory(
+        tool_execution="ray", tool_set_factory=ProbeToolSetFactory(str(tmp_path))
+    )
+
+    async def main() -> None:
+        async with RunPool(1, 2, deps, name_prefix="task-actor") as pool:
+            report = await pool.run(RunRequest(question="why @intent=DIAGNOSIS"), timeout_s=60)
+            assert report.type == "DiagnosisReport" and len(report.conclusions) == 3
+
+            run_id = await pool.submit(
+                RunRequest(question="why @intent=DIAGNOSIS @tool_sleep_s=30 @token=in-run")
+            )
+            await file_appears(tmp_path / "in-run.started")
+            assert await pool.cancel(run_id) is True
+            assert await pool.result(run_id, timeout_s=10) == Cancelled(run_id=run_id)
+            await file_appears(tmp_path / "in-run.cancelled")
+            status = await pool.status(run_id)
+            assert (status["status"], status["result_type"]) == ("CANCELLED", "Cancelled")
+
+    asyncio.run(main())
+    assert not (tmp_path / "in-run.finished").exists()

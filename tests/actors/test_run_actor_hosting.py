@@ -1,0 +1,106 @@
+"""RunActor as a plain object (no Ray): hosting, capacity, early cancel, forgetting."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from actor_helpers import eventually
+
+from actors.registry import RunRegistry
+from actors.run_actor import RunActor
+from actors.testing import FakeDepsFactory
+from harness.diagnosis import RunRequest
+from harness.errors import ErrorCode, HarnessError
+from harness.release import Answer, Cancelled, StableFailure
+
+
+def _body(question: str, **kwargs: object) -> str:
+    return RunRequest(question=question, **kwargs).model_dump_json()  # type: ignore[arg-type]
+
+
+def test_hosts_runs_and_releases_each_result_once() -> None:
+    finished: list[str] = []
+
+    async def main() -> None:
+        actor = RunActor(FakeDepsFactory(), max_runs=2, on_finished=finished.append)
+        await actor.start("run-a", _body("@answer=a"))
+        await actor.start("run-b", _body("@answer=b @route_s=5"))
+        assert await actor.active() == 2
+        with pytest.raises(HarnessError) as full:
+            await actor.start("run-c", _body("@answer=c"))
+        assert full.value.error_code is ErrorCode.RATE_LIMITED
+        with pytest.raises(HarnessError) as again:
+            await actor.start("run-a", _body("@answer=a"))
+        assert again.value.error_code is ErrorCode.RUN_MISMATCH
+        assert await actor.wait("run-a") == Answer(
+            run_id="run-a", intent="SYSTEM_CHAT", text="a"
+        ).model_dump(mode="json")
+        assert await actor.cancel("run-b") is True
+        assert await actor.wait("run-b") == Cancelled(run_id="run-b").model_dump(mode="json")
+        assert await actor.cancel("run-b") is False
+        assert (await actor.active(), (await actor.status("run-b"))["status"]) == (0, "CANCELLED")
+
+    asyncio.run(main())
+    assert finished == ["Answer", "Cancelled"]
+
+
+def test_cancel_before_the_run_starts_still_releases_cancelled() -> None:
+    async def main() -> dict[str, object]:
+        actor = RunActor(FakeDepsFactory())
+        await actor.start("run-early", _body("@answer=never"))
+        assert await actor.cancel("run-early") is True  # before its task ran at all
+        return await actor.wait("run-early")
+
+    assert asyncio.run(main()) == Cancelled(run_id="run-early").model_dump(mode="json")
+
+
+def test_finished_runs_are_forgotten_after_the_ttl() -> None:
+    async def main() -> None:
+        actor = RunActor(FakeDepsFactory(), result_ttl_s=0.05)
+        await actor.start("run-x", _body("@answer=x"))
+        await actor.wait("run-x")
+        assert (await actor.status("run-x"))["status"] == "COMPLETED"  # kept for a while
+
+        async def forgotten() -> bool:
+            try:
+                await actor.status("run-x")
+            except HarnessError as err:
+                return err.error_code is ErrorCode.NOT_FOUND
+            return False
+
+        await eventually(forgotten, timeout_s=5)
+        assert await actor.cancel("run-x") is False
+
+    asyncio.run(main())
+
+
+def test_fail_all_ends_unfinished_runs_run_lost() -> None:
+    async def main() -> dict[str, object]:
+        actor = RunActor(FakeDepsFactory())
+        await actor.start("run-f", _body("@route_s=5"))
+        assert await actor.fail_all() == 1
+        return await actor.wait("run-f")
+
+    expected = StableFailure(run_id="run-f", error_code=ErrorCode.RUN_LOST)
+    assert asyncio.run(main()) == expected.model_dump(mode="json")
+
+
+def test_registry_settles_once_and_forgets_oldest() -> None:
+    async def main() -> None:
+        registry: RunRegistry[str] = RunRegistry(max_finished=1)
+        first = registry.add("run-1", "slot-a")
+        registry.add("run-2", "slot-b")
+        assert [e.run_id for e in registry.on_slot("slot-a")] == ["run-1"]
+        lost = StableFailure(run_id="run-1", error_code=ErrorCode.RUN_LOST)
+        assert registry.settle("run-1", lost) is True
+        assert registry.settle("run-1", Cancelled(run_id="run-1")) is False
+        assert (first.done.result(), registry.in_flight()) == (lost, 1)
+        registry.settle("run-2", Cancelled(run_id="run-2"))
+        with pytest.raises(HarnessError) as forgotten:
+            registry.get("run-1")
+        assert forgotten.value.error_code is ErrorCode.NOT_FOUND
+        with pytest.raises(HarnessError):
+            registry.add("run-2", "slot-a")
+
+    asyncio.run(main())
