@@ -18,6 +18,8 @@ tool_sleep_s   seconds every backend call blocks (interruptible by ray.cancel)
 tool_raise     an ErrorCode the backend raises as a HarnessError
 tool_crash     any value: the backend raises a plain exception
 token          names the marker files ``<token>.started|cancelled|finished``
+ids            the diagnosis agent's tool_call ids are ``<ids>_1``, ``<ids>_2``, ...
+cite           the draft cites this tool_call_id (e.g. one of another run) instead
 =============  ================================================================
 """
 
@@ -132,7 +134,7 @@ class DirectedModel:
         tool_ids = [m.tool_call_id for m in request.messages if m.role == "tool"]
         if not tool_ids:
             probe = " ".join(f"@{k}={v}" for k, v in say.items() if k.startswith(("tool_", "tok")))
-            return tool_reply(
+            calls: list[tuple[str, dict[str, Any]]] = [
                 (SEARCH_KNOWLEDGE, {"query": f"connection pool {probe}".strip(), "top_k": 3}),
                 (
                     QUERY_LOGS,
@@ -143,7 +145,12 @@ class DirectedModel:
                     },
                 ),
                 (QUERY_MYSQL, {"datasource": "shop-primary", "sql": "SELECT 1"}),
-            )
+            ]
+            if "ids" in say:
+                return tool_reply(
+                    *[(n, a, f"{say['ids']}_{i}") for i, (n, a) in enumerate(calls, 1)]
+                )
+            return tool_reply(*calls)
         system = next((m.content or "" for m in request.messages if m.role == "system"), "")
         match = _ANALYSIS_ID.search(system)
         conclusions = [
@@ -152,7 +159,7 @@ class DirectedModel:
                 "kind": "OBSERVATION",
                 "statement": "the connection pool is exhausted",
                 "confidence": 0.8,
-                "citations": [{"tool_call_id": call_id, "item_ref": "doc:a#0"}],
+                "citations": [{"tool_call_id": say.get("cite", call_id), "item_ref": "doc:a#0"}],
             }
             for n, call_id in enumerate(tool_ids, start=1)
             if call_id
