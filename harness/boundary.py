@@ -33,6 +33,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+import pydantic_core
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from harness.budget import RunBudget
@@ -265,7 +266,7 @@ class ToolBoundary:
                 ErrorCode.BACKEND_TIMEOUT,
             )
             self._ensure_still_active()
-            raw_bytes = len(json.dumps(raw, separators=(",", ":"), default=str).encode())
+            raw_bytes = _json_size(raw)
             call.extra["raw_bytes"] = raw_bytes
             try:
                 self.budget.reserve_bytes("raw", raw_bytes)
@@ -489,6 +490,14 @@ def _parse_arguments(spec: ToolSpec, arguments: str) -> BaseModel:
         raise ProtocolError(
             ErrorCode.INVALID_ARGUMENTS, "arguments do not fit the request"
         ) from None
+
+
+def _json_size(value: Any) -> int:
+    """Bytes of ``value`` as compact JSON (pydantic-core's serializer: several MB in ms)."""
+    try:
+        return len(pydantic_core.to_json(value))
+    except pydantic_core.PydanticSerializationError:
+        return len(json.dumps(value, separators=(",", ":"), default=str).encode())
 
 
 def _safe_id(tool_call_id: str) -> str:

@@ -181,8 +181,9 @@ class RedisCanonicalStore:
             # no longer known to be current; a refusal before the script keeps them.
             self._begun.pop(key, None)
         self._raise_for_outcome(_text(outcome), op)
-        # Return what is stored, byte for byte, so the caller sees exactly what get() will.
-        return decode_record(payload, op=op)
+        # The successor is what was serialised; re-parsing a multi-megabyte payload only to
+        # return it would cost as much as the write itself.
+        return successor
 
     @staticmethod
     def _raise_for_outcome(outcome: str, op: str) -> None:

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import logging
 import re
+from functools import lru_cache
 
 from pydantic import BaseModel
 from sqlglot import exp, parse
@@ -53,8 +54,12 @@ class SqlValidator:
         policy: Datasources, allowlists, sensitive columns and limits.
     """
 
-    def __init__(self, policy: SqlPolicy) -> None:
+    def __init__(self, policy: SqlPolicy, *, cache_size: int = 1024) -> None:
         self._policy = policy
+        # A plan is a pure function of (policy, datasource, sql) and validating costs tens of
+        # milliseconds of sqlglot work; agents repeat the same queries across runs. Only
+        # accepted plans are cached (an exception is never cached).
+        self._cached = lru_cache(maxsize=cache_size)(self._validate)
 
     @property
     def policy(self) -> SqlPolicy:
@@ -82,6 +87,10 @@ class SqlValidator:
         Raises:
             SqlRejected: ``context["reason"]`` names the rule that refused the statement.
         """
+        plan: MysqlQueryPlan = self._cached(datasource, sql)
+        return plan
+
+    def _validate(self, datasource: str, sql: str) -> MysqlQueryPlan:
         source_policy = self._policy.datasources.get(datasource)
         if source_policy is None:
             reject(RejectReason.UNKNOWN_DATASOURCE, datasource[:64])
