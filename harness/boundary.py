@@ -29,15 +29,21 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import re
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
 
 import pydantic_core
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ValidationError
 
 from harness.budget import RunBudget
 from harness.control import InformationControl
+from harness.envelope import (
+    TOOL_CALL_ID_PATTERN,
+    Outcome,
+    ToolBoundaryResult,
+    ToolCallEnvelope,
+    ToolPolicy,
+)
 from harness.errors import ErrorCode, HarnessError, ProtocolError, StoreError
 from harness.invocation import CanonicalInvocation, EvidenceStatus, InvocationStatus
 from harness.observation import AgentObservation, ControlView, Projection
@@ -55,58 +61,6 @@ __all__ = [
 ]
 
 log = logging.getLogger(__name__)
-
-TOOL_CALL_ID_PATTERN = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
-
-
-class ToolCallEnvelope(BaseModel):
-    """A model's tool call as the harness frames it; built by the harness, never by the model."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    run_id: str = Field(description="The run the call is made in.")
-    tool_call_id: str = Field(description="The framework's tool call id.")
-    tool_name: str = Field(description="The tool the model asked for.")
-    arguments: str = Field(description="The model's arguments, as JSON text.")
-
-
-Outcome = Literal["OBSERVATION", "REJECTED", "ERROR"]
-
-
-class ToolBoundaryResult(BaseModel):
-    """What one boundary call produced. Carries no raw data, ever."""
-
-    model_config = ConfigDict(frozen=True)
-
-    tool_call_id: str
-    tool_name: str
-    outcome: Outcome = Field(description="OBSERVATION, REJECTED (before begin) or ERROR (after).")
-    error_code: ErrorCode | None = None
-    observation: AgentObservation | None = None
-    control: ControlView
-
-    def model_content(self) -> str:
-        """The tool message content for the model: the observation, or only a stable code."""
-        if self.observation is not None:
-            body: dict[str, Any] = self.observation.model_dump(mode="json")
-        else:
-            body = {
-                "tool_call_id": self.tool_call_id,
-                "error_code": self.error_code.value if self.error_code else None,
-            }
-        if self.control.stop_required:
-            body["control"] = "STOP_REQUIRED"
-        return json.dumps(body, ensure_ascii=False, separators=(",", ":"))
-
-
-@dataclass(frozen=True, kw_only=True)
-class ToolPolicy:
-    """Which tools a run may use and how long they may take."""
-
-    authorized_tools: frozenset[str] = frozenset({"query_logs", "query_mysql", "search_knowledge"})
-    execute_timeout_s: float = 10.0
-    project_timeout_s: float = 5.0
-    no_gain_threshold: int = 2
 
 
 @dataclass

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import re
 import shutil
 from pathlib import Path
@@ -223,10 +222,7 @@ def test_unreadable_index_is_a_backend_error(tmp_path: Path) -> None:
 
 
 def test_bundled_runbooks_rank_the_pool_runbook_first() -> None:
-    if not BUNDLED_INDEX.exists():
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"bundled runbook index missing: {BUNDLED_INDEX}")
-        pytest.skip("bundled runbooks not written yet")
+    assert BUNDLED_INDEX.exists(), f"bundled runbook index missing: {BUNDLED_INDEX}"
     index = json.loads(BUNDLED_INDEX.read_text())
     pool_docs = [
         e["doc_id"]
@@ -242,9 +238,6 @@ def test_bundled_runbooks_rank_the_pool_runbook_first() -> None:
 
 
 def test_default_directory_is_the_bundled_runbooks() -> None:
-    if not BUNDLED_INDEX.exists():
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"bundled runbook index missing: {BUNDLED_INDEX}")
-        pytest.skip("bundled runbooks not written yet")
+    assert BUNDLED_INDEX.exists(), f"bundled runbook index missing: {BUNDLED_INDEX}"
     index = json.loads(BUNDLED_INDEX.read_text())
     assert EmbeddedKnowledgeBackend().document_count == len(index)
