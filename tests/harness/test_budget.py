@@ -141,3 +141,45 @@ def test_stop_required_exactly_after_threshold_consecutive_no_gain(
         streak = 0 if gained else streak + 1
         assert outcome.gain is gained
         assert outcome.stop_required is (streak >= threshold)
+
+
+# ---------------------------------------------------------------- models, tokens, cost
+
+
+def test_cost_from_the_price_table_and_its_edge() -> None:
+    from harness.models import Usage
+
+    budget = RunBudget(Budgets(max_cost_usd=0.02, prices_usd_per_1k={"m": (0.01, 0.03)}))
+    usage = Usage(input_tokens=1000, output_tokens=200, total_tokens=1200)
+    budget.reserve_model_call(100)
+    budget.commit_usage("DIAGNOSIS_AGENT", "m", usage)  # 0.01 + 0.006
+    assert budget.ledger.cost_usd == pytest.approx(0.016)
+    budget.reserve_model_call(100)
+    budget.commit_usage("DIAGNOSIS_AGENT", "m", usage)  # 0.032 >= 0.02: the next call is refused
+    with pytest.raises(BudgetExhausted) as err:
+        budget.reserve_model_call(100)
+    assert err.value.error_code is ErrorCode.COST_BUDGET_EXHAUSTED
+    unknown = RunBudget(Budgets(max_cost_usd=0.02))
+    unknown.reserve_model_call(100)
+    unknown.commit_usage("ROUTER", "unpriced", usage)
+    assert unknown.ledger.cost_usd == 0.0  # models without a price cost nothing in the ledger
+
+
+def test_model_call_budget_edge() -> None:
+    budget = RunBudget(Budgets(max_model_calls=2))
+    budget.reserve_model_call(10)
+    budget.reserve_model_call(10)
+    with pytest.raises(BudgetExhausted) as err:
+        budget.reserve_model_call(10)
+    assert err.value.error_code is ErrorCode.MODEL_BUDGET_EXHAUSTED
+
+
+def test_input_token_budget_edge() -> None:
+    from harness.models import Usage
+
+    budget = RunBudget(Budgets(max_input_tokens=100))
+    budget.reserve_model_call(10)
+    budget.commit_usage("ROUTER", "m", Usage(input_tokens=100, output_tokens=1, total_tokens=101))
+    with pytest.raises(BudgetExhausted) as err:
+        budget.reserve_model_call(10)
+    assert err.value.error_code is ErrorCode.TOKEN_BUDGET_EXHAUSTED
