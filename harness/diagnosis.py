@@ -172,14 +172,14 @@ class DiagnosisRun:
 
     def cancel(self) -> bool:
         """Cancel the run; True when this call decided its terminal state."""
-        won = self._finish(RunStatus.CANCELLED, Cancelled(run_id=self.run_id))
-        if self._task is not None and not self._task.done():
-            self._task.cancel()
-        return won
+        return self._end(RunStatus.CANCELLED, Cancelled(run_id=self.run_id))
 
     def fail(self, code: ErrorCode) -> bool:
         """End the run as FAILED from outside (e.g. its host is shutting down)."""
-        won = self._finish(RunStatus.FAILED, StableFailure(run_id=self.run_id, error_code=code))
+        return self._end(RunStatus.FAILED, StableFailure(run_id=self.run_id, error_code=code))
+
+    def _end(self, status: RunStatus, result: ReleasedResult) -> bool:
+        won = self._finish(status, result)
         if self._task is not None and not self._task.done():
             self._task.cancel()
         return won
