@@ -21,11 +21,12 @@ class EmbeddedDepsFactory:
     """The embedded deployment: tool plane from settings and the configured model clients.
 
     Args:
-        tool_execution: ``"ray"`` runs backends and projectors as Ray tasks (default);
-            ``"inline"`` runs them in the actor's threads (dense or latency-critical setups).
+        tool_execution: ``"ray"`` runs backends and projectors as Ray tasks; ``"inline"`` runs
+            them in the actor's threads (dense or latency-critical setups). ``None`` takes
+            ``HARNESS_TOOL_EXECUTION`` (default ``"ray"``).
     """
 
-    tool_execution: Literal["ray", "inline"] = "ray"
+    tool_execution: Literal["ray", "inline"] | None = None
 
     def __call__(self) -> RunDeps:
         from harness.adapters.embedded import build_run_deps, build_tool_plane
@@ -34,7 +35,7 @@ class EmbeddedDepsFactory:
         settings = Settings()
         plane = build_tool_plane(settings)
         executor = None
-        if self.tool_execution == "ray":
+        if (self.tool_execution or settings.tool_execution) == "ray":
             from actors.executor import RayToolExecutor
 
             executor = RayToolExecutor(embedded_tool_set)

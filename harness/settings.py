@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -72,6 +73,16 @@ class Settings(BaseSettings):
     )
     rag_url: str | None = Field(
         default=None, description="RAG service base URL; None = bundled runbooks."
+    )
+    pool_size: int = Field(default=1, ge=1, le=64, description="Pre-warmed RunActors per pool.")
+    runs_per_actor: int = Field(
+        default=1,
+        ge=1,
+        le=64,
+        description="Runs one RunActor hosts at once (dense deployments: >1).",
+    )
+    tool_execution: Literal["ray", "inline"] = Field(
+        default="ray", description="Tools as Ray tasks, or inline in the RunActor's threads."
     )
     run_deadline_s: float = Field(default=120.0, gt=0, le=3600)
     ttl_margin_s: float = Field(default=300.0, ge=0)

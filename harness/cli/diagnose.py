@@ -69,8 +69,12 @@ async def diagnose(
         on_progress: Called with each polled status snapshot while the run is in flight.
     """
     from actors.pool import RunPool
+    from harness.settings import Settings
 
-    async with RunPool(1, 1, deps_factory, name_prefix="cli-run-actor") as pool:
+    settings = Settings()
+    async with RunPool(
+        settings.pool_size, settings.runs_per_actor, deps_factory, name_prefix="cli-run-actor"
+    ) as pool:
         run_id = await pool.submit(request)
         done = asyncio.ensure_future(pool.result(run_id))
         while not done.done():
