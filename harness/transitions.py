@@ -8,6 +8,7 @@ in-memory store and the Redis store cannot drift apart.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
@@ -18,6 +19,7 @@ from harness.errors import ErrorCode, StoreError
 from harness.invocation import CanonicalInvocation, EvidenceStatus, InvocationStatus
 
 __all__ = [
+    "TransitionMethods",
     "check_ttl_covers",
     "decode_record",
     "encode_record",
@@ -146,4 +148,76 @@ def check_ttl_covers(ttl_s: float, *, deadline_s: float, margin_s: float) -> Non
         raise ValueError(
             f"canonical store ttl_s={ttl_s} must exceed the longest run deadline "
             f"({deadline_s} s) plus margin ({margin_s} s)"
+        )
+
+
+class TransitionMethods:
+    """``mark_ready``/``mark_error`` of the CanonicalStore port, shared by every store.
+
+    A store supplies ``_transition(run_id, tool_call_id, op, build)``: read the current record
+    atomically, apply ``build`` to get its successor, write it keeping the remaining TTL, and
+    return the successor. What the successor looks like is decided here and in ``to_ready`` /
+    ``to_error``, so stores differ only in how they make the read-check-write atomic.
+    """
+
+    async def _transition(
+        self,
+        run_id: str,
+        tool_call_id: str,
+        op: str,
+        build: Callable[[CanonicalInvocation], CanonicalInvocation],
+    ) -> CanonicalInvocation:
+        raise NotImplementedError
+
+    async def mark_ready(
+        self,
+        run_id: str,
+        tool_call_id: str,
+        *,
+        raw_response: Any,
+        agent_result: dict[str, Any],
+        evidence_status: EvidenceStatus,
+        completed_at: datetime,
+    ) -> CanonicalInvocation:
+        """PROJECTING → READY, keeping the remaining TTL.
+
+        Raises:
+            StoreError: RECORD_EXPIRED (never recreated), ILLEGAL_TRANSITION,
+                RECORD_TOO_LARGE (record unchanged), STORE_ERROR.
+        """
+        return await self._transition(
+            run_id,
+            tool_call_id,
+            "mark_ready",
+            lambda current: to_ready(
+                current,
+                raw_response=raw_response,
+                agent_result=agent_result,
+                evidence_status=evidence_status,
+                completed_at=completed_at,
+            ),
+        )
+
+    async def mark_error(
+        self,
+        run_id: str,
+        tool_call_id: str,
+        *,
+        error_code: ErrorCode,
+        completed_at: datetime,
+        raw_response: Any = None,
+    ) -> CanonicalInvocation:
+        """PROJECTING → ERROR, keeping the remaining TTL.
+
+        Raises:
+            StoreError: RECORD_EXPIRED (never recreated), ILLEGAL_TRANSITION,
+                RECORD_TOO_LARGE (record unchanged), STORE_ERROR.
+        """
+        return await self._transition(
+            run_id,
+            tool_call_id,
+            "mark_error",
+            lambda current: to_error(
+                current, error_code=error_code, completed_at=completed_at, raw_response=raw_response
+            ),
         )

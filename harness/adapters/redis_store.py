@@ -19,21 +19,19 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
-from datetime import datetime
 from typing import Any, TypeVar
 
 import redis.asyncio as redis
 from redis.exceptions import RedisError
 
 from harness.errors import ErrorCode, RecordExpired, StoreError
-from harness.invocation import CanonicalInvocation, EvidenceStatus, InvocationStatus
+from harness.invocation import CanonicalInvocation, InvocationStatus
 from harness.transitions import (
+    TransitionMethods,
     check_ttl_covers,
     decode_record,
     encode_record,
     require_projecting,
-    to_error,
-    to_ready,
 )
 
 __all__ = ["RedisCanonicalStore", "fakeredis_store"]
@@ -75,7 +73,7 @@ def _text(value: bytes | str) -> str:
     return value.decode("utf-8") if isinstance(value, bytes) else value
 
 
-class RedisCanonicalStore:
+class RedisCanonicalStore(TransitionMethods):
     """:class:`~harness.ports.CanonicalStore` backed by Redis ≥ 6 (KEEPTTL).
 
     Args:
@@ -201,59 +199,6 @@ class RedisCanonicalStore:
             )
         raise StoreError(
             ErrorCode.STORE_ERROR, "transition script refused", {"op": op, "reason": outcome}
-        )
-
-    async def mark_ready(
-        self,
-        run_id: str,
-        tool_call_id: str,
-        *,
-        raw_response: Any,
-        agent_result: dict[str, Any],
-        evidence_status: EvidenceStatus,
-        completed_at: datetime,
-    ) -> CanonicalInvocation:
-        """PROJECTING → READY, keeping the remaining TTL.
-
-        Raises:
-            StoreError: RECORD_EXPIRED (key not recreated), ILLEGAL_TRANSITION,
-                RECORD_TOO_LARGE (record unchanged), STORE_ERROR.
-        """
-        return await self._transition(
-            run_id,
-            tool_call_id,
-            "mark_ready",
-            lambda current: to_ready(
-                current,
-                raw_response=raw_response,
-                agent_result=agent_result,
-                evidence_status=evidence_status,
-                completed_at=completed_at,
-            ),
-        )
-
-    async def mark_error(
-        self,
-        run_id: str,
-        tool_call_id: str,
-        *,
-        error_code: ErrorCode,
-        completed_at: datetime,
-        raw_response: Any = None,
-    ) -> CanonicalInvocation:
-        """PROJECTING → ERROR, keeping the remaining TTL.
-
-        Raises:
-            StoreError: RECORD_EXPIRED (key not recreated), ILLEGAL_TRANSITION,
-                RECORD_TOO_LARGE (record unchanged), STORE_ERROR.
-        """
-        return await self._transition(
-            run_id,
-            tool_call_id,
-            "mark_error",
-            lambda current: to_error(
-                current, error_code=error_code, completed_at=completed_at, raw_response=raw_response
-            ),
         )
 
     async def get(self, run_id: str, tool_call_id: str) -> CanonicalInvocation | None:

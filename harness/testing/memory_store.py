@@ -12,20 +12,17 @@ import asyncio
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime
-from typing import Any
 
 from harness.clock import SystemClock
 from harness.errors import ErrorCode, RecordExpired, StoreError
-from harness.invocation import CanonicalInvocation, EvidenceStatus
+from harness.invocation import CanonicalInvocation
 from harness.ports import Clock
 from harness.transitions import (
+    TransitionMethods,
     check_ttl_covers,
     decode_record,
     encode_record,
     require_projecting,
-    to_error,
-    to_ready,
 )
 
 __all__ = ["InMemoryCanonicalStore"]
@@ -37,7 +34,7 @@ class _Entry:
     expires_at_s: float
 
 
-class InMemoryCanonicalStore:
+class InMemoryCanonicalStore(TransitionMethods):
     """Pure-Python :class:`~harness.ports.CanonicalStore` with outage simulation.
 
     Args:
@@ -126,58 +123,7 @@ class InMemoryCanonicalStore:
             payload = encode_record(successor, max_record_bytes=self.max_record_bytes, op=op)
             # Same expiry instant: a transition keeps the remaining TTL, never renews it.
             self._entries[key] = _Entry(payload, entry.expires_at_s)
-        return decode_record(payload, op=op)
-
-    async def mark_ready(
-        self,
-        run_id: str,
-        tool_call_id: str,
-        *,
-        raw_response: Any,
-        agent_result: dict[str, Any],
-        evidence_status: EvidenceStatus,
-        completed_at: datetime,
-    ) -> CanonicalInvocation:
-        """PROJECTING → READY, keeping the remaining TTL.
-
-        Raises:
-            StoreError: RECORD_EXPIRED, ILLEGAL_TRANSITION, RECORD_TOO_LARGE, STORE_ERROR.
-        """
-        return await self._transition(
-            run_id,
-            tool_call_id,
-            "mark_ready",
-            lambda current: to_ready(
-                current,
-                raw_response=raw_response,
-                agent_result=agent_result,
-                evidence_status=evidence_status,
-                completed_at=completed_at,
-            ),
-        )
-
-    async def mark_error(
-        self,
-        run_id: str,
-        tool_call_id: str,
-        *,
-        error_code: ErrorCode,
-        completed_at: datetime,
-        raw_response: Any = None,
-    ) -> CanonicalInvocation:
-        """PROJECTING → ERROR, keeping the remaining TTL.
-
-        Raises:
-            StoreError: RECORD_EXPIRED, ILLEGAL_TRANSITION, RECORD_TOO_LARGE, STORE_ERROR.
-        """
-        return await self._transition(
-            run_id,
-            tool_call_id,
-            "mark_error",
-            lambda current: to_error(
-                current, error_code=error_code, completed_at=completed_at, raw_response=raw_response
-            ),
-        )
+        return successor
 
     async def get(self, run_id: str, tool_call_id: str) -> CanonicalInvocation | None:
         """Read a record without touching its TTL; None when absent or expired."""
