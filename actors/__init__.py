@@ -21,7 +21,7 @@ __all__ = [
 
 _HOMES = {
     "EmbeddedDepsFactory": "actors.deps",
-    "RayToolExecutor": "actors.executor",
+    "RayToolExecutor": "actors.tool_executor",
     "RunActor": "actors.run_actor",
     "RunPool": "actors.pool",
     "RunRegistry": "actors.registry",

@@ -36,7 +36,7 @@ class EmbeddedDepsFactory:
         plane = build_tool_plane(settings)
         executor = None
         if (self.tool_execution or settings.tool_execution) == "ray":
-            from actors.executor import RayToolExecutor
+            from actors.tool_executor import RayToolExecutor
 
             executor = RayToolExecutor(embedded_tool_set)
         return build_run_deps(settings, plane=plane, executor=executor)

@@ -86,20 +86,21 @@ def create_run_actor(
     *,
     max_runs: int = 1,
     result_ttl_s: float = 60.0,
-) -> ActorHandle:
+) -> ActorHandle[RunActor]:
     """Start one RunActor process; its deps are built by the first ``ping`` or ``start``.
 
     Raises:
         ray.exceptions.ActorAlreadyExistsError: The name is taken in this namespace.
     """
     cls = _remote_run_actor()
-    return cls.options(**run_actor_options(name, max_runs)).remote(  # type: ignore[attr-defined]
+    handle: ActorHandle[RunActor] = cls.options(**run_actor_options(name, max_runs)).remote(
         deps_factory,
         max_runs=max_runs,
         result_ttl_s=result_ttl_s,
         name=name,
         on_finished=RunMetrics(),
     )
+    return handle
 
 
 @functools.cache

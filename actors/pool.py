@@ -16,20 +16,22 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import uuid
 from collections.abc import Callable
 from typing import Any
 
-import ray
 from pydantic import ValidationError
 from ray.actor import ActorHandle
-from ray.exceptions import RayActorError, RayError, RayTaskError
 
+from actors.errors import resolve
 from actors.registry import RunRegistry
+from actors.run_actor import RunActor
 from actors.slots import ActorSlot, ActorSpawner
-from harness.diagnosis import RunDeps, RunRequest
-from harness.errors import ErrorCode, HarnessError
-from harness.release import Cancelled, ReleasedResult, StableFailure, released_adapter
+from harness.diagnosis import RunDeps
+from harness.errors import ErrorCode, HarnessError, InternalError, RunInactive, RunLost
+from harness.ids import new_run_id
+from harness.ingress import RunRequest
+from harness.results import Cancelled, ReleasedResult, StableFailure, released_adapter
+from harness.snapshot import RunSnapshot
 
 __all__ = ["RunPool"]
 
@@ -148,8 +150,8 @@ class RunPool:
                 pool is closed.
         """
         if self._closing:
-            raise HarnessError(ErrorCode.RUN_NOT_ACTIVE, "pool is closed")
-        run_id = run_id or f"run-{uuid.uuid4().hex[:20]}"
+            raise RunInactive(message="pool is closed")
+        run_id = run_id or new_run_id()
         entry = self.registry.add(run_id, None)
         body = request.model_dump_json()
         for _ in range(_PLACEMENT_ATTEMPTS):
@@ -166,16 +168,13 @@ class RunPool:
                 return run_id
             self.registry.move(run_id, slot)
             try:
-                await slot.handle.start.remote(run_id, body)
-            except RayActorError:
+                await resolve(slot.handle.start.remote(run_id, body), fallback=InternalError())
+            except RunLost:
                 self.registry.move(run_id, None)  # not on that actor: not lost with it
                 self._lose(slot)
                 continue
-            except RayTaskError as err:
-                cause = err.cause
-                code = cause.error_code if isinstance(cause, HarnessError) else None
-                code = code or ErrorCode.INTERNAL_ERROR  # refused by the actor: never started
-                self._settle(run_id, StableFailure(run_id=run_id, error_code=code))
+            except HarnessError as err:  # refused by the actor: never started
+                self._settle(run_id, StableFailure(run_id=run_id, error_code=err.error_code))
                 return run_id
             slot.started += 1
             self._track(self._watch(run_id, slot), f"watch:{run_id}")
@@ -211,13 +210,13 @@ class RunPool:
             self._settle(run_id, Cancelled(run_id=run_id))
             return True
         try:
-            won: bool = await slot.handle.cancel.remote(run_id)
-        except RayActorError:
+            won: bool = await resolve(slot.handle.cancel.remote(run_id), fallback=InternalError())
+        except RunLost:
             self._lose(slot)
             return False
         return won
 
-    async def status(self, run_id: str) -> dict[str, Any]:
+    async def status(self, run_id: str) -> RunSnapshot:
         """Progress snapshot from the hosting actor; a reduced one once the actor forgot it.
 
         Raises:
@@ -227,17 +226,19 @@ class RunPool:
         slot = entry.slot
         if slot is not None and slot.alive:
             try:
-                snapshot: dict[str, Any] = await slot.handle.status.remote(run_id)
+                snapshot: RunSnapshot = await resolve(
+                    slot.handle.status.remote(run_id), fallback=InternalError()
+                )
                 return snapshot
-            except RayActorError:
+            except RunLost:
                 self._lose(slot)
-            except RayTaskError:
+            except HarnessError:
                 pass  # the actor no longer knows the run (forgotten after result_ttl_s)
         return entry.reduced_snapshot()
 
     # ------------------------------------------------------------------ views
 
-    def actor_of(self, run_id: str) -> ActorHandle | None:
+    def actor_of(self, run_id: str) -> ActorHandle[RunActor] | None:
         """The handle of the actor hosting (or that hosted) a run."""
         slot = self.registry.get(run_id).slot
         return slot.handle if slot is not None else None
@@ -259,13 +260,16 @@ class RunPool:
         slots = list(self._slots)
         outcomes = await asyncio.gather(
             *(
-                asyncio.wait_for(_resolve(s.handle.ping.remote()), self.health_check_timeout_s)
+                asyncio.wait_for(
+                    resolve(s.handle.ping.remote(), fallback=RunLost(message="ping failed")),
+                    self.health_check_timeout_s,
+                )
                 for s in slots
             ),
             return_exceptions=True,
         )
         for slot, outcome in zip(slots, outcomes, strict=True):
-            if isinstance(outcome, RayError | TimeoutError):
+            if isinstance(outcome, HarnessError | TimeoutError):
                 log.warning("actor failed its health check name=%s", slot.name)
                 self._lose(slot)
         if not self.fresh_actor_per_run:
@@ -277,7 +281,7 @@ class RunPool:
     async def _acquire(self) -> ActorSlot:
         while True:
             if self._closing:
-                raise HarnessError(ErrorCode.RUN_NOT_ACTIVE, "pool is closed")
+                raise RunInactive(message="pool is closed")
             if self.fresh_actor_per_run:
                 if self._fresh_active < self.size:
                     self._fresh_active += 1
@@ -303,12 +307,12 @@ class RunPool:
 
     async def _watch(self, run_id: str, slot: ActorSlot) -> None:
         try:
-            body = await slot.handle.wait.remote(run_id)
+            body = await resolve(slot.handle.wait.remote(run_id), fallback=InternalError())
             result: ReleasedResult = _RELEASED.validate_python(body)
-        except RayActorError:
+        except RunLost:
             self._lose(slot)
             return
-        except (RayError, ValidationError) as err:
+        except (HarnessError, ValidationError) as err:
             log.warning("run result unreadable run_id=%s error=%s", run_id, type(err).__name__)
             result = self._lost_result(run_id)
         self._settle(run_id, result)
@@ -375,7 +379,7 @@ class RunPool:
         if not fresh:
             if self._closing:
                 self._kill(slot)
-                raise HarnessError(ErrorCode.RUN_NOT_ACTIVE, "pool is closed")
+                raise RunInactive(message="pool is closed")
             self._slots.append(slot)
             self._notify()
         return slot
@@ -395,7 +399,3 @@ class RunPool:
                 await self.check_health()
             except Exception:
                 log.exception("health check failed")
-
-
-async def _resolve(ref: ray.ObjectRef) -> Any:
-    return await ref

@@ -14,26 +14,14 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
-from harness.errors import ErrorCode, HarnessError
-from harness.release import ReleasedResult
+from harness.context import RunStatus
+from harness.errors import ErrorCode, RunNotFound, RunRejected
+from harness.results import ReleasedResult
+from harness.snapshot import RunPhase, RunSnapshot
 
-__all__ = ["RunEntry", "RunRegistry", "status_of"]
+__all__ = ["RunEntry", "RunRegistry"]
 
 SlotT = TypeVar("SlotT")
-
-_STATUS_OF_TYPE = {
-    "DiagnosisReport": "COMPLETED",
-    "SafeFallback": "COMPLETED",
-    "Answer": "COMPLETED",
-    "StableFailure": "FAILED",
-    "Cancelled": "CANCELLED",
-    "TimedOut": "TIMED_OUT",
-}
-
-
-def status_of(result: ReleasedResult) -> str:
-    """The run state a released result ends (the table in harness/release.py)."""
-    return _STATUS_OF_TYPE[result.type]
 
 
 @dataclass(eq=False)
@@ -48,22 +36,17 @@ class RunEntry(Generic[SlotT]):
     def settled(self) -> bool:
         return self.done.done()
 
-    def reduced_snapshot(self) -> dict[str, Any]:
+    def reduced_snapshot(self) -> RunSnapshot:
         """Status without the actor's figures (it is gone or has forgotten the run)."""
         if not self.settled:
-            return {
-                "run_id": self.run_id,
-                "status": "PENDING",
-                "phase": "PENDING",
-                "result_type": None,
-            }
+            return RunSnapshot(run_id=self.run_id, status=RunStatus.PENDING, phase=RunPhase.PENDING)
         result = self.done.result()
-        return {
-            "run_id": self.run_id,
-            "status": status_of(result),
-            "phase": "DONE",
-            "result_type": result.type,
-        }
+        return RunSnapshot(
+            run_id=self.run_id,
+            status=result.run_status,
+            phase=RunPhase.DONE,
+            result_kind=result.kind,
+        )
 
 
 class RunRegistry(Generic[SlotT]):
@@ -81,7 +64,7 @@ class RunRegistry(Generic[SlotT]):
             HarnessError: RUN_MISMATCH when the run_id is already known.
         """
         if run_id in self._in_flight or run_id in self._finished:
-            raise HarnessError(ErrorCode.RUN_MISMATCH, "run_id already registered")
+            raise RunRejected(ErrorCode.RUN_MISMATCH, "run_id already registered")
         entry = RunEntry(run_id=run_id, slot=slot, done=asyncio.get_running_loop().create_future())
         self._in_flight[run_id] = entry
         return entry
@@ -98,7 +81,7 @@ class RunRegistry(Generic[SlotT]):
         """
         entry = self._in_flight.get(run_id) or self._finished.get(run_id)
         if entry is None:
-            raise HarnessError(ErrorCode.NOT_FOUND, "unknown run")
+            raise RunNotFound(message="unknown run")
         return entry
 
     def on_slot(self, slot: SlotT) -> list[RunEntry[SlotT]]:

@@ -16,9 +16,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from harness.diagnosis import DiagnosisRun, RunDeps, RunRequest
-from harness.errors import ErrorCode, HarnessError
-from harness.release import ReleasedResult, StableFailure
+from harness.diagnosis import DiagnosisRun, RunDeps
+from harness.errors import ErrorCode, RunNotFound, RunRejected
+from harness.ingress import RunRequest
+from harness.results import ReleasedResult, StableFailure
+from harness.snapshot import RunSnapshot
 
 __all__ = ["RunActor"]
 
@@ -40,7 +42,7 @@ class RunActor:
         max_runs: Runs hosted at the same time (K).
         result_ttl_s: How long a finished run stays answerable by ``wait`` and ``status``.
         name: The actor's name, for logs.
-        on_finished: Called with the released result's type once per finished run (metrics).
+        on_finished: Called with the released result's kind once per finished run (metrics).
     """
 
     def __init__(
@@ -85,9 +87,9 @@ class RunActor:
         """
         deps = self._ensure_deps()
         if run_id in self._runs:
-            raise HarnessError(ErrorCode.RUN_MISMATCH, "run_id already hosted")
+            raise RunRejected(ErrorCode.RUN_MISMATCH, "run_id already hosted")
         if self._active >= self.max_runs:
-            raise HarnessError(ErrorCode.RATE_LIMITED, "actor at capacity")
+            raise RunRejected(ErrorCode.RATE_LIMITED, "actor at capacity")
         request = RunRequest.model_validate_json(request_json)
         run = DiagnosisRun(request, deps, run_id=run_id)
         task = asyncio.create_task(self._host(run), name=f"host:{run_id}")
@@ -107,7 +109,7 @@ class RunActor:
         hosted = self._runs.get(run_id)
         return hosted.run.cancel() if hosted is not None else False
 
-    async def status(self, run_id: str) -> dict[str, Any]:
+    async def status(self, run_id: str) -> RunSnapshot:
         """Progress snapshot of the run (ids, phase, figures; no content)."""
         return self._get(run_id).run.snapshot()
 
@@ -129,7 +131,7 @@ class RunActor:
     def _get(self, run_id: str) -> _Hosted:
         hosted = self._runs.get(run_id)
         if hosted is None:
-            raise HarnessError(ErrorCode.NOT_FOUND, "run not hosted here")
+            raise RunNotFound(message="run not hosted here")
         return hosted
 
     async def _host(self, run: DiagnosisRun) -> ReleasedResult:
@@ -148,7 +150,7 @@ class RunActor:
             self._active -= 1
             asyncio.get_running_loop().call_later(self.result_ttl_s, self._forget, run.run_id)
         if self._on_finished is not None:
-            self._on_finished(result.type)
+            self._on_finished(result.kind)
         return result
 
     def _forget(self, run_id: str) -> None:

@@ -6,15 +6,16 @@ import itertools
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 import ray
 from ray.actor import ActorHandle
 from ray.exceptions import ActorAlreadyExistsError
 
+from actors.errors import resolve
 from actors.factory import create_run_actor
+from actors.run_actor import RunActor
 from harness.diagnosis import RunDeps
-from harness.errors import ErrorCode, HarnessError
+from harness.errors import InternalError
 
 __all__ = ["ActorSlot", "ActorSpawner"]
 
@@ -26,7 +27,7 @@ class ActorSlot:
     """One RunActor as the pool tracks it."""
 
     name: str
-    handle: ActorHandle
+    handle: ActorHandle[RunActor]
     pid: int
     fresh: bool = False
     load: int = 0
@@ -52,7 +53,7 @@ class ActorSpawner:
         """Start an actor and wait for its first ping, which builds its deps."""
         handle, name = self._create()
         try:
-            info = await _resolve(handle.ping.remote())
+            info = await resolve(handle.ping.remote(), fallback=InternalError(message="ping"))
         except BaseException:
             ray.kill(handle)
             raise
@@ -67,7 +68,7 @@ class ActorSpawner:
         except Exception:
             log.debug("ray.kill refused name=%s", slot.name, exc_info=True)
 
-    def _create(self) -> tuple[ActorHandle, str]:
+    def _create(self) -> tuple[ActorHandle[RunActor], str]:
         for _ in range(100):
             name = f"{self.name_prefix}-{next(self._numbers)}"
             try:
@@ -77,8 +78,4 @@ class ActorSpawner:
             except ActorAlreadyExistsError:  # taken: another pool, or a dying actor
                 continue
             return handle, name
-        raise HarnessError(ErrorCode.INTERNAL_ERROR, "no free actor name")
-
-
-async def _resolve(ref: ray.ObjectRef) -> Any:
-    return await ref
+        raise InternalError(message="no free actor name")

@@ -63,7 +63,7 @@ def tool_set_key(factory: ToolSetFactory) -> str:
     import ray.cloudpickle
 
     try:
-        body = ray.cloudpickle.dumps(factory)
+        body: bytes = ray.cloudpickle.dumps(factory)  # type: ignore[no-untyped-call]  # cloudpickle ships no types
     except (pickle.PicklingError, TypeError) as exc:
         raise TypeError("the tool set factory must be picklable") from exc
     name = getattr(factory, "__qualname__", type(factory).__qualname__)

@@ -38,8 +38,8 @@ from typing import Any, Literal
 from pydantic import BaseModel
 
 from actors.tasks import ToolSet, ToolSetFactory
-from harness.boundary import ToolPolicy
 from harness.diagnosis import RunDeps
+from harness.envelope import ToolPolicy
 from harness.errors import ErrorCode, HarnessError
 from harness.models import Component, ModelReply, ModelRequest
 from harness.observation import Projection
@@ -274,7 +274,7 @@ class FakeDepsFactory:
             ),
         )
         if self.tool_execution == "ray":
-            from actors.executor import RayToolExecutor
+            from actors.tool_executor import RayToolExecutor
 
             deps.executor = RayToolExecutor(tool_set_factory)
         return deps

@@ -20,7 +20,7 @@ from typing import Any
 from harness.backends.logs_embedded import EMBEDDED_LOGS_FORMAT, EmbeddedLogBackend
 from harness.projectors.logs import LogsProjector, LogsProjectorLimits
 from harness.redaction import Redactor
-from harness.requests import QueryLogsRequest
+from harness.tools.arguments import QueryLogsRequest
 
 __all__ = ["main", "measure_projector", "measure_redaction", "synthetic_events"]
 

@@ -30,7 +30,8 @@ from typing import Any
 
 from actors.factory import local_ray
 from actors.pool import RunPool
-from harness.diagnosis import DiagnosisRun, RunDeps, RunRequest
+from harness.diagnosis import DiagnosisRun, RunDeps
+from harness.ingress import RunRequest
 
 GOAL_POOLED_OVER_FRESH = 8.0
 

@@ -2,7 +2,7 @@
 
 Order of checks, each failure a stable code and nothing else:
 
-1. run active (RUN_NOT_ACTIVE / DEADLINE_EXCEEDED)
+1. run active (RUN_NOT_ACTIVE / CANCELLED / DEADLINE_EXCEEDED)
 2. envelope run_id equals the current run (RUN_MISMATCH)
 3. tool_call_id valid (INVALID_TOOL_CALL_ID) and unused (DUPLICATE_TOOL_CALL_ID); an id is
    single-use even when its request is then rejected
@@ -29,38 +29,38 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import Awaitable
+from dataclasses import dataclass
+from typing import Any, Literal, TypeVar
 
 import pydantic_core
 from pydantic import BaseModel, ValidationError
 
-from harness.budget import RunBudget
+from harness.audit import ToolInvocationAudit
+from harness.budget import BytesKind, RunBudget
+from harness.context import RunContext
 from harness.control import InformationControl
-from harness.envelope import (
-    TOOL_CALL_ID_PATTERN,
-    Outcome,
-    ToolBoundaryResult,
-    ToolCallEnvelope,
-    ToolPolicy,
+from harness.envelope import Outcome, ToolBoundaryResult, ToolCallEnvelope, ToolPolicy
+from harness.errors import (
+    BackendError,
+    ErrorCode,
+    HarnessError,
+    ProjectionError,
+    ProtocolError,
+    StoreError,
 )
-from harness.errors import ErrorCode, HarnessError, ProtocolError, StoreError
+from harness.ids import is_tool_call_id, loggable_id
 from harness.invocation import CanonicalInvocation, EvidenceStatus, InvocationStatus
 from harness.observation import AgentObservation, ControlView, Projection
 from harness.ports import AuditSink, CanonicalStore, Clock, ToolExecutor
-from harness.run import RunContext, RunStatus
 from harness.tools import ToolRegistry, ToolSpec, scope_identity
-from harness.trace import TraceCategory, TraceRecorder
+from harness.trace import ToolInvocation, ToolRequestRejected, TraceRecorder
 
-__all__ = [
-    "TOOL_CALL_ID_PATTERN",
-    "ToolBoundary",
-    "ToolBoundaryResult",
-    "ToolCallEnvelope",
-    "ToolPolicy",
-]
+__all__ = ["ToolBoundary"]
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 
 @dataclass
@@ -71,8 +71,11 @@ class _Call:
     spec: ToolSpec | None = None
     scope_id: str | None = None
     normalized_scope: str | None = None
-    begun: bool = False
-    extra: dict[str, Any] = field(default_factory=dict)
+    request_bytes: int | None = None
+    raw_bytes: int | None = None
+    projection_bytes: int | None = None
+    returned_count: int | None = None
+    new_identities: int = 0
 
 
 class ToolBoundary:
@@ -131,7 +134,7 @@ class ToolBoundary:
             self.budget.count_rejection(err.error_code)
             log.info(
                 "tool call rejected id=%s tool=%s code=%s",
-                _safe_id(envelope.tool_call_id),
+                loggable_id(envelope.tool_call_id),
                 call.spec.name if call.spec else "-",
                 err.error_code.value,
             )
@@ -143,14 +146,10 @@ class ToolBoundary:
 
     def _admit(self, call: _Call) -> tuple[BaseModel, BaseModel]:
         env = call.envelope
-        now = self.clock.now()
-        if self.run.status is not RunStatus.RUNNING:
-            raise ProtocolError(ErrorCode.RUN_NOT_ACTIVE)
-        if now >= self.run.deadline:
-            raise ProtocolError(ErrorCode.DEADLINE_EXCEEDED)
+        self.run.ensure_active(self.clock.now())
         if env.run_id != self.run.run_id:
             raise ProtocolError(ErrorCode.RUN_MISMATCH)
-        if not TOOL_CALL_ID_PATTERN.fullmatch(env.tool_call_id):
+        if not is_tool_call_id(env.tool_call_id):
             raise ProtocolError(ErrorCode.INVALID_TOOL_CALL_ID)
         if env.tool_call_id in self.run.used_tool_call_ids:
             raise ProtocolError(ErrorCode.DUPLICATE_TOOL_CALL_ID)
@@ -169,10 +168,10 @@ class ToolBoundary:
         request = _parse_arguments(spec, env.arguments)
 
         self.budget.check_tool_call(spec.name)
-        self.budget.check_bytes("request", request_bytes)
+        self.budget.check_bytes(BytesKind.REQUEST, request_bytes)
         self.budget.reserve_tool_call(spec.name)
-        self.budget.reserve_bytes("request", request_bytes)
-        call.extra["request_bytes"] = request_bytes
+        self.budget.reserve_bytes(BytesKind.REQUEST, request_bytes)
+        call.request_bytes = request_bytes
 
         plan = spec.plan(request)
         call.normalized_scope = spec.normalized_scope(plan)
@@ -209,7 +208,6 @@ class ToolBoundary:
                 self._trace_rejection(call, err.error_code)
                 return self._result(call, "REJECTED", err.error_code)
             return await self._finish_error(call, err.error_code, t0, begun=False)
-        call.begun = True
         self.budget.count_execution()
 
         raw: Any = None
@@ -217,13 +215,13 @@ class ToolBoundary:
             raw = await self._bounded(
                 self.executor.execute(spec.name, plan, self.policy.execute_timeout_s),
                 self.policy.execute_timeout_s,
-                ErrorCode.BACKEND_TIMEOUT,
+                BackendError(ErrorCode.BACKEND_TIMEOUT, "timed out"),
             )
-            self._ensure_still_active()
+            self.run.ensure_active(self.clock.now())
             raw_bytes = _json_size(raw)
-            call.extra["raw_bytes"] = raw_bytes
+            call.raw_bytes = raw_bytes
             try:
-                self.budget.reserve_bytes("raw", raw_bytes)
+                self.budget.reserve_bytes(BytesKind.RAW, raw_bytes)
             except HarnessError:
                 raw = None  # over the limit: the raw is never stored, never truncated
                 raise
@@ -232,14 +230,14 @@ class ToolBoundary:
                     spec.name, env.tool_call_id, plan, raw, self.policy.project_timeout_s
                 ),
                 self.policy.project_timeout_s,
-                ErrorCode.PROJECTION_ERROR,
+                ProjectionError(ErrorCode.PROJECTION_ERROR, "timed out"),
             )
-            self._ensure_still_active()
+            self.run.ensure_active(self.clock.now())
             observation = projection.observation
             agent_result = observation.model_dump(mode="json")
             projection_bytes = len(observation.model_dump_json().encode())
-            call.extra["projection_bytes"] = projection_bytes
-            self.budget.reserve_bytes("projection", projection_bytes)
+            call.projection_bytes = projection_bytes
+            self.budget.reserve_bytes(BytesKind.PROJECTION, projection_bytes)
             await self.store.mark_ready(
                 self.run.run_id,
                 env.tool_call_id,
@@ -255,17 +253,15 @@ class ToolBoundary:
             return await self._finish_error(call, code, t0, begun=True, raw=raw)
         except asyncio.CancelledError:
             # The run ended (cancel or deadline) mid-call: the record must not stay PROJECTING.
-            code = (
-                ErrorCode.CANCELLED
-                if self.run.status is RunStatus.CANCELLED
-                else ErrorCode.DEADLINE_EXCEEDED
-            )
+            code = self.run.inactive_code(self.clock.now()) or ErrorCode.CANCELLED
             self.control.settle(call.scope_id, ready=False)
             await asyncio.shield(self._mark_error(env.tool_call_id, code, None))
             raise
         except Exception:  # a defect in a backend or projector: contain it, never leak it
             log.exception(
-                "tool call failed unexpectedly id=%s tool=%s", _safe_id(env.tool_call_id), spec.name
+                "tool call failed unexpectedly id=%s tool=%s",
+                loggable_id(env.tool_call_id),
+                spec.name,
             )
             return await self._finish_error(call, ErrorCode.PROJECTION_ERROR, t0, begun=True)
 
@@ -275,28 +271,20 @@ class ToolBoundary:
             evidence_status=observation.evidence_status,
             identities=projection.facts.evidence_identities,
         )
-        call.extra["new_identities"] = new
-        call.extra["returned_count"] = projection.facts.returned_count
+        call.new_identities = new
+        call.returned_count = projection.facts.returned_count
         result = self._result(call, "OBSERVATION", None, observation=observation)
         await self._audit(call, result, t0)
         return result
 
-    async def _bounded(self, awaitable: Any, timeout_s: float, code: ErrorCode) -> Any:
-        """Enforce a timeout even when the executor ignores its own."""
+    async def _bounded(
+        self, awaitable: Awaitable[T], timeout_s: float, on_timeout: HarnessError
+    ) -> T:
+        """Enforce a timeout even when the executor ignores its own (one second of grace)."""
         try:
-            return await asyncio.wait_for(awaitable, timeout=timeout_s + 1.0)
+            return await self.clock.wait_for(awaitable, timeout_s + 1.0)
         except TimeoutError:
-            raise HarnessError(code, "timed out") from None
-
-    def _ensure_still_active(self) -> None:
-        if self.run.status is not RunStatus.RUNNING:
-            raise HarnessError(
-                ErrorCode.CANCELLED
-                if self.run.status is RunStatus.CANCELLED
-                else ErrorCode.RUN_NOT_ACTIVE
-            )
-        if self.clock.now() >= self.run.deadline:
-            raise HarnessError(ErrorCode.DEADLINE_EXCEEDED)
+            raise on_timeout from None
 
     async def _finish_error(
         self, call: _Call, code: ErrorCode, t0: float, *, begun: bool, raw: Any = None
@@ -309,7 +297,7 @@ class ToolBoundary:
         result = self._result(call, "ERROR", code)
         log.info(
             "tool call error id=%s tool=%s code=%s",
-            _safe_id(env.tool_call_id),
+            loggable_id(env.tool_call_id),
             call.spec.name if call.spec else "-",
             code.value,
         )
@@ -332,7 +320,7 @@ class ToolBoundary:
                 # The record stays PROJECTING (or is gone); either way it can never be cited.
                 log.warning(
                     "could not mark ERROR id=%s code=%s store=%s",
-                    _safe_id(tool_call_id),
+                    loggable_id(tool_call_id),
                     code.value,
                     err.error_code.value,
                 )
@@ -359,10 +347,10 @@ class ToolBoundary:
             evidence_status=observation.evidence_status
             if observation
             else (EvidenceStatus.ERROR if outcome == "ERROR" else None),
-            returned_count=call.extra.get("returned_count"),
+            returned_count=call.returned_count,
             normalized_scope=call.normalized_scope,
             scope_identity=call.scope_id,
-            new_evidence_identities=call.extra.get("new_identities", 0),
+            new_evidence_identities=call.new_identities,
             gain=round_outcome.gain if round_outcome else None,
             consecutive_no_gain=self.control.consecutive_no_gain,
             no_gain_threshold=self.control.no_gain_threshold,
@@ -383,52 +371,49 @@ class ToolBoundary:
     def _trace_rejection(self, call: _Call, code: ErrorCode) -> None:
         if self.trace is not None:
             self.trace.record(
-                TraceCategory.TOOL,
-                "TOOL_REQUEST_REJECTED",
-                {
-                    "tool_call_id": _safe_id(call.envelope.tool_call_id),
-                    "tool_name": call.spec.name if call.spec else "-",
-                    "error_code": code.value,
-                },
+                ToolRequestRejected(
+                    tool_call_id=loggable_id(call.envelope.tool_call_id),
+                    tool_name=call.spec.name if call.spec else "-",
+                    error_code=code,
+                )
             )
 
     async def _audit(self, call: _Call, result: ToolBoundaryResult, t0: float) -> None:
+        assert result.outcome != "REJECTED", "rejections are traced, never audited"
+        latency_ms = round((self.clock.monotonic() - t0) * 1000, 3)
+        outcome: Literal["OBSERVATION", "ERROR"] = (
+            "OBSERVATION" if result.outcome == "OBSERVATION" else "ERROR"
+        )
         if self.trace is not None:
             self.trace.record(
-                TraceCategory.TOOL,
-                "TOOL_INVOCATION",
-                {
-                    "tool_call_id": call.envelope.tool_call_id,
-                    "tool_name": result.tool_name,
-                    "outcome": result.outcome,
-                    "error_code": result.error_code.value if result.error_code else None,
-                    "evidence_status": result.control.evidence_status.value
-                    if result.control.evidence_status
-                    else None,
-                    "latency_ms": round((self.clock.monotonic() - t0) * 1000, 3),
-                },
+                ToolInvocation(
+                    tool_call_id=call.envelope.tool_call_id,
+                    tool_name=result.tool_name,
+                    outcome=outcome,
+                    error_code=result.error_code,
+                    evidence_status=result.control.evidence_status,
+                    latency_ms=latency_ms,
+                )
             )
         if self.audit is None:
             return
-        event = {
-            "run_id": self.run.run_id,
-            "tool_call_id": call.envelope.tool_call_id,
-            "tool_name": result.tool_name,
-            "outcome": result.outcome,
-            "evidence_status": result.control.evidence_status.value
-            if result.control.evidence_status
-            else None,
-            "error_code": result.error_code.value if result.error_code else None,
-            "latency_ms": round((self.clock.monotonic() - t0) * 1000, 3),
-            "request_bytes": call.extra.get("request_bytes"),
-            "raw_bytes": call.extra.get("raw_bytes"),
-            "projection_bytes": call.extra.get("projection_bytes"),
-        }
+        record = ToolInvocationAudit(
+            run_id=self.run.run_id,
+            tool_call_id=call.envelope.tool_call_id,
+            tool_name=result.tool_name,
+            outcome=outcome,
+            evidence_status=result.control.evidence_status,
+            error_code=result.error_code,
+            latency_ms=latency_ms,
+            request_bytes=call.request_bytes,
+            raw_bytes=call.raw_bytes,
+            projection_bytes=call.projection_bytes,
+        )
         try:
-            await self.audit.record_tool_invocation(event)
+            await self.audit.record_tool_invocation(record)
         except Exception:  # best effort by design: the result stands
             self.audit_failures += 1
-            log.warning("audit write failed id=%s", _safe_id(call.envelope.tool_call_id))
+            log.warning("audit write failed id=%s", loggable_id(call.envelope.tool_call_id))
 
 
 def _parse_arguments(spec: ToolSpec, arguments: str) -> BaseModel:
@@ -452,8 +437,3 @@ def _json_size(value: Any) -> int:
         return len(pydantic_core.to_json(value))
     except pydantic_core.PydanticSerializationError:
         return len(json.dumps(value, separators=(",", ":"), default=str).encode())
-
-
-def _safe_id(tool_call_id: str) -> str:
-    """An id fit for a log line even when the model sent garbage."""
-    return tool_call_id if TOOL_CALL_ID_PATTERN.fullmatch(tool_call_id) else "<invalid>"

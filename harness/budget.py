@@ -13,18 +13,32 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any
+from enum import Enum
+
+from pydantic import BaseModel, ConfigDict, Field
 
 from harness.errors import BudgetExhausted, ErrorCode
+from harness.models import Component, Usage
 
-__all__ = ["Budgets", "BytesKind", "Ledger", "RunBudget"]
+__all__ = ["BudgetUsage", "Budgets", "BytesKind", "CallUsage", "Ledger", "RunBudget"]
 
-BytesKind = str  # "request" | "raw" | "projection"
 
-_PER_CALL_CODE = {
-    "request": ErrorCode.REQUEST_TOO_LARGE,
-    "raw": ErrorCode.RAW_TOO_LARGE,
-    "projection": ErrorCode.PROJECTION_ERROR,
+class BytesKind(str, Enum):
+    """The three byte figures a tool call is charged for."""
+
+    REQUEST = "REQUEST"
+    """The model's arguments, as JSON text."""
+    RAW = "RAW"
+    """The backend's raw response (never truncated: over the limit is an error)."""
+    PROJECTION = "PROJECTION"
+    """The observation handed to the model."""
+
+
+# The code a per-call excess is reported with; per-run excesses are BYTES_BUDGET_EXHAUSTED.
+_PER_CALL_CODE: dict[BytesKind, ErrorCode] = {
+    BytesKind.REQUEST: ErrorCode.REQUEST_TOO_LARGE,
+    BytesKind.RAW: ErrorCode.RAW_TOO_LARGE,
+    BytesKind.PROJECTION: ErrorCode.PROJECTION_ERROR,
 }
 
 
@@ -56,6 +70,46 @@ class Budgets:
             if isinstance(value, int | float) and not isinstance(value, bool) and value < 0:
                 raise ValueError(f"{name} must be >= 0")
 
+    def byte_limits(self, kind: BytesKind) -> tuple[int, int]:
+        """``(per_call, per_run)`` limits of one byte kind."""
+        match kind:
+            case BytesKind.REQUEST:
+                return self.max_request_bytes_per_call, self.max_request_bytes_per_run
+            case BytesKind.RAW:
+                return self.max_raw_bytes_per_call, self.max_raw_bytes_per_run
+            case BytesKind.PROJECTION:
+                return self.max_projection_bytes_per_call, self.max_projection_bytes_per_run
+
+
+@dataclass(frozen=True, kw_only=True)
+class CallUsage:
+    """One model call's provider usage as the ledger booked it (``usage`` None = unavailable)."""
+
+    component: Component
+    model: str
+    usage: Usage | None
+
+
+class BudgetUsage(BaseModel):
+    """The ledger's figures at one moment (trace RUN_FINISHED, status, audit)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    tool_calls: int = Field(description="Tool calls counted against the budget.")
+    tool_calls_by_tool: dict[str, int] = Field(description="The same, per tool.")
+    executions: int = Field(description="Tool calls that entered execution.")
+    rejections: int = Field(description="Tool calls the harness refused.")
+    rejections_by_code: dict[str, int] = Field(description="Refusals per stable code.")
+    request_bytes: int = Field(description="Argument bytes booked.")
+    raw_bytes: int = Field(description="Raw response bytes booked.")
+    projection_bytes: int = Field(description="Observation bytes booked.")
+    model_calls: int = Field(description="Model calls booked.")
+    input_tokens: int = Field(description="Provider-reported input tokens.")
+    output_tokens: int = Field(description="Provider-reported output tokens.")
+    total_tokens: int = Field(description="Provider-reported total tokens.")
+    usage_unavailable: int = Field(description="Calls whose provider reported no usage.")
+    cost_usd: float = Field(description="Cost from the price table (unpriced models: 0).")
+
 
 @dataclass
 class Ledger:
@@ -66,32 +120,33 @@ class Ledger:
     executions: int = 0
     rejections: int = 0
     rejections_by_code: Counter[str] = field(default_factory=Counter)
-    bytes: Counter[str] = field(default_factory=Counter)
+    bytes: dict[BytesKind, int] = field(default_factory=lambda: dict.fromkeys(BytesKind, 0))
     model_calls: int = 0
     input_tokens: int = 0
     output_tokens: int = 0
     total_tokens: int = 0
     usage_unavailable: int = 0
     cost_usd: float = 0.0
-    model_usage: list[dict[str, Any]] = field(default_factory=list)
+    model_usage: list[CallUsage] = field(default_factory=list)
 
-    def snapshot(self) -> dict[str, Any]:
-        return {
-            "tool_calls": self.tool_calls,
-            "tool_calls_by_tool": dict(sorted(self.tool_calls_by_tool.items())),
-            "executions": self.executions,
-            "rejections": self.rejections,
-            "rejections_by_code": dict(sorted(self.rejections_by_code.items())),
-            "request_bytes": self.bytes["request"],
-            "raw_bytes": self.bytes["raw"],
-            "projection_bytes": self.bytes["projection"],
-            "model_calls": self.model_calls,
-            "input_tokens": self.input_tokens,
-            "output_tokens": self.output_tokens,
-            "total_tokens": self.total_tokens,
-            "usage_unavailable": self.usage_unavailable,
-            "cost_usd": round(self.cost_usd, 6),
-        }
+    def snapshot(self) -> BudgetUsage:
+        """The figures as a value object."""
+        return BudgetUsage(
+            tool_calls=self.tool_calls,
+            tool_calls_by_tool=dict(sorted(self.tool_calls_by_tool.items())),
+            executions=self.executions,
+            rejections=self.rejections,
+            rejections_by_code=dict(sorted(self.rejections_by_code.items())),
+            request_bytes=self.bytes[BytesKind.REQUEST],
+            raw_bytes=self.bytes[BytesKind.RAW],
+            projection_bytes=self.bytes[BytesKind.PROJECTION],
+            model_calls=self.model_calls,
+            input_tokens=self.input_tokens,
+            output_tokens=self.output_tokens,
+            total_tokens=self.total_tokens,
+            usage_unavailable=self.usage_unavailable,
+            cost_usd=round(self.cost_usd, 6),
+        )
 
 
 class RunBudget:
@@ -135,21 +190,23 @@ class RunBudget:
 
     def check_bytes(self, kind: BytesKind, n_bytes: int) -> None:
         """Raise when ``n_bytes`` of ``kind`` exceed the per-call or per-run limit."""
-        per_call = getattr(self.budgets, f"max_{kind}_bytes_per_call")
-        per_run = getattr(self.budgets, f"max_{kind}_bytes_per_run")
+        per_call, per_run = self.budgets.byte_limits(kind)
         if n_bytes > per_call:
             raise BudgetExhausted(
-                _PER_CALL_CODE[kind], f"{kind} bytes per call", {"size": n_bytes, "limit": per_call}
+                _PER_CALL_CODE[kind],
+                f"{kind.value} bytes per call",
+                {"size": n_bytes, "limit": per_call},
             )
-        if self.ledger.bytes[kind] + n_bytes > per_run:
+        used = self.ledger.bytes[kind]
+        if used + n_bytes > per_run:
             raise BudgetExhausted(
                 ErrorCode.BYTES_BUDGET_EXHAUSTED,
-                f"{kind} bytes per run",
-                {"used": self.ledger.bytes[kind], "size": n_bytes, "limit": per_run},
+                f"{kind.value} bytes per run",
+                {"used": used, "size": n_bytes, "limit": per_run},
             )
 
     def reserve_bytes(self, kind: BytesKind, n_bytes: int) -> None:
-        """Book ``n_bytes`` of ``kind`` ('request', 'raw' or 'projection')."""
+        """Book ``n_bytes`` of ``kind``."""
         self.check_bytes(kind, n_bytes)
         self.ledger.bytes[kind] += n_bytes
 
@@ -182,13 +239,14 @@ class RunBudget:
         led.model_calls += 1
         return remaining
 
-    def commit_usage(self, component: str, model: str, usage: Any | None) -> None:
+    def commit_usage(self, component: Component, model: str, usage: Usage | None) -> CallUsage:
         """Record one call's provider usage (``None`` = unavailable, counted, not estimated)."""
         led = self.ledger
+        booked = CallUsage(component=component, model=model, usage=usage)
+        led.model_usage.append(booked)
         if usage is None:
             led.usage_unavailable += 1
-            led.model_usage.append({"component": component, "model": model, "usage": None})
-            return
+            return booked
         led.input_tokens += usage.input_tokens
         led.output_tokens += usage.output_tokens
         led.total_tokens += usage.total_tokens
@@ -197,28 +255,19 @@ class RunBudget:
             led.cost_usd += (
                 usage.input_tokens / 1000 * price[0] + usage.output_tokens / 1000 * price[1]
             )
-        led.model_usage.append(
-            {
-                "component": component,
-                "model": model,
-                "usage": {
-                    "input": usage.input_tokens,
-                    "output": usage.output_tokens,
-                    "total": usage.total_tokens,
-                },
-            }
-        )
+        return booked
 
     def tokens_reconciled(self) -> bool:
         """True when no usage was unavailable and the ledger equals the per-call sums."""
         led = self.ledger
-        calls = [u["usage"] for u in led.model_usage]
-        if any(u is None for u in calls):
+        reported = [c.usage for c in led.model_usage]
+        if any(u is None for u in reported):
             return False
+        usages = [u for u in reported if u is not None]
         return (
-            sum(u["input"] for u in calls) == led.input_tokens
-            and sum(u["output"] for u in calls) == led.output_tokens
-            and sum(u["total"] for u in calls) == led.total_tokens
+            sum(u.input_tokens for u in usages) == led.input_tokens
+            and sum(u.output_tokens for u in usages) == led.output_tokens
+            and sum(u.total_tokens for u in usages) == led.total_tokens
         )
 
     # ------------------------------------------------------------------ views
@@ -227,4 +276,5 @@ class RunBudget:
         return max(0, self.budgets.max_tool_calls - self.ledger.tool_calls)
 
     def remaining_projection_bytes(self) -> int:
-        return max(0, self.budgets.max_projection_bytes_per_run - self.ledger.bytes["projection"])
+        per_run = self.budgets.max_projection_bytes_per_run
+        return max(0, per_run - self.ledger.bytes[BytesKind.PROJECTION])

@@ -1,19 +1,26 @@
-"""The production clock: UTC wall time and a monotonic reading.
+"""The production clock: UTC wall time, a monotonic reading, timers, sleeps and timeouts.
 
-Core code receives a :class:`~harness.ports.Clock` and never calls ``datetime.now`` or
-``time.monotonic`` itself, so tests can inject ``harness.testing.clock.FakeClock``.
+Core code receives a :class:`~harness.ports.Clock` and never calls ``datetime.now``,
+``time.monotonic``, ``asyncio.sleep``, ``loop.call_later`` or ``asyncio.wait_for`` itself, so
+that tests can inject ``harness.testing.clock.FakeClock`` and move time by hand: the run
+deadline, model timeouts and tool timeouts all fire from ``FakeClock.advance()``.
 """
 
 from __future__ import annotations
 
+import asyncio
 import time
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
+from typing import TypeVar
 
 __all__ = ["SystemClock"]
 
+T = TypeVar("T")
+
 
 class SystemClock:
-    """Real time: timezone-aware UTC wall time and ``time.monotonic``."""
+    """Real time on the running event loop."""
 
     def now(self) -> datetime:
         """Return the current wall time, timezone-aware in UTC."""
@@ -22,3 +29,15 @@ class SystemClock:
     def monotonic(self) -> float:
         """Return a monotonic reading in seconds (only differences are meaningful)."""
         return time.monotonic()
+
+    def call_later(self, delay_s: float, callback: Callable[[], None]) -> asyncio.TimerHandle:
+        """Run ``callback`` on the running loop after ``delay_s`` seconds (cancellable)."""
+        return asyncio.get_running_loop().call_later(max(0.0, delay_s), callback)
+
+    async def sleep(self, delay_s: float) -> None:
+        """Wait ``delay_s`` seconds."""
+        await asyncio.sleep(max(0.0, delay_s))
+
+    async def wait_for(self, awaitable: Awaitable[T], timeout_s: float) -> T:
+        """Await ``awaitable``; cancel it and raise ``TimeoutError`` after ``timeout_s``."""
+        return await asyncio.wait_for(awaitable, timeout=max(0.0, timeout_s))

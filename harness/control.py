@@ -39,7 +39,6 @@ class InformationControl:
     _in_flight: set[str] = field(default_factory=set)
     _seen: set[str] = field(default_factory=set)
     _round_new: int = 0
-    _round_calls: int = 0
     consecutive_no_gain: int = 0
     stop_required: bool = False
 
@@ -68,7 +67,6 @@ class InformationControl:
         A call that ended in ERROR frees its scope so it may be retried (and budgeted).
         """
         self._in_flight.discard(scope_identity)
-        self._round_calls += 1
         if not ready:
             return 0
         self._ready_scopes.add(scope_identity)
@@ -84,7 +82,6 @@ class InformationControl:
         gain = self._round_new > 0 and not agent_says_no_gain
         new = self._round_new
         self._round_new = 0
-        self._round_calls = 0
         self.consecutive_no_gain = 0 if gain else self.consecutive_no_gain + 1
         if self.consecutive_no_gain >= self.no_gain_threshold:
             self.stop_required = True

@@ -1,63 +1,57 @@
 """DiagnosisRun: one run from request to exactly one released result.
 
 Thin orchestration: route, then the path for the intent, then release. Deadline and cancel
-are enforced here with the event loop's timer and task cancellation — never trusted to the
-model. ``_finish`` is the only way out and goes through ``RunContext.try_finish``: the first
-terminal outcome is released; anything later (a completion racing a cancel, a late reply) is
-dropped and counted.
+are enforced here — the deadline as a timer on the injected clock, cancel by task
+cancellation — never trusted to the model. ``_finish`` is the only way out and goes through
+``RunContext.try_finish``: the first terminal outcome is released; anything later (a
+completion racing a cancel, a late reply) is dropped and counted.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from datetime import datetime
-from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
-
-from harness.agent.answers import answer_knowledge, answer_out_of_scope, answer_system_chat
-from harness.agent.caller import ComponentSettings, ModelCaller
-from harness.agent.loop import DiagnosisAgent
-from harness.agent.router import route
-from harness.boundary import ToolBoundary, ToolPolicy
+from harness.agent import (
+    AgentAnswer,
+    ComponentSettings,
+    DiagnosisAgent,
+    ModelCaller,
+    answer_knowledge,
+    answer_out_of_scope,
+    answer_system_chat,
+    route,
+)
+from harness.boundary import ToolBoundary
 from harness.budget import Budgets, RunBudget
+from harness.context import RunContext
 from harness.control import InformationControl
+from harness.envelope import ToolPolicy
 from harness.errors import ErrorCode, HarnessError
+from harness.ids import new_run_id
+from harness.ingress import RunRequest
+from harness.intent import Intent
 from harness.models import Component, ModelClient
 from harness.ports import AuditSink, CanonicalStore, Clock, ToolExecutor
-from harness.release import Cancelled, ReleasedResult, StableFailure, TimedOut
-from harness.release_policy import ReleasePolicy
+from harness.release import ReleaseContext, ReleasePolicy
+from harness.results import Answer, Cancelled, ReleasedResult, StableFailure, TimedOut
 from harness.retry import RetryPolicy
-from harness.run import RunContext, RunStatus
+from harness.snapshot import RunPhase, RunSnapshot
 from harness.tools import ToolRegistry
-from harness.trace import TraceCategory, TraceRecorder, TraceSink
+from harness.trace import (
+    ModelCallUsage,
+    Routed,
+    RunFinished,
+    RunStarted,
+    TraceRecorder,
+    TraceSink,
+)
 
-__all__ = ["DiagnosisRun", "RunDeps", "RunRequest"]
+__all__ = ["DiagnosisRun", "RunDeps"]
 
 log = logging.getLogger(__name__)
-
-
-class RunRequest(BaseModel):
-    """What a caller asks for (HTTP body, CLI, offline evaluation)."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid", str_strip_whitespace=True)
-
-    question: str = Field(min_length=1, max_length=4000, description="The operator's question.")
-    session_id: str | None = Field(default=None, max_length=64)
-    owner: str = Field(
-        default="anonymous", max_length=128, description="Principal that owns the run."
-    )
-    analysis_id: str | None = Field(default=None, max_length=64)
-    as_of: datetime | None = Field(
-        default=None, description="'Now' for the investigation; default: the clock."
-    )
-    deadline_s: float | None = Field(
-        default=None, gt=0, le=3600, description="Run deadline; default: deployment's."
-    )
 
 
 @dataclass(kw_only=True)
@@ -86,11 +80,10 @@ class DiagnosisRun:
     def __init__(self, request: RunRequest, deps: RunDeps, *, run_id: str | None = None) -> None:
         self.request = request
         self.deps = deps
-        now = deps.clock.now()
-        run_id = run_id or f"run-{uuid.uuid4().hex[:20]}"
+        run_id = run_id or new_run_id()
         self.run = RunContext.open(
             run_id=run_id,
-            now=now,
+            now=deps.clock.now(),
             timeout_s=request.deadline_s or deps.default_deadline_s,
             session_id=request.session_id or "",
             owner=request.owner,
@@ -121,8 +114,8 @@ class DiagnosisRun:
         )
         self.release_policy = deps.release or ReleasePolicy(store=deps.store)
         self.result: ReleasedResult | None = None
-        self.intent: str | None = None
-        self.phase = "PENDING"
+        self.intent: Intent | None = None
+        self.phase = RunPhase.PENDING
         self._done: asyncio.Event | None = None
         self._task: asyncio.Task[None] | None = None
 
@@ -134,12 +127,11 @@ class DiagnosisRun:
 
     async def execute(self) -> ReleasedResult:
         """Run to the first terminal outcome and return what was released."""
-        loop = asyncio.get_running_loop()
         self._done = asyncio.Event()
         self.run.start()
-        self.trace.record(TraceCategory.RUN, "RUN_STARTED", {"status": self.run.status.value})
+        self.trace.record(RunStarted(status=self.run.status))
         remaining_s = (self.run.deadline - self.deps.clock.now()).total_seconds()
-        timer = loop.call_later(max(0.0, remaining_s), self._on_deadline)
+        timer = self.deps.clock.call_later(remaining_s, self._on_deadline)
         self._task = asyncio.create_task(self._body(), name=f"run:{self.run_id}")
         try:
             await self._done.wait()
@@ -149,53 +141,51 @@ class DiagnosisRun:
                 self._task.cancel()
             await asyncio.gather(self._task, return_exceptions=True)
         assert self.result is not None
-        self._record_finish()
+        self._record_finish(self.result)
         await self.trace.flush()
         return self.result
 
-    def _record_finish(self) -> None:
+    def _record_finish(self, result: ReleasedResult) -> None:
         ledger = self.budget.ledger
         self.trace.record(
-            TraceCategory.RUN,
-            "RUN_FINISHED",
-            {
-                "status": self.run.status.value,
-                "result_type": self.result.type if self.result is not None else None,
-                "ledger": ledger.snapshot(),
-                "usage": ledger.model_usage,
-                "unavailable_usage": ledger.usage_unavailable,
-                "tokens_reconciled": self.budget.tokens_reconciled(),
-                "dropped_late": self.run.dropped_late,
-                "dropped_finishes": self.run.dropped_finishes,
-            },
+            RunFinished(
+                status=self.run.status,
+                result_kind=result.kind,
+                ledger=ledger.snapshot(),
+                model_calls=[
+                    ModelCallUsage(component=c.component, model=c.model[:128], usage=c.usage)
+                    for c in ledger.model_usage
+                ],
+                unavailable_usage=ledger.usage_unavailable,
+                tokens_reconciled=self.budget.tokens_reconciled(),
+                dropped_late=self.run.dropped_late,
+                dropped_finishes=self.run.dropped_finishes,
+            )
         )
 
     def cancel(self) -> bool:
         """Cancel the run; True when this call decided its terminal state."""
-        return self._end(RunStatus.CANCELLED, Cancelled(run_id=self.run_id))
+        return self._end(Cancelled(run_id=self.run_id))
 
     def fail(self, code: ErrorCode) -> bool:
         """End the run as FAILED from outside (e.g. its host is shutting down)."""
-        return self._end(RunStatus.FAILED, StableFailure(run_id=self.run_id, error_code=code))
+        return self._end(StableFailure(run_id=self.run_id, error_code=code))
 
-    def _end(self, status: RunStatus, result: ReleasedResult) -> bool:
-        won = self._finish(status, result)
+    def _end(self, result: ReleasedResult) -> bool:
+        won = self._finish(result)
         if self._task is not None and not self._task.done():
             self._task.cancel()
         return won
 
     def _on_deadline(self) -> None:
-        if (
-            self._finish(RunStatus.TIMED_OUT, TimedOut(run_id=self.run_id))
-            and self._task is not None
-        ):
-            self._task.cancel()
+        self._end(TimedOut(run_id=self.run_id))
 
-    def _finish(self, status: RunStatus, result: ReleasedResult) -> bool:
-        if not self.run.try_finish(status, getattr(result, "error_code", None)):
+    def _finish(self, result: ReleasedResult) -> bool:
+        code = result.error_code if isinstance(result, StableFailure) else None
+        if not self.run.try_finish(result.run_status, code):
             return False
         self.result = result
-        self.phase = "DONE"
+        self.phase = RunPhase.DONE
         if self._done is not None:
             self._done.set()
         return True
@@ -211,58 +201,69 @@ class DiagnosisRun:
             if self.run.terminal:
                 return  # the run already ended; this is the late echo of that
             if err.error_code is ErrorCode.DEADLINE_EXCEEDED:
-                self._finish(RunStatus.TIMED_OUT, TimedOut(run_id=self.run_id))
+                self._finish(TimedOut(run_id=self.run_id))
             else:
-                self._finish(
-                    RunStatus.FAILED, StableFailure(run_id=self.run_id, error_code=err.error_code)
-                )
+                self._finish(StableFailure(run_id=self.run_id, error_code=err.error_code))
             return
         except Exception:
             log.exception("run failed unexpectedly run_id=%s", self.run_id)
-            self._finish(
-                RunStatus.FAILED,
-                StableFailure(run_id=self.run_id, error_code=ErrorCode.INTERNAL_ERROR),
-            )
+            self._finish(StableFailure(run_id=self.run_id, error_code=ErrorCode.INTERNAL_ERROR))
             return
-        if not self._finish(RunStatus.COMPLETED, result):
+        if not self._finish(result):
             self.run.drop_late()
 
     async def _route_and_answer(self) -> ReleasedResult:
         question = self.request.question
-        self.phase = "ROUTING"
+        self.phase = RunPhase.ROUTING
         self.intent = await route(self.caller, question)
-        self.trace.record(TraceCategory.ROUTING, "ROUTED", {"intent": self.intent})
-        if self.intent == "DIAGNOSIS":
-            self.phase = "INVESTIGATING"
+        self.trace.record(Routed(intent=self.intent))
+        if self.intent is Intent.DIAGNOSIS:
+            self.phase = RunPhase.INVESTIGATING
             agent = DiagnosisAgent(
                 caller=self.caller, boundary=self.boundary, datasource=self.deps.datasource
             )
             outcome = await agent.run(question, as_of=self.request.as_of or self.deps.clock.now())
-            self.phase = "RELEASING"
-            return await self.release_policy.release(self, outcome)
-        self.phase = "ANSWERING"
-        if self.intent == "KNOWLEDGE_QA":
-            return await answer_knowledge(self.caller, self.boundary, question)
-        if self.intent == "SYSTEM_CHAT":
-            return await answer_system_chat(self.caller, self.boundary, question)
-        return answer_out_of_scope(self.boundary)
+            self.phase = RunPhase.RELEASING
+            return await self.release_policy.release(self._release_context(), outcome)
+        self.phase = RunPhase.ANSWERING
+        if self.intent is Intent.KNOWLEDGE_QA:
+            answer = await answer_knowledge(self.caller, self.boundary, question)
+        elif self.intent is Intent.SYSTEM_CHAT:
+            answer = await answer_system_chat(self.caller, question)
+        else:
+            answer = answer_out_of_scope()
+        return self._released_answer(answer)
+
+    def _release_context(self) -> ReleaseContext:
+        return ReleaseContext(
+            run_id=self.run_id,
+            analysis_id=self.run.analysis_id,
+            question=self.request.question,
+            caller=self.caller,
+            trace=self.trace,
+        )
+
+    def _released_answer(self, answer: AgentAnswer) -> Answer:
+        return Answer.bounded(
+            run_id=self.run_id, intent=answer.intent, text=answer.text, citations=answer.citations
+        )
 
     # ------------------------------------------------------------------ views
 
-    def snapshot(self) -> dict[str, Any]:
+    def snapshot(self) -> RunSnapshot:
         """Progress for status endpoints and the dashboard: ids, phase, figures; no content."""
-        ledger = self.budget.ledger.snapshot()
-        return {
-            "run_id": self.run_id,
-            "status": self.run.status.value,
-            "phase": self.phase,
-            "intent": self.intent,
-            "result_type": self.result.type if self.result is not None else None,
-            "tool_calls": ledger["tool_calls"],
-            "executions": ledger["executions"],
-            "rejections": ledger["rejections"],
-            "model_calls": ledger["model_calls"],
-            "total_tokens": ledger["total_tokens"],
-            "dropped_late": self.run.dropped_late,
-            "dropped_finishes": self.run.dropped_finishes,
-        }
+        ledger = self.budget.ledger
+        return RunSnapshot(
+            run_id=self.run_id,
+            status=self.run.status,
+            phase=self.phase,
+            intent=self.intent,
+            result_kind=self.result.kind if self.result is not None else None,
+            tool_calls=ledger.tool_calls,
+            executions=ledger.executions,
+            rejections=ledger.rejections,
+            model_calls=ledger.model_calls,
+            total_tokens=ledger.total_tokens,
+            dropped_late=self.run.dropped_late,
+            dropped_finishes=self.run.dropped_finishes,
+        )

@@ -10,7 +10,10 @@ from __future__ import annotations
 from enum import Enum
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from harness.errors import InvalidDraft
+from harness.jsontext import strip_fences
 
 __all__ = [
     "Citation",
@@ -18,6 +21,7 @@ __all__ = [
     "ConclusionKind",
     "DiagnosisDraft",
     "RoundEvaluation",
+    "parse_draft",
 ]
 
 
@@ -26,6 +30,8 @@ class _Ingress(BaseModel):
 
 
 class ConclusionKind(str, Enum):
+    """What a conclusion claims; each kind has its own evidence rule (EvidenceGuard)."""
+
     ROOT_CAUSE = "ROOT_CAUSE"
     CONTRIBUTING_FACTOR = "CONTRIBUTING_FACTOR"
     OBSERVATION = "OBSERVATION"
@@ -33,11 +39,15 @@ class ConclusionKind(str, Enum):
 
 
 class RoundEvaluation(str, Enum):
+    """The agent's own verdict on an earlier tool call (used by the information-gain stop)."""
+
     GAIN = "GAIN"
     NO_GAIN = "NO_GAIN"
 
 
 class Citation(_Ingress):
+    """One piece of evidence a conclusion rests on."""
+
     tool_call_id: str = Field(min_length=1, max_length=64, description="A tool call of this run.")
     item_ref: str = Field(
         min_length=1, max_length=200, description="An item ref of its observation."
@@ -45,11 +55,15 @@ class Citation(_Ingress):
 
 
 class Conclusion(_Ingress):
-    id: str = Field(min_length=1, max_length=32)
-    kind: ConclusionKind
-    statement: str = Field(min_length=1, max_length=1000)
-    confidence: float = Field(ge=0.0, le=1.0)
-    citations: list[Citation] = Field(default_factory=list, max_length=12)
+    """One claim of a diagnosis and the evidence it cites."""
+
+    id: str = Field(min_length=1, max_length=32, description="Unique within the draft.")
+    kind: ConclusionKind = Field(description="What the conclusion claims.")
+    statement: str = Field(min_length=1, max_length=1000, description="The claim.")
+    confidence: float = Field(ge=0.0, le=1.0, description="The agent's confidence, 0..1.")
+    citations: list[Citation] = Field(
+        default_factory=list, max_length=12, description="The evidence it rests on."
+    )
     scope: dict[str, Any] | None = Field(
         default=None, description="NEGATIVE_FINDING only: the cited record's actual scope."
     )
@@ -65,11 +79,15 @@ class DiagnosisDraft(_Ingress):
     """The agent's draft diagnosis."""
 
     schema_version: int = Field(default=1, description="Draft format.")
-    analysis_id: str = Field(min_length=1, max_length=64)
-    summary: str = Field(min_length=1, max_length=2000)
-    conclusions: list[Conclusion] = Field(default_factory=list, max_length=12)
-    next_steps: list[str] = Field(default_factory=list, max_length=10)
-    limitations: list[str] = Field(default_factory=list, max_length=10)
+    analysis_id: str = Field(min_length=1, max_length=64, description="The run's analysis id.")
+    summary: str = Field(min_length=1, max_length=2000, description="One-paragraph summary.")
+    conclusions: list[Conclusion] = Field(
+        default_factory=list, max_length=12, description="The claims, each with citations."
+    )
+    next_steps: list[str] = Field(default_factory=list, max_length=10, description="What next.")
+    limitations: list[str] = Field(
+        default_factory=list, max_length=10, description="What could not be established."
+    )
     evaluations: dict[str, RoundEvaluation] = Field(
         default_factory=dict, description="tool_call_id → the agent's GAIN/NO_GAIN verdict."
     )
@@ -87,3 +105,15 @@ class DiagnosisDraft(_Ingress):
         if len(ids) != len(set(ids)):
             raise ValueError("conclusion ids must be unique")
         return self
+
+
+def parse_draft(content: str | None) -> DiagnosisDraft:
+    """A model reply's content as a DiagnosisDraft.
+
+    Raises:
+        InvalidDraft: INVALID_DRAFT when it does not parse (the reply's text never leaves).
+    """
+    try:
+        return DiagnosisDraft.model_validate_json(strip_fences(content or ""))
+    except (ValidationError, ValueError):
+        raise InvalidDraft(message="draft does not parse") from None

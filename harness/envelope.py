@@ -7,7 +7,6 @@ The harness builds a :class:`ToolCallEnvelope` from the model's tool call (never
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -16,15 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from harness.errors import ErrorCode
 from harness.observation import AgentObservation, ControlView
 
-__all__ = [
-    "TOOL_CALL_ID_PATTERN",
-    "Outcome",
-    "ToolBoundaryResult",
-    "ToolCallEnvelope",
-    "ToolPolicy",
-]
-
-TOOL_CALL_ID_PATTERN = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+__all__ = ["Outcome", "ToolBoundaryResult", "ToolCallEnvelope", "ToolPolicy"]
 
 
 class ToolCallEnvelope(BaseModel):
@@ -46,12 +37,14 @@ class ToolBoundaryResult(BaseModel):
 
     model_config = ConfigDict(frozen=True)
 
-    tool_call_id: str
-    tool_name: str
+    tool_call_id: str = Field(description="The call's id, as the model sent it.")
+    tool_name: str = Field(description="The registered tool (or the requested name, bounded).")
     outcome: Outcome = Field(description="OBSERVATION, REJECTED (before begin) or ERROR (after).")
-    error_code: ErrorCode | None = None
-    observation: AgentObservation | None = None
-    control: ControlView
+    error_code: ErrorCode | None = Field(default=None, description="Set unless OBSERVATION.")
+    observation: AgentObservation | None = Field(
+        default=None, description="What the model sees; set only for OBSERVATION."
+    )
+    control: ControlView = Field(description="What the harness keeps; never shown to the model.")
 
     def model_content(self) -> str:
         """The tool message content for the model: the observation, or only a stable code."""

@@ -3,9 +3,10 @@
 What the model, the API and the audit see is always an :class:`ErrorCode`, never an
 exception's text. Exception messages go to the local log only, after redaction.
 
-Hierarchy::
+Hierarchy (each leaf declares the codes it may carry; any other code is refused at
+construction, so ``ProtocolError(ErrorCode.STORE_ERROR)`` cannot exist)::
 
-    HarnessError                 error_code, message, context, retryable
+    HarnessError                 error_code, message, context, retryable (any code)
     ├── ProtocolError            the model's tool call is malformed or not allowed
     ├── BudgetExhausted          a RunBudget limit would be crossed
     ├── StoreError               the canonical store is unreachable or refused a write
@@ -13,33 +14,46 @@ Hierarchy::
     ├── BackendError             a tool backend failed or timed out
     ├── SqlRejected              the SQL validator refused a query
     ├── ProjectionError          a projector could not build an observation
-    └── ModelError               a model call failed (MODEL_ERROR) or timed out (MODEL_TIMEOUT)
+    ├── ModelError               a model call failed (MODEL_ERROR) or timed out (MODEL_TIMEOUT)
+    ├── InvalidDraft             the agent's final answer is not a valid draft
+    ├── RunInactive              the run is not (or no longer) accepting work
+    ├── RunRejected              a run could not be placed (duplicate id, host at capacity)
+    ├── RunNotFound              no such run (or it was forgotten)
+    ├── RunLost                  the process hosting a run died; its state is gone
+    └── InternalError            a defect, contained; the code says nothing more
 
-Every subclass passes all constructor arguments to ``super().__init__`` so that instances
-survive pickling across Ray process boundaries.
+Every instance keeps exactly its constructor arguments in ``args``, so instances survive
+pickling across Ray process boundaries without per-class ``__reduce__``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from enum import Enum
-from typing import Any
+from typing import Any, ClassVar
 
 __all__ = [
     "BackendError",
     "BudgetExhausted",
     "ErrorCode",
     "HarnessError",
+    "InternalError",
+    "InvalidDraft",
     "ModelError",
     "ProjectionError",
     "ProtocolError",
     "RecordExpired",
+    "RunInactive",
+    "RunLost",
+    "RunNotFound",
+    "RunRejected",
     "SqlRejected",
     "StoreError",
 ]
 
 
 class ErrorCode(str, Enum):
-    """Stable codes; a released value never changes meaning."""
+    """Stable codes; a released value never changes meaning (a snapshot test guards them)."""
 
     RUN_NOT_ACTIVE = "RUN_NOT_ACTIVE"
     RUN_MISMATCH = "RUN_MISMATCH"
@@ -83,111 +97,175 @@ class ErrorCode(str, Enum):
 class HarnessError(Exception):
     """Base of every error the harness raises on purpose.
 
+    Subclasses set ``codes`` (what they may carry) and ``default_code``; the base refuses
+    any other code, so a wrong code for a class is impossible by construction.
+
     Args:
-        error_code: The stable code callers branch on.
+        error_code: The stable code callers branch on; the class's ``default_code`` when
+            omitted.
         message: Local-log text; never shown to the model, the API or the audit.
         context: Small, safe metadata (ids, sizes, limits) for the local log.
-        retryable: Whether a technical retry could succeed (policy decides if one happens).
+        retryable: Whether a technical retry could succeed (policy decides if one happens);
+            the class's ``default_retryable`` when omitted.
+
+    Raises:
+        ValueError: ``error_code`` is not one the class may carry.
+        TypeError: No code given and the class has no default.
     """
+
+    codes: ClassVar[frozenset[ErrorCode]] = frozenset(ErrorCode)
+    default_code: ClassVar[ErrorCode | None] = None
+    default_retryable: ClassVar[bool] = False
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if cls.default_code is not None and cls.default_code not in cls.codes:
+            raise TypeError(f"{cls.__name__}.default_code must be one of its codes")
 
     def __init__(
         self,
-        error_code: ErrorCode,
+        error_code: ErrorCode | str | None = None,
         message: str = "",
-        context: dict[str, Any] | None = None,
-        retryable: bool = False,
+        context: Mapping[str, Any] | None = None,
+        retryable: bool | None = None,
     ) -> None:
-        super().__init__(error_code, message, context, retryable)
-        self.error_code = ErrorCode(error_code)
+        code = self.default_code if error_code is None else ErrorCode(error_code)
+        if code is None:
+            raise TypeError(f"{type(self).__name__} needs an error_code")
+        if code not in self.codes:
+            allowed = ", ".join(sorted(c.value for c in self.codes))
+            raise ValueError(f"{type(self).__name__} cannot carry {code.value} (only {allowed})")
+        retry = self.default_retryable if retryable is None else retryable
+        details = dict(context or {})
+        super().__init__(code, message, details, retry)
+        self.error_code: ErrorCode = code
         self.message = message
-        self.context = dict(context or {})
-        self.retryable = retryable
+        self.context: dict[str, Any] = details
+        self.retryable: bool = retry
 
     def __str__(self) -> str:
         return f"{self.error_code.value}: {self.message}" if self.message else self.error_code.value
 
 
+def _codes(*codes: ErrorCode) -> frozenset[ErrorCode]:
+    return frozenset(codes)
+
+
 class ProtocolError(HarnessError):
-    """The tool call envelope breaks the protocol (run, id, authorization, arguments)."""
+    """The tool call envelope breaks the protocol (run, id, authorization, arguments, scope)."""
+
+    codes = _codes(
+        ErrorCode.RUN_MISMATCH,
+        ErrorCode.INVALID_TOOL_CALL_ID,
+        ErrorCode.DUPLICATE_TOOL_CALL_ID,
+        ErrorCode.TOOL_NOT_AUTHORIZED,
+        ErrorCode.TOOL_NOT_READ_ONLY,
+        ErrorCode.INVALID_ARGUMENTS,
+        ErrorCode.REQUEST_TOO_LARGE,
+        ErrorCode.DUPLICATE_SCOPE,
+        ErrorCode.INFORMATION_SATURATED,
+    )
 
 
 class BudgetExhausted(HarnessError):
-    """A reservation would cross a RunBudget limit."""
+    """A reservation would cross a RunBudget limit (per call or per run)."""
+
+    codes = _codes(
+        ErrorCode.TOOL_BUDGET_EXHAUSTED,
+        ErrorCode.BYTES_BUDGET_EXHAUSTED,
+        ErrorCode.TOKEN_BUDGET_EXHAUSTED,
+        ErrorCode.MODEL_BUDGET_EXHAUSTED,
+        ErrorCode.COST_BUDGET_EXHAUSTED,
+        ErrorCode.REQUEST_TOO_LARGE,
+        ErrorCode.RAW_TOO_LARGE,
+        ErrorCode.PROJECTION_ERROR,
+    )
 
 
 class StoreError(HarnessError):
-    """The canonical store failed; callers fail closed."""
+    """The canonical store failed or refused; callers fail closed."""
 
-    def __init__(
-        self,
-        error_code: ErrorCode = ErrorCode.STORE_ERROR,
-        message: str = "",
-        context: dict[str, Any] | None = None,
-        retryable: bool = False,
-    ) -> None:
-        super().__init__(error_code, message, context, retryable)
+    codes = _codes(
+        ErrorCode.STORE_ERROR,
+        ErrorCode.RECORD_TOO_LARGE,
+        ErrorCode.ILLEGAL_TRANSITION,
+        ErrorCode.DUPLICATE_TOOL_CALL_ID,
+    )
+    default_code = ErrorCode.STORE_ERROR
 
 
 class RecordExpired(StoreError):
     """The record's TTL elapsed; it is never recreated."""
 
-    def __init__(
-        self,
-        error_code: ErrorCode = ErrorCode.RECORD_EXPIRED,
-        message: str = "",
-        context: dict[str, Any] | None = None,
-        retryable: bool = False,
-    ) -> None:
-        super().__init__(error_code, message, context, retryable)
+    codes = _codes(ErrorCode.RECORD_EXPIRED)
+    default_code = ErrorCode.RECORD_EXPIRED
 
 
 class BackendError(HarnessError):
     """A tool backend failed (BACKEND_ERROR) or timed out (BACKEND_TIMEOUT)."""
 
-    def __init__(
-        self,
-        error_code: ErrorCode = ErrorCode.BACKEND_ERROR,
-        message: str = "",
-        context: dict[str, Any] | None = None,
-        retryable: bool = False,
-    ) -> None:
-        super().__init__(error_code, message, context, retryable)
+    codes = _codes(ErrorCode.BACKEND_ERROR, ErrorCode.BACKEND_TIMEOUT)
+    default_code = ErrorCode.BACKEND_ERROR
 
 
 class SqlRejected(HarnessError):
     """The SQL validator refused a statement; ``context['reason']`` names the rule."""
 
-    def __init__(
-        self,
-        error_code: ErrorCode = ErrorCode.SQL_REJECTED,
-        message: str = "",
-        context: dict[str, Any] | None = None,
-        retryable: bool = False,
-    ) -> None:
-        super().__init__(error_code, message, context, retryable)
+    codes = _codes(ErrorCode.SQL_REJECTED)
+    default_code = ErrorCode.SQL_REJECTED
 
 
 class ProjectionError(HarnessError):
-    """A projector could not build a bounded observation."""
+    """A projector could not build a bounded observation (or did not finish in time)."""
 
-    def __init__(
-        self,
-        error_code: ErrorCode = ErrorCode.PROJECTION_ERROR,
-        message: str = "",
-        context: dict[str, Any] | None = None,
-        retryable: bool = False,
-    ) -> None:
-        super().__init__(error_code, message, context, retryable)
+    codes = _codes(ErrorCode.PROJECTION_ERROR)
+    default_code = ErrorCode.PROJECTION_ERROR
 
 
 class ModelError(HarnessError):
-    """A model call failed (MODEL_ERROR) or timed out (MODEL_TIMEOUT)."""
+    """A model call failed (MODEL_ERROR) or timed out (MODEL_TIMEOUT); retryable by default."""
 
-    def __init__(
-        self,
-        error_code: ErrorCode = ErrorCode.MODEL_ERROR,
-        message: str = "",
-        context: dict[str, Any] | None = None,
-        retryable: bool = True,
-    ) -> None:
-        super().__init__(error_code, message, context, retryable)
+    codes = _codes(ErrorCode.MODEL_ERROR, ErrorCode.MODEL_TIMEOUT)
+    default_code = ErrorCode.MODEL_ERROR
+    default_retryable = True
+
+
+class InvalidDraft(HarnessError):
+    """The agent's final answer does not parse into a DiagnosisDraft."""
+
+    codes = _codes(ErrorCode.INVALID_DRAFT)
+    default_code = ErrorCode.INVALID_DRAFT
+
+
+class RunInactive(HarnessError):
+    """The run no longer accepts work: cancelled, past its deadline, or not running."""
+
+    codes = _codes(ErrorCode.RUN_NOT_ACTIVE, ErrorCode.CANCELLED, ErrorCode.DEADLINE_EXCEEDED)
+    default_code = ErrorCode.RUN_NOT_ACTIVE
+
+
+class RunRejected(HarnessError):
+    """A run could not be placed: its id is taken (RUN_MISMATCH) or the host is full."""
+
+    codes = _codes(ErrorCode.RUN_MISMATCH, ErrorCode.RATE_LIMITED)
+
+
+class RunNotFound(HarnessError):
+    """No run with that id is known here (or it was forgotten)."""
+
+    codes = _codes(ErrorCode.NOT_FOUND)
+    default_code = ErrorCode.NOT_FOUND
+
+
+class RunLost(HarnessError):
+    """The actor (process) hosting a run died or stopped answering; the run's state is gone."""
+
+    codes = _codes(ErrorCode.RUN_LOST)
+    default_code = ErrorCode.RUN_LOST
+
+
+class InternalError(HarnessError):
+    """A defect was contained; the code is all that leaves the process."""
+
+    codes = _codes(ErrorCode.INTERNAL_ERROR)
+    default_code = ErrorCode.INTERNAL_ERROR

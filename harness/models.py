@@ -23,6 +23,7 @@ __all__ = [
     "ModelReply",
     "ModelRequest",
     "ToolCall",
+    "ToolDefinition",
     "Usage",
 ]
 
@@ -51,27 +52,24 @@ class ToolCall(_Model):
 
 
 class ChatMessage(_Model):
-    """One message of a conversation, OpenAI-shaped."""
+    """One message of a conversation, in neutral terms (adapters render the wire format)."""
 
-    role: Literal["system", "user", "assistant", "tool"]
-    content: str | None = None
-    tool_calls: list[ToolCall] | None = None
-    tool_call_id: str | None = None
+    role: Literal["system", "user", "assistant", "tool"] = Field(description="Who speaks.")
+    content: str | None = Field(default=None, description="The text, if any.")
+    tool_calls: list[ToolCall] | None = Field(
+        default=None, description="Assistant turns only: the tools it called."
+    )
+    tool_call_id: str | None = Field(
+        default=None, description="Tool messages only: the call this message answers."
+    )
 
-    def to_openai(self) -> dict[str, Any]:
-        body: dict[str, Any] = {"role": self.role, "content": self.content}
-        if self.tool_calls:
-            body["tool_calls"] = [
-                {
-                    "id": c.id,
-                    "type": "function",
-                    "function": {"name": c.name, "arguments": c.arguments},
-                }
-                for c in self.tool_calls
-            ]
-        if self.tool_call_id is not None:
-            body["tool_call_id"] = self.tool_call_id
-        return body
+
+class ToolDefinition(_Model):
+    """A tool as offered to a model: name, what it does, and its arguments' JSON Schema."""
+
+    name: str = Field(description="The name the model calls it by.")
+    description: str = Field(description="What the model is told the tool does.")
+    parameters: dict[str, Any] = Field(description="JSON Schema of the arguments object.")
 
 
 class Usage(_Model):
@@ -87,7 +85,7 @@ class ModelRequest(_Model):
 
     component: Component
     messages: list[ChatMessage]
-    tools: list[dict[str, Any]] = Field(default_factory=list)
+    tools: list[ToolDefinition] = Field(default_factory=list, description="Tools offered.")
     max_tokens: int = Field(ge=1, description="Output cap derived from the remaining token budget.")
     timeout_s: float = Field(gt=0)
     json_mode: bool = Field(default=False, description="Ask for a JSON object reply.")

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from datetime import datetime
 from enum import Enum
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from harness.invocation import EvidenceStatus
 
@@ -189,11 +189,12 @@ AgentObservation = Annotated[
 ]
 
 
-def observation_adapter() -> Any:
-    """A TypeAdapter that parses any AgentObservation dict by its ``kind``."""
-    from pydantic import TypeAdapter
+_ADAPTER: TypeAdapter[AgentObservation] = TypeAdapter(AgentObservation)
 
-    return TypeAdapter(AgentObservation)
+
+def observation_adapter() -> TypeAdapter[AgentObservation]:
+    """A TypeAdapter that parses any AgentObservation dict by its ``kind``."""
+    return _ADAPTER
 
 
 # ---------------------------------------------------------------- control

@@ -6,11 +6,13 @@ implement them; fakes in ``harness/testing`` implement them for tests.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from datetime import datetime
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, TypeVar, runtime_checkable
 
 from pydantic import BaseModel
 
+from harness.audit import ToolInvocationAudit
 from harness.errors import ErrorCode
 from harness.invocation import CanonicalInvocation, EvidenceStatus
 from harness.observation import Projection
@@ -20,17 +22,47 @@ __all__ = [
     "CanonicalStore",
     "Clock",
     "Projector",
+    "Timer",
     "ToolBackend",
     "ToolExecutor",
 ]
 
+T = TypeVar("T")
+
+
+class Timer(Protocol):
+    """A scheduled callback that can still be called off."""
+
+    def cancel(self) -> None: ...
+
 
 class Clock(Protocol):
-    """Wall-clock time in UTC and a monotonic reading in seconds."""
+    """The only source of time of the core: readings, timers, sleeps and timeouts.
 
-    def now(self) -> datetime: ...
+    ``harness.clock.SystemClock`` is real time on the running event loop;
+    ``harness.testing.clock.FakeClock`` moves only when a test advances it, firing every
+    timer, sleep and timeout that falls due.
+    """
 
-    def monotonic(self) -> float: ...
+    def now(self) -> datetime:
+        """Wall time, timezone-aware UTC."""
+        ...
+
+    def monotonic(self) -> float:
+        """A monotonic reading in seconds; only differences are meaningful."""
+        ...
+
+    def call_later(self, delay_s: float, callback: Callable[[], None]) -> Timer:
+        """Call ``callback`` (on the event loop's thread) once ``delay_s`` seconds passed."""
+        ...
+
+    async def sleep(self, delay_s: float) -> None:
+        """Wait ``delay_s`` seconds."""
+        ...
+
+    async def wait_for(self, awaitable: Awaitable[T], timeout_s: float) -> T:
+        """Await ``awaitable``; cancel it and raise ``TimeoutError`` after ``timeout_s``."""
+        ...
 
 
 @runtime_checkable
@@ -112,4 +144,6 @@ class ToolExecutor(Protocol):
 class AuditSink(Protocol):
     """Metadata-only durable audit; best effort, never changes a result."""
 
-    async def record_tool_invocation(self, event: dict[str, Any]) -> None: ...
+    async def record_tool_invocation(self, record: ToolInvocationAudit) -> None:
+        """Store one tool invocation's metadata; may raise (the caller counts and logs)."""
+        ...

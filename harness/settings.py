@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator, m
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from harness.models import Component
+from harness.store.ttl import check_ttl_covers
 
 __all__ = ["ComponentModelSettings", "ModelEndpoint", "Settings"]
 
@@ -152,9 +153,7 @@ class Settings(BaseSettings):
     @model_validator(mode="after")
     def _ttl_covers_runs(self) -> Settings:
         # EvidenceGuard must still read every record at the end of the longest run (§6).
-        if self.store_ttl_s <= self.run_deadline_s + self.ttl_margin_s:
-            raise ValueError(
-                f"store_ttl_s ({self.store_ttl_s}) must exceed run_deadline_s + ttl_margin_s "
-                f"({self.run_deadline_s + self.ttl_margin_s:g})"
-            )
+        check_ttl_covers(
+            self.store_ttl_s, deadline_s=self.run_deadline_s, margin_s=self.ttl_margin_s
+        )
         return self

@@ -7,26 +7,32 @@ the real system (Redis, MySQL, Loki, an HTTP RAG service) without touching the c
 
 from __future__ import annotations
 
-import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
-from harness.boundary import ToolBoundary, ToolPolicy
+from harness.boundary import ToolBoundary
 from harness.budget import Budgets, RunBudget
 from harness.clock import SystemClock
+from harness.context import RunContext
 from harness.control import InformationControl
 from harness.diagnosis import RunDeps
-from harness.executor import InlineToolExecutor
-from harness.ports import AuditSink, CanonicalStore, Clock, Projector, ToolBackend
+from harness.envelope import ToolPolicy
+from harness.ids import new_run_id
+from harness.ports import AuditSink, CanonicalStore, Clock, Projector, ToolBackend, ToolExecutor
 from harness.projectors.logs import LogsProjector
 from harness.projectors.mysql import MysqlProjector
 from harness.projectors.rag import RagProjector
-from harness.run import RunContext
 from harness.settings import Settings
 from harness.sql.policy import SqlPolicy
 from harness.sql.validator import SqlValidator
-from harness.tools import QUERY_LOGS, QUERY_MYSQL, SEARCH_KNOWLEDGE, ToolRegistry, default_specs
+from harness.tools import (
+    QUERY_LOGS,
+    QUERY_MYSQL,
+    SEARCH_KNOWLEDGE,
+    InlineToolExecutor,
+    ToolRegistry,
+    default_specs,
+)
 
 __all__ = ["ToolPlane", "build_run_deps", "build_tool_plane"]
 
@@ -45,7 +51,7 @@ class ToolPlane:
 
     def executor(self, *, project_in_thread: bool = True) -> InlineToolExecutor:
         return InlineToolExecutor(
-            self.backends, self.projectors, project_in_thread=project_in_thread
+            self.backends, self.projectors, project_in_thread=project_in_thread, clock=self.clock
         )
 
     def policy(self) -> ToolPolicy:
@@ -66,7 +72,7 @@ class ToolPlane:
     ) -> ToolBoundary:
         """Open a RUNNING run and the boundary that guards its tool calls."""
         run = RunContext.open(
-            run_id=run_id or f"run-{uuid.uuid4().hex[:16]}",
+            run_id=run_id or new_run_id(),
             now=self.clock.now(),
             timeout_s=self.settings.run_deadline_s,
         )
@@ -137,7 +143,6 @@ def _store(settings: Settings) -> CanonicalStore:
             ttl_s=ttl_s,
             max_record_bytes=max_bytes,
         )
-    store.check_ttl_covers(settings.run_deadline_s, settings.ttl_margin_s)  # type: ignore[attr-defined]
     return store
 
 
@@ -162,7 +167,7 @@ def _knowledge_backend(settings: Settings) -> ToolBackend:
 
 
 def _sql_backend(settings: Settings, sqlite_dir: Path | None) -> ToolBackend:
-    from harness.adapters.sql_executor import ReadOnlySqlExecutor
+    from harness.adapters.readonly_sql import ReadOnlySqlBackend
 
     if settings.mysql_url:
         engine: object = settings.mysql_url
@@ -170,7 +175,7 @@ def _sql_backend(settings: Settings, sqlite_dir: Path | None) -> ToolBackend:
         from harness.adapters.demo_db import sqlite_demo_engine
 
         engine = sqlite_demo_engine(sqlite_dir)
-    return ReadOnlySqlExecutor(
+    return ReadOnlySqlBackend(
         {settings.mysql_datasource: engine},  # type: ignore[dict-item]
         statement_timeout_s=settings.statement_timeout_s,
     )
@@ -180,7 +185,7 @@ def build_run_deps(
     settings: Settings | None = None,
     *,
     plane: ToolPlane | None = None,
-    executor: Any = None,
+    executor: ToolExecutor | None = None,
     budgets: Budgets | None = None,
 ) -> RunDeps:
     """Everything a DiagnosisRun needs, from settings: tool plane plus model clients.

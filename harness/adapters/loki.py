@@ -23,13 +23,14 @@ and exception texts never leave this module except as the error's local-log mess
 from __future__ import annotations
 
 import re
+from datetime import datetime
 from typing import Any
 
 import httpx
 from pydantic import BaseModel
 
 from harness.errors import BackendError, ErrorCode
-from harness.requests import LOG_LEVELS, QueryLogsRequest
+from harness.tools.arguments import LOG_LEVELS, QueryLogsRequest
 
 __all__ = ["LOKI_FORMAT", "LokiLogBackend", "build_logql"]
 
@@ -66,7 +67,7 @@ def build_logql(request: QueryLogsRequest, *, level_label: str = "level") -> str
     return " ".join(parts)
 
 
-def _ns(value: Any) -> int:
+def _ns(value: datetime) -> int:
     return int(value.timestamp()) * 1_000_000_000 + value.microsecond * 1000
 
 

@@ -10,16 +10,32 @@ the exception's class name.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import openai
 
 from harness.agent.caller import ComponentSettings
 from harness.errors import ErrorCode, ModelError
-from harness.models import Component, ModelClient, ModelReply, ModelRequest, ToolCall, Usage
+from harness.models import (
+    ChatMessage,
+    Component,
+    ModelClient,
+    ModelReply,
+    ModelRequest,
+    ToolCall,
+    ToolDefinition,
+    Usage,
+)
 from harness.settings import Settings
 
-__all__ = ["OpenAIModelClient", "build_model_clients", "component_call_settings"]
+__all__ = [
+    "OpenAIModelClient",
+    "build_model_clients",
+    "component_call_settings",
+    "render_messages",
+    "render_tools",
+]
 
 # Local servers (vLLM, llama.cpp) often accept any key; the SDK insists on one.
 _PLACEHOLDER_KEY = "not-set"
@@ -35,11 +51,12 @@ class OpenAIModelClient:
     async def complete(self, request: ModelRequest) -> ModelReply:
         """One chat completion; ModelError(MODEL_TIMEOUT / MODEL_ERROR) on failure."""
         try:
-            # Messages and tools are OpenAI-shaped dicts; the SDK's TypedDicts do not see that.
+            # Messages and tools are rendered as plain dicts; the SDK's TypedDicts do not see
+            # that they have the right shape.
             response = await self.client.chat.completions.create(  # type: ignore[call-overload]
                 model=self.model,
-                messages=[m.to_openai() for m in request.messages],
-                tools=request.tools or openai.NOT_GIVEN,
+                messages=render_messages(request.messages),
+                tools=render_tools(request.tools) or openai.NOT_GIVEN,
                 max_tokens=request.max_tokens,
                 timeout=request.timeout_s,
                 response_format=(
@@ -51,6 +68,41 @@ class OpenAIModelClient:
             raise ModelError(ErrorCode.MODEL_TIMEOUT, "APITimeoutError") from None
         except Exception as exc:  # status, connection, malformed JSON or shape: all technical
             raise ModelError(ErrorCode.MODEL_ERROR, type(exc).__name__) from None
+
+
+def render_messages(messages: Sequence[ChatMessage]) -> list[dict[str, Any]]:
+    """The chat-completions ``messages`` array for neutral messages."""
+    rendered: list[dict[str, Any]] = []
+    for message in messages:
+        body: dict[str, Any] = {"role": message.role, "content": message.content}
+        if message.tool_calls:
+            body["tool_calls"] = [
+                {
+                    "id": call.id,
+                    "type": "function",
+                    "function": {"name": call.name, "arguments": call.arguments},
+                }
+                for call in message.tool_calls
+            ]
+        if message.tool_call_id is not None:
+            body["tool_call_id"] = message.tool_call_id
+        rendered.append(body)
+    return rendered
+
+
+def render_tools(tools: Sequence[ToolDefinition]) -> list[dict[str, Any]]:
+    """The chat-completions ``tools`` array (function tools) for neutral definitions."""
+    return [
+        {
+            "type": "function",
+            "function": {
+                "name": tool.name,
+                "description": tool.description,
+                "parameters": tool.parameters,
+            },
+        }
+        for tool in tools
+    ]
 
 
 def _reply(response: Any) -> ModelReply:

@@ -31,7 +31,7 @@ import httpx
 from pydantic import BaseModel
 
 from harness.errors import BackendError, ErrorCode
-from harness.requests import SearchKnowledgeRequest
+from harness.tools.arguments import SearchKnowledgeRequest
 
 __all__ = ["RAG_HTTP_FORMAT", "HttpRagBackend"]
 

@@ -26,13 +26,7 @@ from redis.exceptions import RedisError
 
 from harness.errors import ErrorCode, RecordExpired, StoreError
 from harness.invocation import CanonicalInvocation, InvocationStatus
-from harness.transitions import (
-    TransitionMethods,
-    check_ttl_covers,
-    decode_record,
-    encode_record,
-    require_projecting,
-)
+from harness.store import TransitionMethods, decode_record, encode_record, require_projecting
 
 __all__ = ["RedisCanonicalStore", "fakeredis_store"]
 
@@ -112,10 +106,6 @@ class RedisCanonicalStore(TransitionMethods):
     def key(self, run_id: str, tool_call_id: str) -> str:
         """Return the Redis key of one record."""
         return f"{self.prefix}:run:{run_id}:call:{tool_call_id}"
-
-    def check_ttl_covers(self, deadline_s: float, margin_s: float) -> None:
-        """Raise ValueError at start-up unless ``ttl_s > deadline_s + margin_s``."""
-        check_ttl_covers(self.ttl_s, deadline_s=deadline_s, margin_s=margin_s)
 
     async def _call(self, op: str, make: Callable[[], Awaitable[_T]]) -> _T:
         try:

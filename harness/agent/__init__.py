@@ -1,1 +1,28 @@
-"""The agent side of a run: model calls, routing, the diagnosis loop and answer paths."""
+"""The agent side of a run: model calls, routing, the diagnosis loop and answer paths.
+
+``caller`` makes every model call under budget, deadline and retry policy; ``router`` picks the
+path; ``loop`` runs the diagnosis conversation through the ToolBoundary; ``answers`` covers the
+other intents; ``prompts`` holds the texts (they instruct, the harness enforces).
+"""
+
+from harness.agent.answers import (
+    AgentAnswer,
+    answer_knowledge,
+    answer_out_of_scope,
+    answer_system_chat,
+)
+from harness.agent.caller import ComponentSettings, ModelCaller
+from harness.agent.loop import AgentOutcome, DiagnosisAgent
+from harness.agent.router import route
+
+__all__ = [
+    "AgentAnswer",
+    "AgentOutcome",
+    "ComponentSettings",
+    "DiagnosisAgent",
+    "ModelCaller",
+    "answer_knowledge",
+    "answer_out_of_scope",
+    "answer_system_chat",
+    "route",
+]

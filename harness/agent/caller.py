@@ -8,21 +8,27 @@ and counted, never used.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, TypeVar, overload
 
 from harness.budget import RunBudget
-from harness.errors import ErrorCode, HarnessError, ModelError
-from harness.models import ChatMessage, Component, ModelClient, ModelReply, ModelRequest
+from harness.context import RunContext
+from harness.errors import ErrorCode, HarnessError, ModelError, RunInactive
+from harness.models import (
+    ChatMessage,
+    Component,
+    ModelClient,
+    ModelReply,
+    ModelRequest,
+    ToolDefinition,
+)
 from harness.ports import Clock
 from harness.retry import RetryPolicy
-from harness.run import RunContext, RunStatus
-from harness.trace import TraceCategory, TraceRecorder
+from harness.trace import ModelTokenUsage, TraceRecorder
 
-__all__ = ["ComponentSettings", "ModelCaller", "ReasoningNote"]
+__all__ = ["ComponentSettings", "ModelCaller"]
 
 log = logging.getLogger(__name__)
 
@@ -38,15 +44,6 @@ class ComponentSettings:
     max_reply_chars: int = 64_000
 
 
-@dataclass(frozen=True, kw_only=True)
-class ReasoningNote:
-    """Provider reasoning of one call, for the separate reasoning audit (None = unavailable)."""
-
-    component: Component
-    attempt: int
-    text: str | None
-
-
 @dataclass
 class ModelCaller:
     """Calls models for one run."""
@@ -58,31 +55,51 @@ class ModelCaller:
     retry: RetryPolicy = field(default_factory=RetryPolicy)
     settings: Mapping[Component, ComponentSettings] = field(default_factory=dict)
     trace: TraceRecorder | None = None
-    reasoning: list[ReasoningNote] = field(default_factory=list)
-    calls: list[dict[str, Any]] = field(default_factory=list)
 
     @classmethod
     def single(cls, model: ModelClient, **kwargs: Any) -> ModelCaller:
         """One model client for every component."""
-        return cls(models={c: model for c in Component}, **kwargs)
+        return cls(models=dict.fromkeys(Component, model), **kwargs)
 
     def settings_for(self, component: Component) -> ComponentSettings:
         return self.settings.get(component, ComponentSettings())
+
+    @overload
+    async def call(
+        self,
+        component: Component,
+        messages: Sequence[ChatMessage],
+        *,
+        tools: Sequence[ToolDefinition] = (),
+        json_mode: bool = False,
+    ) -> ModelReply: ...
+
+    @overload
+    async def call(
+        self,
+        component: Component,
+        messages: Sequence[ChatMessage],
+        *,
+        tools: Sequence[ToolDefinition] = (),
+        json_mode: bool = False,
+        parse: Callable[[ModelReply], T],
+    ) -> T: ...
 
     async def call(
         self,
         component: Component,
         messages: Sequence[ChatMessage],
         *,
-        tools: Sequence[dict[str, Any]] = (),
+        tools: Sequence[ToolDefinition] = (),
         json_mode: bool = False,
-        parse: Callable[[ModelReply], T] | None = None,
+        parse: Callable[[ModelReply], Any] | None = None,
     ) -> Any:
         """One logical call, retried per policy; raises a HarnessError with a stable code.
 
         Args:
             parse: Turns the reply into the caller's value; a ``ValueError`` from it makes the
                 reply unusable, which counts as a technical failure (retried where allowed).
+                Without it the reply itself is returned.
         """
         attempts = self.retry.max_attempts(component)
         last: HarnessError | None = None
@@ -108,10 +125,10 @@ class ModelCaller:
         component: Component,
         attempt: int,
         messages: Sequence[ChatMessage],
-        tools: Sequence[dict[str, Any]],
+        tools: Sequence[ToolDefinition],
         json_mode: bool,
     ) -> ModelReply:
-        self._ensure_active()
+        self.run.ensure_active(self.clock.now())
         settings = self.settings_for(component)
         max_tokens = self.budget.reserve_model_call(settings.max_tokens)
         remaining_s = (self.run.deadline - self.clock.now()).total_seconds()
@@ -127,13 +144,13 @@ class ModelCaller:
         client = self.models[component]
         t0 = self.clock.monotonic()
         try:
-            reply = await asyncio.wait_for(client.complete(request), timeout=timeout_s)
+            reply = await self.clock.wait_for(client.complete(request), timeout_s)
         except TimeoutError:
             if remaining_s <= settings.timeout_s:
                 # The run's deadline, not the component's timeout, cut this call short: that
                 # is the run timing out, whichever of the two timers fired first.
                 self._record(component, attempt, None, t0, ErrorCode.DEADLINE_EXCEEDED)
-                raise HarnessError(ErrorCode.DEADLINE_EXCEEDED, "run deadline reached") from None
+                raise RunInactive(ErrorCode.DEADLINE_EXCEEDED, "run deadline reached") from None
             self._record(component, attempt, None, t0, ErrorCode.MODEL_TIMEOUT)
             raise ModelError(ErrorCode.MODEL_TIMEOUT, "model call timed out") from None
         except ModelError as err:
@@ -144,9 +161,9 @@ class ModelCaller:
         except Exception as exc:  # an adapter defect is a technical failure, text stays local
             self._record(component, attempt, None, t0, ErrorCode.MODEL_ERROR)
             raise ModelError(ErrorCode.MODEL_ERROR, type(exc).__name__) from None
-        if self.run.status is not RunStatus.RUNNING:
+        if self.run.terminal:
             self.run.drop_late()
-            raise HarnessError(ErrorCode.RUN_NOT_ACTIVE, "late model reply dropped")
+            raise RunInactive(ErrorCode.RUN_NOT_ACTIVE, "late model reply dropped")
         self._record(component, attempt, reply, t0, None)
         if (
             len(reply.content or "") > settings.max_reply_chars
@@ -164,40 +181,16 @@ class ModelCaller:
         code: ErrorCode | None,
     ) -> None:
         # Usage is committed for every attempt: what the provider reported, or "unavailable".
-        self.budget.commit_usage(
-            component.value, reply.model if reply else "", reply.usage if reply else None
-        )
-        self.reasoning.append(
-            ReasoningNote(
-                component=component,
-                attempt=attempt,
-                text=reply.reasoning_content if reply else None,
-            )
-        )
         usage = reply.usage if reply else None
-        call = {
-            "component": component.value,
-            "attempt": attempt,
-            "latency_ms": round((self.clock.monotonic() - t0) * 1000, 3),
-            "usage": usage.model_dump() if usage else "unavailable",
-            "error_code": code.value if code else None,
-            "count": len(reply.tool_calls) if reply else 0,
-        }
-        self.calls.append(call)
+        self.budget.commit_usage(component, reply.model if reply else "", usage)
         if self.trace is not None:
-            category = (
-                TraceCategory.ROUTING
-                if component is Component.ROUTER
-                else (
-                    TraceCategory.SEMANTIC
-                    if component is Component.SEMANTIC_GUARD
-                    else TraceCategory.AGENT
+            self.trace.record(
+                ModelTokenUsage(
+                    component=component,
+                    attempt=attempt,
+                    latency_ms=round((self.clock.monotonic() - t0) * 1000, 3),
+                    usage=usage,
+                    error_code=code,
+                    tool_calls=len(reply.tool_calls) if reply else 0,
                 )
             )
-            self.trace.record(category, "MODEL_TOKEN_USAGE", call)
-
-    def _ensure_active(self) -> None:
-        if self.run.status is not RunStatus.RUNNING:
-            raise HarnessError(ErrorCode.RUN_NOT_ACTIVE)
-        if self.clock.now() >= self.run.deadline:
-            raise HarnessError(ErrorCode.DEADLINE_EXCEEDED)

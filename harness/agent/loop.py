@@ -9,19 +9,15 @@ model-call budget bounds the loop whatever the model does.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from pydantic import ValidationError
-
 from harness.agent.caller import ModelCaller
 from harness.agent.prompts import CONTROL_STOP, agent_messages
-from harness.agent.router import strip_fences
 from harness.agent.turns import run_tool_calls
 from harness.boundary import ToolBoundary
-from harness.draft import DiagnosisDraft, RoundEvaluation
-from harness.errors import ErrorCode, HarnessError
+from harness.draft import DiagnosisDraft, RoundEvaluation, parse_draft
+from harness.jsontext import loads_object
 from harness.models import ChatMessage, Component, ModelReply
 
 __all__ = ["AgentOutcome", "DiagnosisAgent"]
@@ -47,27 +43,19 @@ class DiagnosisAgent:
         self.datasource = datasource
         self.stop_injected = False
 
-    def tool_schemas(self) -> list[dict]:
-        authorized = self.boundary.policy.authorized_tools
-        return [
-            spec.openai_schema()
-            for name, spec in sorted(self.boundary.registry.specs.items())
-            if name in authorized
-        ]
-
     async def run(self, question: str, *, as_of: datetime) -> AgentOutcome:
-        """Converse until the agent answers with a valid draft; raise INVALID_DRAFT otherwise."""
+        """Converse until the agent answers with a valid draft; INVALID_DRAFT otherwise."""
         run = self.boundary.run
         messages = agent_messages(
             question, analysis_id=run.analysis_id, as_of=as_of, datasource=self.datasource
         )
-        tools = self.tool_schemas()
+        tools = self.boundary.registry.definitions(self.boundary.policy.authorized_tools)
         turns = 0
         while True:
             reply = await self.caller.call(Component.DIAGNOSIS_AGENT, messages, tools=tools)
             turns += 1
             if not reply.tool_calls:
-                draft = parse_draft(reply)
+                draft = parse_draft(reply.content)
                 messages.append(ChatMessage(role="assistant", content=reply.content))
                 return AgentOutcome(draft=draft, messages=messages, turns=turns)
             await run_tool_calls(self.boundary, reply, messages)
@@ -77,23 +65,14 @@ class DiagnosisAgent:
                 messages.append(ChatMessage(role="user", content=CONTROL_STOP))
 
 
-def parse_draft(reply: ModelReply) -> DiagnosisDraft:
-    """The reply's content as a DiagnosisDraft, or INVALID_DRAFT (never the reply's text)."""
-    try:
-        return DiagnosisDraft.model_validate_json(strip_fences(reply.content or ""))
-    except (ValidationError, ValueError):
-        raise HarnessError(ErrorCode.INVALID_DRAFT, "draft does not parse") from None
-
-
 def _agent_says_no_gain(reply: ModelReply) -> bool:
     """The agent may state, beside its tool calls, that the previous round gained nothing."""
     if not reply.content:
         return False
     try:
-        body = json.loads(strip_fences(reply.content))
+        evaluations = loads_object(reply.content).get("evaluations")
     except ValueError:
         return False
-    evaluations = body.get("evaluations") if isinstance(body, dict) else None
     if not isinstance(evaluations, dict) or not evaluations:
         return False
     return all(v == RoundEvaluation.NO_GAIN.value for v in evaluations.values())

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from harness.boundary import ToolBoundary, ToolBoundaryResult, ToolCallEnvelope
+from harness.boundary import ToolBoundary
+from harness.envelope import ToolBoundaryResult, ToolCallEnvelope
 from harness.models import ChatMessage, ModelReply
 
 __all__ = ["run_tool_calls"]

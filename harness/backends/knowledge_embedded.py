@@ -27,7 +27,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from harness.errors import BackendError, ErrorCode
 from harness.observation import RelevanceLevel
-from harness.requests import SearchKnowledgeRequest
+from harness.tools.arguments import SearchKnowledgeRequest
 
 # bm25s logs every index build at DEBUG through its own handler; a CLI run should stay quiet.
 logging.getLogger("bm25s").setLevel(logging.WARNING)
@@ -340,11 +340,6 @@ class EmbeddedKnowledgeBackend:
     def document_count(self) -> int:
         """Documents in the index."""
         return len(self._documents)
-
-    @property
-    def chunk_count(self) -> int:
-        """Chunks in the index."""
-        return len(self._chunks)
 
     def fetch(self, request: BaseModel) -> dict[str, Any]:
         """Search the runbooks; return the ``embedded-bm25/v1`` raw response.

@@ -33,7 +33,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from harness.errors import BackendError, ErrorCode
-from harness.requests import LOG_LEVELS, QueryLogsRequest
+from harness.tools.arguments import LOG_LEVELS, QueryLogsRequest
 
 __all__ = ["EMBEDDED_LOGS_FORMAT", "EmbeddedLogBackend", "default_logs_path", "level_rank"]
 

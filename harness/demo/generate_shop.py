@@ -20,6 +20,7 @@ import argparse
 import random
 import string
 import sys
+from collections.abc import Sequence
 from datetime import datetime, timedelta
 from pathlib import Path
 
@@ -60,7 +61,9 @@ def _q(value: object) -> str:
     return "'" + str(value).replace("\\", "\\\\").replace("'", "''") + "'"
 
 
-def _inserts(table: str, columns: list[str], rows: list[tuple], batch: int = 250) -> list[str]:
+def _inserts(
+    table: str, columns: list[str], rows: Sequence[tuple[object, ...]], batch: int = 250
+) -> list[str]:
     out = []
     for i in range(0, len(rows), batch):
         chunk = rows[i : i + batch]

@@ -15,7 +15,6 @@ item_ref exists in its record's projection; and the grounding pre-check.
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,14 +23,13 @@ from pydantic import BaseModel, ConfigDict, Field
 from harness.draft import Conclusion, ConclusionKind, DiagnosisDraft
 from harness.errors import StoreError
 from harness.guards.grounding import ungrounded_tokens
-from harness.guards.issues import IssueCode, ValidationIssue
+from harness.ids import is_tool_call_id
 from harness.invocation import CanonicalInvocation, EvidenceStatus, InvocationStatus
-from harness.observation import SCOPE_REF, observation_adapter
+from harness.observation import SCOPE_REF, AgentObservation, observation_adapter
 from harness.ports import CanonicalStore
+from harness.verdicts import IssueCode, ValidationIssue
 
 __all__ = ["EvidenceGuard", "EvidenceVerdict", "VerifiedSnapshot"]
-
-_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 _OBSERVED_FACT_TOOLS = frozenset({"query_logs", "query_mysql"})
 _CLAIMING = frozenset(
     {ConclusionKind.ROOT_CAUSE, ConclusionKind.CONTRIBUTING_FACTOR, ConclusionKind.OBSERVATION}
@@ -43,9 +41,9 @@ class VerifiedSnapshot(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    run_id: str
-    records: dict[str, dict[str, Any]] = Field(
-        default_factory=dict, description="tool_call_id → the record's agent_result."
+    run_id: str = Field(description="The run whose records were checked.")
+    records: dict[str, AgentObservation] = Field(
+        default_factory=dict, description="tool_call_id → the record's agent projection."
     )
 
 
@@ -65,6 +63,7 @@ class EvidenceVerdict:
 @dataclass
 class _Record:
     invocation: CanonicalInvocation
+    observation: AgentObservation | None = None
     refs: set[str] = field(default_factory=set)
     text: str = ""
 
@@ -96,7 +95,11 @@ class EvidenceGuard:
             issues.extend(self._check_conclusion(conclusion, records, valid))
         snapshot = VerifiedSnapshot(
             run_id=run_id,
-            records={cid: rec.invocation.agent_result or {} for cid, rec in sorted(valid.items())},
+            records={
+                cid: rec.observation
+                for cid, rec in sorted(valid.items())
+                if rec.observation is not None
+            },
         )
         return EvidenceVerdict(issues=tuple(issues), snapshot=snapshot)
 
@@ -107,7 +110,7 @@ class EvidenceGuard:
                 cid = citation.tool_call_id
                 if cid in records:
                     continue
-                if not _ID.fullmatch(cid):
+                if not is_tool_call_id(cid):
                     records[cid] = None
                     continue
                 invocation = await self.store.get(run_id, cid)  # key from the *current* run
@@ -121,6 +124,7 @@ class EvidenceGuard:
             and invocation.agent_result is not None
         ):
             observation = self._adapter.validate_python(invocation.agent_result)
+            record.observation = observation
             record.refs = observation.item_refs()
             record.text = json.dumps(invocation.agent_result, ensure_ascii=False, default=str)
         return record

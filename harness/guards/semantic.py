@@ -9,30 +9,25 @@ which the release policy turns into a SafeFallback — never a SUPPORTED release
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
-from enum import Enum
 
 from harness.agent.caller import ModelCaller
 from harness.agent.prompts import semantic_messages
-from harness.agent.router import strip_fences
 from harness.draft import DiagnosisDraft
 from harness.errors import ModelError
 from harness.guards.evidence import VerifiedSnapshot
+from harness.jsontext import loads_object
 from harness.models import Component, ModelReply
+from harness.verdicts import SemanticVerdict
 
-__all__ = ["SemanticGuard", "SemanticVerdict", "Verdict"]
-
-
-class Verdict(str, Enum):
-    SUPPORTED = "SUPPORTED"
-    UNSUPPORTED = "UNSUPPORTED"
-    UNAVAILABLE = "UNAVAILABLE"
+__all__ = ["SemanticGuard", "SemanticJudgement"]
 
 
 @dataclass(frozen=True, kw_only=True)
-class SemanticVerdict:
-    verdict: Verdict
+class SemanticJudgement:
+    """The judge's verdict and, for UNSUPPORTED, which conclusions it objected to."""
+
+    verdict: SemanticVerdict
     issues: tuple[str, ...] = ()
 
 
@@ -44,22 +39,20 @@ class SemanticGuard:
 
     async def judge(
         self, *, query: str, draft: DiagnosisDraft, snapshot: VerifiedSnapshot
-    ) -> SemanticVerdict:
+    ) -> SemanticJudgement:
         messages = semantic_messages(query, draft.model_dump_json(), snapshot.model_dump_json())
         try:
             return await self.caller.call(
                 Component.SEMANTIC_GUARD, messages, json_mode=True, parse=_parse
             )
         except ModelError:
-            return SemanticVerdict(verdict=Verdict.UNAVAILABLE)
+            return SemanticJudgement(verdict=SemanticVerdict.UNAVAILABLE)
 
 
-def _parse(reply: ModelReply) -> SemanticVerdict:
-    body = json.loads(strip_fences(reply.content or ""))
-    if not isinstance(body, dict):
-        raise ValueError("not an object")
+def _parse(reply: ModelReply) -> SemanticJudgement:
+    body = loads_object(reply.content)
     verdict = str(body.get("verdict", "")).upper()
-    if verdict not in (Verdict.SUPPORTED.value, Verdict.UNSUPPORTED.value):
+    if verdict not in (SemanticVerdict.SUPPORTED.value, SemanticVerdict.UNSUPPORTED.value):
         raise ValueError("no verdict")
     issues = []
     for issue in body.get("issues") or []:
@@ -70,4 +63,4 @@ def _parse(reply: ModelReply) -> SemanticVerdict:
                 if conclusion
                 else "SEMANTIC_UNSUPPORTED"
             )
-    return SemanticVerdict(verdict=Verdict(verdict), issues=tuple(issues[:20]))
+    return SemanticJudgement(verdict=SemanticVerdict(verdict), issues=tuple(issues[:20]))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 from harness.logmining._tokens import PURE_WILDCARDS, Masker, is_var, render, wildcard_like
 from harness.logmining.config import WILDCARD, MinedTemplate, MinerConfig, template_of_text
@@ -78,7 +79,7 @@ class TemplateMiner:
     def __init__(self, config: MinerConfig | None = None) -> None:
         self._config = config or MinerConfig()
         self._masker = Masker(self._config)
-        self._root: dict[int, dict] = {}
+        self._root: dict[int, dict[str | None, Any]] = {}
         self._clusters: list[_Cluster] = []
         self._seen: dict[str, _Cluster] = {}
         self._prefix_len = max(self._config.depth - 2, 0)

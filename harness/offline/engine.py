@@ -18,9 +18,11 @@ import json
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
+from harness.clock import SystemClock
+from harness.jsontext import loads_object
 from harness.offline.analysis import agent_context, analyse
 from harness.offline.answers import (
     OFFLINE_NOTICE,
@@ -69,7 +71,7 @@ class OfflineDemoModel:
     """
 
     def __init__(self, *, clock: Callable[[], datetime] | None = None) -> None:
-        self._clock = clock or (lambda: datetime.now(UTC))
+        self._clock = clock or SystemClock().now
 
     def complete(self, body: Any, *, created: int = 0) -> dict[str, Any]:
         """The chat-completion response for ``body``; OfflineRequestError when it is not one."""
@@ -163,14 +165,10 @@ def _round_evaluation(conversation: Conversation) -> str | None:
 
 
 def _json_object(text: str) -> dict[str, Any] | None:
-    stripped = text.strip()
-    if stripped.startswith("```"):
-        stripped = stripped.split("\n", 1)[-1].rsplit("```", 1)[0]
     try:
-        body = json.loads(stripped)
+        return loads_object(text)
     except ValueError:
         return None
-    return body if isinstance(body, dict) else None
 
 
 def _render(

@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from harness.errors import ErrorCode, ProjectionError
-from harness.requests import LOG_LEVELS
+from harness.tools.arguments import LOG_LEVELS
 
 __all__ = ["EMBEDDED_FORMAT", "LOKI_FORMAT", "RANK", "Event", "normalize_level", "parse_raw"]
 

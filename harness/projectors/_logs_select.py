@@ -3,15 +3,27 @@
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
+from datetime import datetime
 
 from harness.observation import LogEvent, LogTemplate
 from harness.projectors._logs_raw import RANK, Event
 
-if TYPE_CHECKING:
-    from harness.projectors.logs import _Group
+__all__ = ["ELLIPSIS", "TemplateGroup", "clip", "lowest_event", "sample", "trim_stack"]
 
-__all__ = ["ELLIPSIS", "clip", "lowest_event", "sample", "trim_stack"]
+
+@dataclass(kw_only=True)
+class TemplateGroup:
+    """The events of one mined template in a result: count, services, worst level, range."""
+
+    template_id: str
+    template: str
+    count: int
+    services: set[str]
+    rank: int
+    first: datetime
+    last: datetime
+
 
 ELLIPSIS = "…"
 # Stack frame lines of Java (``at ...``, ``... 12 more``) and Python (``File "..."``, code).
@@ -75,7 +87,7 @@ def clip(text: str, max_chars: int) -> tuple[str, bool]:
 
 
 def sample(
-    events: list[Event], template_ids: list[str], groups: dict[str, _Group], count: int
+    events: list[Event], template_ids: list[str], groups: dict[str, TemplateGroup], count: int
 ) -> list[int]:
     """Positions (in time order) of up to ``count`` events spread over the whole range.
 

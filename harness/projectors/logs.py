@@ -31,7 +31,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime
 from typing import Any
 
 from pydantic import BaseModel
@@ -49,9 +48,15 @@ from harness.observation import (
 )
 from harness.projectors._log_lines import canonical_line, with_status
 from harness.projectors._logs_raw import LOKI_FORMAT, RANK, Event, parse_raw
-from harness.projectors._logs_select import clip, lowest_event, sample, trim_stack
+from harness.projectors._logs_select import (
+    TemplateGroup,
+    clip,
+    lowest_event,
+    sample,
+    trim_stack,
+)
 from harness.redaction import Redactor
-from harness.requests import LOG_LEVELS, QueryLogsRequest
+from harness.tools.arguments import LOG_LEVELS, QueryLogsRequest
 
 __all__ = ["LOKI_FORMAT", "LogsProjector", "LogsProjectorLimits", "trim_stack"]
 
@@ -74,17 +79,6 @@ class LogsProjectorLimits:
     max_message_chars: int = 400
     max_stack_lines: int = 6
     max_observation_bytes: int = 8192
-
-
-@dataclass(kw_only=True)
-class _Group:
-    template_id: str
-    template: str
-    count: int
-    services: set[str]
-    rank: int
-    first: datetime
-    last: datetime
 
 
 class LogsProjector:
@@ -192,19 +186,9 @@ class LogsProjector:
         )
         return Projection(observation=observation, facts=facts)
 
-    def template_labels(self, raw: Any) -> list[str]:
-        """Each raw event's template id, in raw order (the identity the observation uses)."""
-        events, _ = parse_raw(raw)
-        ordered = sorted(events, key=lambda e: (e.ts, e.index))
-        ids, _ = self._mine(ordered)
-        labels = [""] * len(events)
-        for event, template_id in zip(ordered, ids, strict=True):
-            labels[event.index] = template_id
-        return labels
-
     # ------------------------------------------------------------------ internals
 
-    def _mine(self, events: list[Event]) -> tuple[list[str], dict[str, _Group]]:
+    def _mine(self, events: list[Event]) -> tuple[list[str], dict[str, TemplateGroup]]:
         """Mine the first lines; return each event's template id and the groups.
 
         Lines are mined in their canonical form (:mod:`._log_lines`: access logs shortened to
@@ -224,7 +208,7 @@ class LogsProjector:
             t: m.template for t, m in zip(distinct, miner.mine_batch(distinct), strict=True)
         }
         redacted_ids: dict[tuple[str, str | None], tuple[str, str]] = {}
-        groups: dict[str, _Group] = {}
+        groups: dict[str, TemplateGroup] = {}
         ids: list[str] = []
         for event, line in zip(events, canonical, strict=True):
             template = line.text if line.fixed else templates_of[line.text]
@@ -238,7 +222,7 @@ class LogsProjector:
             group = groups.get(template_id)
             rank = RANK[event.level]
             if group is None:
-                groups[template_id] = _Group(
+                groups[template_id] = TemplateGroup(
                     template_id=template_id,
                     template=text,
                     count=1,

@@ -40,7 +40,7 @@ from harness.observation import (
     RelevanceLevel,
 )
 from harness.redaction import redact as default_redact
-from harness.requests import SearchKnowledgeRequest
+from harness.tools.arguments import SearchKnowledgeRequest
 
 __all__ = ["RagProjector", "RagProjectorLimits", "normalize_relevance"]
 

@@ -174,7 +174,7 @@ class LineageAnalyzer:
         outputs = self._outputs(scope)
         by_name = {column.name.lower(): column.sources for column in outputs}
         for node in walk_in_scope(expression):
-            if isinstance(node, exp.Column) and node is not expression:
+            if isinstance(node, exp.Column):
                 sources = by_name.get(node.name.lower())
                 if sources is None or node.table:
                     reject(RejectReason.UNRESOLVED_LINEAGE, node.name)

@@ -31,12 +31,12 @@ from sqlglot.errors import OptimizeError, SqlglotError
 from sqlglot.optimizer.qualify import qualify
 
 from harness.errors import SqlRejected
-from harness.requests import QueryMysqlRequest
 from harness.sql.constructs import check_constructs, check_raw_text, classify_unparsable
 from harness.sql.lineage import LineageAnalyzer, check_stars
 from harness.sql.plan import MysqlQueryPlan, PlanColumn
 from harness.sql.policy import DatasourcePolicy, SqlPolicy
 from harness.sql.reasons import RejectReason, reject
+from harness.tools.arguments import QueryMysqlRequest
 
 __all__ = ["SqlValidator"]
 

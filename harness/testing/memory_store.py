@@ -17,13 +17,7 @@ from harness.clock import SystemClock
 from harness.errors import ErrorCode, RecordExpired, StoreError
 from harness.invocation import CanonicalInvocation
 from harness.ports import Clock
-from harness.transitions import (
-    TransitionMethods,
-    check_ttl_covers,
-    decode_record,
-    encode_record,
-    require_projecting,
-)
+from harness.store import TransitionMethods, decode_record, encode_record, require_projecting
 
 __all__ = ["InMemoryCanonicalStore"]
 
@@ -68,10 +62,6 @@ class InMemoryCanonicalStore(TransitionMethods):
     def fail_next(self, n: int = 1) -> None:
         """Make the next ``n`` operations raise StoreError(STORE_ERROR)."""
         self._failures_left += n
-
-    def check_ttl_covers(self, deadline_s: float, margin_s: float) -> None:
-        """Raise ValueError at start-up unless ``ttl_s > deadline_s + margin_s``."""
-        check_ttl_covers(self.ttl_s, deadline_s=deadline_s, margin_s=margin_s)
 
     def _gate(self, op: str) -> None:
         if self.down:

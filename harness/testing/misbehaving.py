@@ -1,7 +1,8 @@
 """Models that misbehave on purpose, one builder per failure mode the harness must survive.
 
 Each builder returns a fresh model that routes to DIAGNOSIS and then misbehaves; tests run it
-through a DiagnosisRun and assert the stable outcome. ``MISBEHAVIOURS`` names them all.
+through a DiagnosisRun and assert the stable outcome. ``MISBEHAVIOURS`` names them all. A
+builder takes the run's analysis id and the clock its slow steps wait on.
 """
 
 from __future__ import annotations
@@ -10,8 +11,10 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from harness.clock import SystemClock
 from harness.errors import ErrorCode, ModelError
 from harness.models import Component, ModelReply, ModelRequest
+from harness.ports import Clock
 from harness.testing.models import (
     FunctionModel,
     ScriptedModel,
@@ -38,6 +41,10 @@ __all__ = [
 KB = {"query": "connection pool", "top_k": 3}
 
 
+def _clock(clock: Clock | None) -> Clock:
+    return clock or SystemClock()
+
+
 def _route() -> ModelReply:
     return text_reply(json.dumps({"intent": "DIAGNOSIS"}))
 
@@ -56,7 +63,7 @@ def _cite(call_id: str) -> dict[str, Any]:
     }
 
 
-def hallucinated_ids(analysis_id: str) -> ScriptedModel:
+def hallucinated_ids(analysis_id: str, clock: Clock | None = None) -> ScriptedModel:
     """Tool calls with ids that break the id format or reuse an id."""
     return ScriptedModel(
         [
@@ -68,26 +75,31 @@ def hallucinated_ids(analysis_id: str) -> ScriptedModel:
             tool_reply(("search_knowledge", {"query": "c"}, "ok_1")),
             text_reply(draft_json(analysis_id, [_cite("ok_1")])),
             _supported(),
-        ]
+        ],
+        clock=_clock(clock),
     )
 
 
-def foreign_run_ids(analysis_id: str) -> ScriptedModel:
+def foreign_run_ids(analysis_id: str, clock: Clock | None = None) -> ScriptedModel:
     """Cites a tool_call_id that belongs to another run (never executed in this one)."""
     broken = text_reply(draft_json(analysis_id, [_cite("call_of_another_run")]))
-    return ScriptedModel([_route(), tool_reply(("search_knowledge", KB, "mine")), broken, broken])
+    return ScriptedModel(
+        [_route(), tool_reply(("search_knowledge", KB, "mine")), broken, broken],
+        clock=_clock(clock),
+    )
 
 
-def repeated_calls(analysis_id: str) -> ScriptedModel:
+def repeated_calls(analysis_id: str, clock: Clock | None = None) -> ScriptedModel:
     """The same tool call over and over."""
     steps: list[Any] = [_route(), tool_reply(("search_knowledge", KB, "first"))]
     steps += [tool_reply(("search_knowledge", KB)) for _ in range(3)]
     return ScriptedModel(
-        [*steps, text_reply(draft_json(analysis_id, [_cite("first")])), _supported()]
+        [*steps, text_reply(draft_json(analysis_id, [_cite("first")])), _supported()],
+        clock=_clock(clock),
     )
 
 
-def endless_tool_loop(analysis_id: str) -> FunctionModel:
+def endless_tool_loop(analysis_id: str, clock: Clock | None = None) -> FunctionModel:
     """Never answers: a new tool call every turn."""
     turns = 0
 
@@ -98,48 +110,54 @@ def endless_tool_loop(analysis_id: str) -> FunctionModel:
             return _route()
         return tool_reply(("search_knowledge", {"query": f"q{turns}"}))
 
-    return FunctionModel(reply)
+    return FunctionModel(reply, clock=_clock(clock))
 
 
-def oversized_reply(analysis_id: str) -> ScriptedModel:
-    return ScriptedModel([_route(), text_reply("x" * 100_000)])
+def oversized_reply(analysis_id: str, clock: Clock | None = None) -> ScriptedModel:
+    return ScriptedModel([_route(), text_reply("x" * 100_000)], clock=_clock(clock))
 
 
-def malformed_arguments(analysis_id: str) -> ScriptedModel:
+def malformed_arguments(analysis_id: str, clock: Clock | None = None) -> ScriptedModel:
     return ScriptedModel(
         [
             _route(),
             tool_reply(("query_logs", "{not json", "m1"), ("query_mysql", '["a list"]', "m2")),
             text_reply(draft_json(analysis_id)),
             text_reply(draft_json(analysis_id)),
-        ]
+        ],
+        clock=_clock(clock),
     )
 
 
-def malformed_draft(analysis_id: str) -> ScriptedModel:
-    return ScriptedModel([_route(), text_reply("{'analysis_id': broken")])
+def malformed_draft(analysis_id: str, clock: Clock | None = None) -> ScriptedModel:
+    return ScriptedModel([_route(), text_reply("{'analysis_id': broken")], clock=_clock(clock))
 
 
-def slow_reply(analysis_id: str) -> ScriptedModel:
-    return ScriptedModel([_route(), Slow(30.0, text_reply(draft_json(analysis_id)))])
+def slow_reply(analysis_id: str, clock: Clock | None = None) -> ScriptedModel:
+    return ScriptedModel(
+        [_route(), Slow(30.0, text_reply(draft_json(analysis_id)))], clock=_clock(clock)
+    )
 
 
-def provider_error(analysis_id: str) -> ScriptedModel:
-    return ScriptedModel([_route(), ModelError(ErrorCode.MODEL_ERROR, "HTTP 500 from provider")])
+def provider_error(analysis_id: str, clock: Clock | None = None) -> ScriptedModel:
+    return ScriptedModel(
+        [_route(), ModelError(ErrorCode.MODEL_ERROR, "HTTP 500 from provider")], clock=_clock(clock)
+    )
 
 
-def missing_usage(analysis_id: str) -> ScriptedModel:
+def missing_usage(analysis_id: str, clock: Clock | None = None) -> ScriptedModel:
     return ScriptedModel(
         [
             text_reply(json.dumps({"intent": "DIAGNOSIS"}), with_usage=False),
             tool_reply(("search_knowledge", KB, "k1"), with_usage=False),
             text_reply(draft_json(analysis_id, [_cite("k1")]), with_usage=False),
             text_reply(json.dumps({"verdict": "SUPPORTED", "issues": []}), with_usage=False),
-        ]
+        ],
+        clock=_clock(clock),
     )
 
 
-MISBEHAVIOURS: dict[str, Callable[[str], Any]] = {
+MISBEHAVIOURS: dict[str, Callable[[str, Clock | None], ScriptedModel | FunctionModel]] = {
     "hallucinated_ids": hallucinated_ids,
     "foreign_run_ids": foreign_run_ids,
     "repeated_calls": repeated_calls,

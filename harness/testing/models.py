@@ -1,7 +1,9 @@
 """Model fakes: a scripted model and a function model, plus reply builders.
 
 ``ScriptedModel`` plays a queue of steps — replies, exceptions, delays or callables — and
-records every request it received; ``assert_complete()`` proves the script was used up.
+records every request it received; ``assert_complete()`` proves the script was used up. A
+``Slow`` step waits on the model's clock: with a ``FakeClock`` it waits until the test moves
+time, never on the wall clock.
 """
 
 from __future__ import annotations
@@ -13,8 +15,10 @@ from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from harness.clock import SystemClock
 from harness.errors import ErrorCode, ModelError
 from harness.models import ModelReply, ModelRequest, ToolCall, Usage
+from harness.ports import Clock
 
 __all__ = [
     "FunctionModel",
@@ -55,7 +59,7 @@ def tool_reply(
     tool_calls = []
     for call in calls:
         name, arguments = call[0], call[1]
-        call_id = call[2] if len(call) > 2 else f"call_{uuid.uuid4().hex[:12]}"  # type: ignore[misc]
+        call_id = call[2] if len(call) == 3 else f"call_{uuid.uuid4().hex[:12]}"
         text = arguments if isinstance(arguments, str) else json.dumps(arguments)
         tool_calls.append(ToolCall(id=call_id, name=name, arguments=text))
     return ModelReply(
@@ -97,12 +101,13 @@ class ScriptedModel:
 
     steps: list[Step]
     requests: list[ModelRequest] = field(default_factory=list)
+    clock: Clock = field(default_factory=SystemClock)
 
     async def complete(self, request: ModelRequest) -> ModelReply:
         self.requests.append(request)
         if not self.steps:
             raise AssertionError(f"script exhausted at request {len(self.requests)}")
-        return await _play(self.steps.pop(0), request)
+        return await _play(self.steps.pop(0), request, self.clock)
 
     def assert_complete(self) -> None:
         assert not self.steps, f"{len(self.steps)} scripted steps were never used"
@@ -114,16 +119,17 @@ class FunctionModel:
 
     fn: Callable[[ModelRequest], ModelReply | Awaitable[ModelReply]]
     requests: list[ModelRequest] = field(default_factory=list)
+    clock: Clock = field(default_factory=SystemClock)
 
     async def complete(self, request: ModelRequest) -> ModelReply:
         self.requests.append(request)
-        return await _play(self.fn, request)
+        return await _play(self.fn, request, self.clock)
 
 
-async def _play(step: Any, request: ModelRequest) -> ModelReply:
+async def _play(step: Any, request: ModelRequest, clock: Clock) -> ModelReply:
     if isinstance(step, Slow):
-        await asyncio.sleep(step.delay_s)
-        return await _play(step.then, request)
+        await clock.sleep(step.delay_s)
+        return await _play(step.then, request, clock)
     if isinstance(step, BaseException):
         raise step
     if isinstance(step, ModelReply):

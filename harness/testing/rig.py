@@ -2,21 +2,21 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Mapping
+
+from pydantic import BaseModel
 
 from harness.agent.caller import ComponentSettings
-from harness.boundary import ToolPolicy
 from harness.budget import Budgets
 from harness.clock import SystemClock
 from harness.diagnosis import RunDeps
-from harness.executor import InlineToolExecutor
+from harness.envelope import ToolPolicy
 from harness.models import Component, ModelClient
-from harness.ports import Clock, Projector, ToolBackend
+from harness.ports import CanonicalStore, Clock, Projector, ToolBackend
 from harness.retry import RetryPolicy
 from harness.testing.memory_store import InMemoryCanonicalStore
 from harness.testing.tools import DocsProjector, RecordingBackend
-from harness.tools import ToolRegistry, default_specs
+from harness.tools import InlineToolExecutor, ToolRegistry, default_specs
 
 __all__ = ["fake_deps"]
 
@@ -31,8 +31,8 @@ def fake_deps(
     clock: Clock | None = None,
     deadline_s: float = 30.0,
     retry: RetryPolicy | None = None,
-    store: Any = None,
-    mysql_planner: Any = None,
+    store: CanonicalStore | None = None,
+    mysql_planner: Callable[[BaseModel], BaseModel] | None = None,
 ) -> RunDeps:
     """RunDeps over the three tool names, each served by a fake backend and projector."""
     clock = clock or SystemClock()
@@ -40,7 +40,7 @@ def fake_deps(
     names = [s.name for s in specs]
     backend = RecordingBackend()
     projector = DocsProjector()
-    models = model if isinstance(model, Mapping) else {c: model for c in Component}
+    models = model if isinstance(model, Mapping) else dict.fromkeys(Component, model)
     return RunDeps(
         models=models,
         registry=ToolRegistry.of(specs),
@@ -49,6 +49,7 @@ def fake_deps(
             backends or {n: backend for n in names},
             projectors or {n: projector for n in names},
             project_in_thread=False,
+            clock=clock,
         ),
         clock=clock,
         policy=policy or ToolPolicy(authorized_tools=frozenset(names), execute_timeout_s=2.0),

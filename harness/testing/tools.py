@@ -60,12 +60,18 @@ class FailingBackend:
 
 @dataclass
 class SlowBackend:
-    """Blocks until released (or ``max_wait_s``), to exercise timeouts."""
+    """Blocks until released (or ``max_wait_s``), to exercise timeouts.
+
+    ``started`` is set once a fetch is blocking, so a test can wait for it and then move a
+    fake clock past the timeout; release it in ``finally`` so no worker thread is left behind.
+    """
 
     release: threading.Event = field(default_factory=threading.Event)
+    started: threading.Event = field(default_factory=threading.Event)
     max_wait_s: float = 5.0
 
     def fetch(self, request: BaseModel) -> Any:
+        self.started.set()
         self.release.wait(self.max_wait_s)
         return docs_raw("late")
 

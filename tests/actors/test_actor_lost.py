@@ -11,9 +11,11 @@ from actor_helpers import eventually
 
 from actors.pool import RunPool
 from actors.testing import FakeDepsFactory
-from harness.diagnosis import RunRequest
+from harness.context import RunStatus
 from harness.errors import ErrorCode
-from harness.release import Answer, StableFailure
+from harness.ingress import RunRequest
+from harness.results import Answer, StableFailure
+from harness.snapshot import RunPhase, RunSnapshot
 
 pytestmark = pytest.mark.usefixtures("ray_cluster")
 
@@ -27,7 +29,7 @@ def test_killed_actor_loses_its_runs_and_is_replaced() -> None:
             run_ids = [await pool.submit(slow), await pool.submit(slow)]
 
             async def both_routing() -> bool:
-                phases = [(await pool.status(r))["phase"] for r in run_ids]
+                phases = [(await pool.status(r)).phase.value for r in run_ids]
                 return phases == ["ROUTING", "ROUTING"]
 
             await eventually(both_routing)
@@ -43,12 +45,13 @@ def test_killed_actor_loses_its_runs_and_is_replaced() -> None:
             ]
             assert lost_after_s < 5.0
             status = await pool.status(run_ids[0])
-            assert status == {
-                "run_id": run_ids[0],
-                "status": "FAILED",
-                "phase": "DONE",
-                "result_type": "StableFailure",
-            }
+            assert status == RunSnapshot(
+                run_id=run_ids[0],
+                status=RunStatus.FAILED,
+                phase=RunPhase.DONE,
+                result_kind="StableFailure",
+            )
+            assert status.reduced  # the actor is gone: no figures are claimed
 
             after = await pool.submit(RunRequest(question="again @answer=back"))
             assert await pool.result(after, timeout_s=30) == Answer(

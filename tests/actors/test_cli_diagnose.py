@@ -8,7 +8,7 @@ import json
 import pytest
 
 from actors.testing import FakeDepsFactory
-from harness.cli import diagnose
+from serve.cli import diagnose
 
 pytestmark = pytest.mark.usefixtures("ray_cluster")
 
@@ -31,7 +31,7 @@ def test_json_prints_only_the_released_result(capsys: pytest.CaptureFixture[str]
     assert body == {
         "schema_version": 1,
         "run_id": body["run_id"],
-        "type": "Answer",
+        "kind": "Answer",
         "intent": "SYSTEM_CHAT",
         "text": "hi",
         "citations": [],
@@ -43,7 +43,7 @@ def test_a_run_past_its_deadline_exits_1(capsys: pytest.CaptureFixture[str]) -> 
     args = _parse("slow @route_s=10", "--json", "--deadline-s", "0.3")
     assert args.handler(args) == 1
     body = json.loads(capsys.readouterr().out)
-    assert (body["type"], sorted(body)) == ("TimedOut", ["run_id", "schema_version", "type"])
+    assert (body["kind"], sorted(body)) == ("TimedOut", ["kind", "run_id", "schema_version"])
 
 
 def test_progress_view_renders_a_report(capsys: pytest.CaptureFixture[str]) -> None:
@@ -64,7 +64,7 @@ def test_embedded_default_diagnoses_the_demo_incident(capsys: pytest.CaptureFixt
     out = capsys.readouterr().out.strip().splitlines()
     body = json.loads(out[-1])
     assert len(out) == 1 and body["run_id"].startswith("run-")
-    assert (body["type"], code) == ("DiagnosisReport", 0)
+    assert (body["kind"], code) == ("DiagnosisReport", 0)
     (root,) = [c for c in body["conclusions"] if c["kind"] == "ROOT_CAUSE"]
     assert "CHG-4821" in root["statement"] and "maximum-pool-size" in root["statement"]
     refs = {c["item_ref"].split(":")[0] for c in root["citations"]}

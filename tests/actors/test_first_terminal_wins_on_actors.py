@@ -10,8 +10,9 @@ import pytest
 
 from actors.pool import RunPool
 from actors.testing import FakeDepsFactory
-from harness.diagnosis import RunRequest
-from harness.release import Answer, Cancelled, ReleasedResult, TimedOut
+from harness.ingress import RunRequest
+from harness.results import Answer, Cancelled, ReleasedResult, TimedOut
+from harness.snapshot import RunPhase
 
 pytestmark = pytest.mark.usefixtures("ray_cluster")
 
@@ -58,7 +59,7 @@ def test_exactly_one_terminal_state_per_run_through_actors() -> None:
     seen: set[str] = set()
     for o in outcomes:
         run_id, result, status = o["run_id"], o["result"], o["status"]
-        state = status["status"]
+        state = status.status.value
         assert isinstance(result, EXPECTED[state]), (state, result)
         assert result.run_id == run_id
         # The cancel decided the outcome exactly when the run ended CANCELLED.
@@ -67,10 +68,11 @@ def test_exactly_one_terminal_state_per_run_through_actors() -> None:
         assert o["cancel_again"] is False and o["result_again"] == result
         if isinstance(result, Answer):
             assert (result.intent, result.text) == ("SYSTEM_CHAT", o["text"])
-        assert (status["phase"], status["result_type"]) == ("DONE", result.type)
+        assert (status.phase, status.result_kind) == (RunPhase.DONE, result.kind)
         # Ledger: whole calls only, never more than was reserved. Calls cut off by a cancel,
         # the deadline or a router timeout (the router retries once) commit no usage.
-        calls, tokens = status["model_calls"], status["total_tokens"]
+        calls, tokens = status.model_calls, status.total_tokens
+        assert calls is not None and tokens is not None, status
         assert tokens % TOKENS_PER_CALL == 0 and tokens <= calls * TOKENS_PER_CALL, status
         assert calls <= 3, status
         if state == "COMPLETED":  # the route and the answer both arrived

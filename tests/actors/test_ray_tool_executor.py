@@ -9,14 +9,15 @@ from pathlib import Path
 import pytest
 from actor_helpers import file_appears
 
-from actors.executor import RayToolExecutor
 from actors.pool import RunPool
 from actors.testing import FakeDepsFactory, ProbeToolSetFactory
-from harness.diagnosis import RunRequest
+from actors.tool_executor import RayToolExecutor
+from harness.context import RunStatus
 from harness.errors import BackendError, ErrorCode, HarnessError, ProjectionError
+from harness.ingress import RunRequest
 from harness.observation import RagObservation
-from harness.release import Cancelled
-from harness.requests import SearchKnowledgeRequest
+from harness.results import Cancelled
+from harness.tools.arguments import SearchKnowledgeRequest
 
 pytestmark = pytest.mark.usefixtures("ray_cluster")
 
@@ -141,7 +142,7 @@ def test_runs_on_actors_use_tool_tasks_and_a_cancel_stops_them(tmp_path: Path) -
     async def main() -> None:
         async with RunPool(1, 2, deps, name_prefix="task-actor") as pool:
             report = await pool.run(RunRequest(question="why @intent=DIAGNOSIS"), timeout_s=60)
-            assert report.type == "DiagnosisReport" and len(report.conclusions) == 3
+            assert report.kind == "DiagnosisReport" and len(report.conclusions) == 3
 
             run_id = await pool.submit(
                 RunRequest(question="why @intent=DIAGNOSIS @tool_sleep_s=30 @token=in-run")
@@ -151,7 +152,7 @@ def test_runs_on_actors_use_tool_tasks_and_a_cancel_stops_them(tmp_path: Path) -
             assert await pool.result(run_id, timeout_s=10) == Cancelled(run_id=run_id)
             await file_appears(tmp_path / "in-run.cancelled")
             status = await pool.status(run_id)
-            assert (status["status"], status["result_type"]) == ("CANCELLED", "Cancelled")
+            assert (status.status, status.result_kind) == (RunStatus.CANCELLED, "Cancelled")
 
     asyncio.run(main())
     assert not (tmp_path / "in-run.finished").exists()

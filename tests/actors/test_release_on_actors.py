@@ -8,8 +8,8 @@ import pytest
 
 from actors.pool import RunPool
 from actors.testing import FakeDepsFactory
-from harness.diagnosis import RunRequest
-from harness.release import DiagnosisReport, SafeFallback
+from harness.ingress import RunRequest
+from harness.results import DiagnosisReport, SafeFallback
 
 pytestmark = pytest.mark.usefixtures("ray_cluster")
 

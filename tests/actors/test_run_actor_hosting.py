@@ -10,9 +10,10 @@ from actor_helpers import eventually
 from actors.registry import RunRegistry
 from actors.run_actor import RunActor
 from actors.testing import FakeDepsFactory
-from harness.diagnosis import RunRequest
+from harness.context import RunStatus
 from harness.errors import ErrorCode, HarnessError
-from harness.release import Answer, Cancelled, StableFailure
+from harness.ingress import RunRequest
+from harness.results import Answer, Cancelled, StableFailure
 
 
 def _body(question: str, **kwargs: object) -> str:
@@ -39,7 +40,10 @@ def test_hosts_runs_and_releases_each_result_once() -> None:
         assert await actor.cancel("run-b") is True
         assert await actor.wait("run-b") == Cancelled(run_id="run-b").model_dump(mode="json")
         assert await actor.cancel("run-b") is False
-        assert (await actor.active(), (await actor.status("run-b"))["status"]) == (0, "CANCELLED")
+        assert (await actor.active(), (await actor.status("run-b")).status) == (
+            0,
+            RunStatus.CANCELLED,
+        )
 
     asyncio.run(main())
     assert finished == ["Answer", "Cancelled"]
@@ -60,7 +64,7 @@ def test_finished_runs_are_forgotten_after_the_ttl() -> None:
         actor = RunActor(FakeDepsFactory(), result_ttl_s=0.05)
         await actor.start("run-x", _body("@answer=x"))
         await actor.wait("run-x")
-        assert (await actor.status("run-x"))["status"] == "COMPLETED"  # kept for a while
+        assert (await actor.status("run-x")).status is RunStatus.COMPLETED  # kept for a while
 
         async def forgotten() -> bool:
             try:

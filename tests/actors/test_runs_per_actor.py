@@ -9,9 +9,11 @@ from actor_helpers import eventually
 
 from actors.pool import RunPool
 from actors.testing import FakeDepsFactory
-from harness.diagnosis import RunRequest
+from harness.context import RunStatus
 from harness.errors import HarnessError
-from harness.release import Answer, Cancelled
+from harness.ingress import RunRequest
+from harness.results import Answer, Cancelled
+from harness.snapshot import RunPhase
 
 pytestmark = pytest.mark.usefixtures("ray_cluster")
 
@@ -46,7 +48,7 @@ def test_a_full_pool_waits_for_a_free_slot() -> None:
             )
 
             async def first_routing() -> bool:
-                return (await pool.status(first))["phase"] == "ROUTING"
+                return (await pool.status(first)).phase is RunPhase.ROUTING
 
             await eventually(first_routing)
             # While the only slot is taken, the second run is not placed anywhere; a third,
@@ -57,7 +59,7 @@ def test_a_full_pool_waits_for_a_free_slot() -> None:
 
             async def third_queued() -> bool:
                 try:
-                    return (await pool.status("run-queued"))["status"] == "PENDING"
+                    return (await pool.status("run-queued")).status is RunStatus.PENDING
                 except HarnessError:  # not registered yet
                     return False
 

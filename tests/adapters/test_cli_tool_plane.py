@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from harness.cli import main
+from serve.cli import main
 
 
 def _json_lines(capsys: pytest.CaptureFixture[str]) -> list[dict]:

@@ -14,7 +14,7 @@ from harness.adapters.loki import LOKI_FORMAT, LokiLogBackend, build_logql
 from harness.errors import BackendError, ErrorCode
 from harness.invocation import EvidenceStatus
 from harness.projectors.logs import LogsProjector
-from harness.requests import QueryLogsRequest
+from harness.tools.arguments import QueryLogsRequest
 
 FIXTURES = Path(__file__).parent / "fixtures" / "loki"
 REQUEST = QueryLogsRequest(

@@ -17,11 +17,20 @@ from harness.adapters.openai_model import (
     component_call_settings,
 )
 from harness.errors import ErrorCode, ModelError
-from harness.models import ChatMessage, Component, ModelReply, ModelRequest, ToolCall, Usage
+from harness.models import (
+    ChatMessage,
+    Component,
+    ModelReply,
+    ModelRequest,
+    ToolCall,
+    ToolDefinition,
+    Usage,
+)
 from harness.offline import OFFLINE_MODEL_NAME
 from harness.settings import Settings
 
-TOOL = {
+TOOL = ToolDefinition(name="search_knowledge", description="d", parameters={"type": "object"})
+WIRE_TOOL = {
     "type": "function",
     "function": {"name": "search_knowledge", "description": "d", "parameters": {"type": "object"}},
 }
@@ -33,6 +42,22 @@ MESSAGES = [
         tool_calls=[ToolCall(id="call_1", name="search_knowledge", arguments='{"query":"x"}')],
     ),
     ChatMessage(role="tool", tool_call_id="call_1", content='{"kind":"rag"}'),
+]
+WIRE_MESSAGES = [
+    {"role": "system", "content": "sys"},
+    {"role": "user", "content": "why?"},
+    {
+        "role": "assistant",
+        "content": None,
+        "tool_calls": [
+            {
+                "id": "call_1",
+                "type": "function",
+                "function": {"name": "search_knowledge", "arguments": '{"query":"x"}'},
+            }
+        ],
+    },
+    {"role": "tool", "content": '{"kind":"rag"}', "tool_call_id": "call_1"},
 ]
 
 
@@ -94,8 +119,8 @@ def test_request_body_carries_messages_tools_cap_and_json_mode() -> None:
     assert (sent.method, sent.url.path) == ("POST", "/v1/chat/completions")
     assert json.loads(sent.content) == {
         "model": "m-large",
-        "messages": [m.to_openai() for m in MESSAGES],
-        "tools": [TOOL],
+        "messages": WIRE_MESSAGES,
+        "tools": [WIRE_TOOL],
         "max_tokens": 512,
         "response_format": {"type": "json_object"},
     }

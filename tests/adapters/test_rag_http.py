@@ -15,7 +15,7 @@ from harness.errors import BackendError, ErrorCode
 from harness.invocation import EvidenceStatus
 from harness.observation import RelevanceLevel
 from harness.projectors.rag import RagProjector
-from harness.requests import QueryMysqlRequest, SearchKnowledgeRequest
+from harness.tools.arguments import QueryMysqlRequest, SearchKnowledgeRequest
 
 FIXTURES = Path(__file__).parent / "fixtures" / "rag"
 REQUEST = SearchKnowledgeRequest(query="HikariPool Connection is not available", top_k=3)

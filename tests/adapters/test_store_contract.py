@@ -12,6 +12,7 @@ import pytest
 from harness.errors import ErrorCode, RecordExpired, StoreError
 from harness.invocation import CanonicalInvocation, EvidenceStatus
 from harness.ports import CanonicalStore
+from harness.store import check_ttl_covers
 from tests.store_contract import (
     COMPLETED_AT,
     RESULT,
@@ -319,8 +320,8 @@ def test_store_errors_survive_pickling(stores: StoreFactory) -> None:
 def test_ttl_must_cover_the_longest_deadline(stores: StoreFactory) -> None:
     async def body() -> None:
         store = stores(ttl_s=3600)
-        store.check_ttl_covers(deadline_s=3000, margin_s=599)
+        check_ttl_covers(store.ttl_s, deadline_s=3000, margin_s=599)
         with pytest.raises(ValueError, match="must exceed"):
-            store.check_ttl_covers(deadline_s=3000, margin_s=600)
+            check_ttl_covers(store.ttl_s, deadline_s=3000, margin_s=600)
 
     stores.run(body)

@@ -14,15 +14,14 @@ from typing import Any
 
 import pytest
 
+from harness.audit import ToolInvocationAudit
 from harness.boundary import ToolBoundary, ToolBoundaryResult, ToolCallEnvelope, ToolPolicy
-from harness.budget import Budgets, RunBudget
+from harness.budget import Budgets, BytesKind, RunBudget
+from harness.context import RunContext, RunStatus
 from harness.control import InformationControl
 from harness.errors import ErrorCode, SqlRejected
-from harness.executor import InlineToolExecutor
 from harness.invocation import EvidenceStatus, InvocationStatus
-from harness.requests import SearchKnowledgeRequest
-from harness.run import RunContext, RunStatus
-from harness.testing.clock import FakeClock
+from harness.testing.clock import FakeClock, until
 from harness.testing.memory_store import InMemoryCanonicalStore
 from harness.testing.tools import (
     DocsProjector,
@@ -31,7 +30,8 @@ from harness.testing.tools import (
     SlowBackend,
     docs_raw,
 )
-from harness.tools import ToolRegistry, ToolSpec, default_specs
+from harness.tools import InlineToolExecutor, ToolRegistry, ToolSpec, default_specs
+from harness.tools.arguments import SearchKnowledgeRequest
 
 RUN_ID = "run-1"
 MARKER = "RAW-ONLY-MARKER"
@@ -49,7 +49,7 @@ class Rig:
     store: InMemoryCanonicalStore
     backend: Any
     boundary: ToolBoundary
-    audit: list[dict[str, Any]] = field(default_factory=list)
+    audit: list[ToolInvocationAudit] = field(default_factory=list)
     _n: int = 0
 
     def call(
@@ -74,13 +74,13 @@ class Rig:
 
 
 class _Audit:
-    def __init__(self, sink: list[dict[str, Any]], fail: bool = False) -> None:
+    def __init__(self, sink: list[ToolInvocationAudit], fail: bool = False) -> None:
         self.sink, self.fail = sink, fail
 
-    async def record_tool_invocation(self, event: dict[str, Any]) -> None:
+    async def record_tool_invocation(self, record: ToolInvocationAudit) -> None:
         if self.fail:
             raise RuntimeError("audit down")
-        self.sink.append(event)
+        self.sink.append(record)
 
 
 def _reject_sql(request: Any) -> Any:
@@ -99,12 +99,13 @@ def make_rig(
     max_record_bytes: int = 1_048_576,
     audit_fails: bool = False,
     threshold: int = 2,
+    ttl_s: int = 600,
 ) -> Rig:
     clock = FakeClock(datetime(2026, 11, 2, 14, 30, tzinfo=UTC))
     run = RunContext.open(run_id=RUN_ID, now=clock.now(), timeout_s=120)
     run.start()
     budget = RunBudget(budgets or Budgets())
-    store = InMemoryCanonicalStore(clock, ttl_s=600, max_record_bytes=max_record_bytes)
+    store = InMemoryCanonicalStore(clock, ttl_s=ttl_s, max_record_bytes=max_record_bytes)
     backend = backend or RecordingBackend()
     specs = [s for s in default_specs(mysql_planner=_reject_sql) if s.name != "query_logs"]
     specs += list(extra_specs)
@@ -114,8 +115,9 @@ def make_rig(
         {s.name: backend for s in specs},
         {s.name: projector for s in specs},
         project_in_thread=False,
+        clock=clock,
     )
-    sink: list[dict[str, Any]] = []
+    sink: list[ToolInvocationAudit] = []
     policy = policy or ToolPolicy(
         authorized_tools=frozenset(s.name for s in specs),
         execute_timeout_s=0.2,
@@ -160,10 +162,10 @@ def test_success_returns_observation_and_marks_ready() -> None:
     assert record.raw_response["internal"] == MARKER  # the raw is kept for the harness only
     assert record.agent_result == result.observation.model_dump(mode="json")
     assert_no_raw(result)
-    assert rig.budget.ledger.snapshot()["tool_calls"] == 1
+    assert rig.budget.ledger.snapshot().tool_calls == 1
     assert (rig.budget.ledger.executions, rig.budget.ledger.rejections) == (1, 0)
-    assert [e["outcome"] for e in rig.audit] == ["OBSERVATION"]
-    assert MARKER not in json.dumps(rig.audit)
+    assert [e.outcome for e in rig.audit] == ["OBSERVATION"]
+    assert MARKER not in json.dumps([e.model_dump(mode="json") for e in rig.audit])
 
 
 def test_model_content_hides_control_fields() -> None:
@@ -193,10 +195,12 @@ def test_empty_success_is_ready_no_evidence() -> None:
 @pytest.mark.parametrize(
     ("mutate", "code"),
     [
-        (lambda rig: rig.run.try_finish(RunStatus.CANCELLED), ErrorCode.RUN_NOT_ACTIVE),
+        (lambda rig: rig.run.try_finish(RunStatus.CANCELLED), ErrorCode.CANCELLED),
+        (lambda rig: rig.run.try_finish(RunStatus.COMPLETED), ErrorCode.RUN_NOT_ACTIVE),
+        (lambda rig: rig.run.try_finish(RunStatus.TIMED_OUT), ErrorCode.DEADLINE_EXCEEDED),
         (lambda rig: rig.clock.advance(121), ErrorCode.DEADLINE_EXCEEDED),
     ],
-    ids=["cancelled", "deadline"],
+    ids=["cancelled", "completed", "timed_out", "deadline"],
 )
 def test_inactive_run_is_refused(mutate: Any, code: ErrorCode) -> None:
     rig = make_rig()
@@ -338,7 +342,9 @@ def test_request_bytes_per_run_edge() -> None:
     assert rig.call(_kb("bbbb")).outcome == "OBSERVATION"
     result = rig.call(_kb("cccc"))
     assert (result.outcome, result.error_code) == ("REJECTED", ErrorCode.BYTES_BUDGET_EXHAUSTED)
-    assert rig.budget.ledger.bytes["request"] == 2 * size and rig.budget.ledger.tool_calls == 2
+    assert (
+        rig.budget.ledger.bytes[BytesKind.REQUEST] == 2 * size and rig.budget.ledger.tool_calls == 2
+    )
 
 
 def _raw_size(raw: Any) -> int:
@@ -431,10 +437,25 @@ def test_backend_failure_marks_error(code: ErrorCode) -> None:
 
 
 def test_backend_timeout_is_enforced_by_the_harness() -> None:
-    slow = SlowBackend(max_wait_s=3)
+    slow = SlowBackend(max_wait_s=30)
     rig = make_rig(backend=slow)
-    result = rig.call(call_id="c1")
-    slow.release.set()
+
+    async def call_and_time_out() -> ToolBoundaryResult:
+        envelope = ToolCallEnvelope(
+            run_id=RUN_ID, tool_call_id="c1", tool_name="search_knowledge", arguments=_kb()
+        )
+        pending = asyncio.create_task(rig.boundary.call(envelope))
+        try:
+            await until(slow.started.is_set)
+            rig.clock.advance(0.1)  # before the timeout nothing gives way
+            await asyncio.sleep(0)
+            assert not pending.done()
+            rig.clock.advance(0.2)  # past execute_timeout_s
+            return await pending
+        finally:
+            slow.release.set()  # the worker thread must not outlive the loop
+
+    result = asyncio.run(call_and_time_out())
     assert (result.outcome, result.error_code) == ("ERROR", ErrorCode.BACKEND_TIMEOUT)
     assert rig.record("c1").error_code is ErrorCode.BACKEND_TIMEOUT
 
@@ -512,14 +533,12 @@ def test_store_failing_at_mark_ready_is_store_error() -> None:
 
 
 def test_expired_record_is_record_expired() -> None:
-    rig = make_rig()
+    class ExpiringProjector(DocsProjector):
+        def project(self, tool_call_id: str, request: Any, raw: Any) -> Any:
+            rig.clock.advance(2)  # past the store TTL of 1 s, within every timeout
+            return super().project(tool_call_id, request, raw)
 
-    def expire(request: Any) -> Any:
-        rig.clock.advance(601)  # past the store TTL of 600 s
-        return docs_raw("a")
-
-    rig.run.deadline = rig.clock.now().replace(hour=23)  # keep the run itself alive
-    rig.backend.raw = expire
+    rig = make_rig(projector=ExpiringProjector(), ttl_s=1)
     result = rig.call(call_id="c1")
     assert (result.outcome, result.error_code) == ("ERROR", ErrorCode.RECORD_EXPIRED)
     assert rig.record("c1") is None

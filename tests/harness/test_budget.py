@@ -6,10 +6,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from harness.budget import Budgets, RunBudget
+from harness.budget import Budgets, BytesKind, RunBudget
 from harness.control import InformationControl
 from harness.errors import BudgetExhausted, ErrorCode, ProtocolError
 from harness.invocation import EvidenceStatus
+from harness.models import Component
 
 
 @given(limit=st.integers(0, 20), attempts=st.integers(0, 40))
@@ -25,36 +26,50 @@ def test_tool_calls_never_exceed_the_limit(limit: int, attempts: int) -> None:
     assert granted == min(limit, attempts) == budget.ledger.tool_calls
 
 
+@pytest.mark.parametrize("kind", list(BytesKind))
 @given(
     per_call=st.integers(1, 1000),
     per_run=st.integers(1, 3000),
     sizes=st.lists(st.integers(0, 1200), max_size=30),
 )
-def test_bytes_ledger_never_exceeds_limits(per_call: int, per_run: int, sizes: list[int]) -> None:
-    budget = RunBudget(Budgets(max_raw_bytes_per_call=per_call, max_raw_bytes_per_run=per_run))
+def test_bytes_ledger_never_exceeds_limits(
+    kind: BytesKind, per_call: int, per_run: int, sizes: list[int]
+) -> None:
+    name = kind.value.lower()
+    budget = RunBudget(
+        Budgets(**{f"max_{name}_bytes_per_call": per_call, f"max_{name}_bytes_per_run": per_run})
+    )
+    assert budget.budgets.byte_limits(kind) == (per_call, per_run)
+    per_call_code = {
+        BytesKind.REQUEST: ErrorCode.REQUEST_TOO_LARGE,
+        BytesKind.RAW: ErrorCode.RAW_TOO_LARGE,
+        BytesKind.PROJECTION: ErrorCode.PROJECTION_ERROR,
+    }[kind]
     for size in sizes:
-        before = budget.ledger.bytes["raw"]
+        before = dict(budget.ledger.bytes)
         try:
-            budget.reserve_bytes("raw", size)
-            assert size <= per_call and before + size <= per_run
+            budget.reserve_bytes(kind, size)
+            assert size <= per_call and before[kind] + size <= per_run
         except BudgetExhausted as err:
-            assert budget.ledger.bytes["raw"] == before
-            expected = (
-                ErrorCode.RAW_TOO_LARGE if size > per_call else ErrorCode.BYTES_BUDGET_EXHAUSTED
-            )
+            assert budget.ledger.bytes == before
+            expected = per_call_code if size > per_call else ErrorCode.BYTES_BUDGET_EXHAUSTED
             assert err.error_code is expected
-    assert budget.ledger.bytes["raw"] <= per_run
+        # The other kinds are never charged.
+        assert {k: v for k, v in budget.ledger.bytes.items() if k is not kind} == {
+            k: 0 for k in BytesKind if k is not kind
+        }
+    assert budget.ledger.bytes[kind] <= per_run
 
 
 def test_exact_edges() -> None:
     budget = RunBudget(Budgets(max_request_bytes_per_call=10, max_request_bytes_per_run=20))
-    budget.reserve_bytes("request", 10)
+    budget.reserve_bytes(BytesKind.REQUEST, 10)
     with pytest.raises(BudgetExhausted) as err:
-        budget.reserve_bytes("request", 11)
+        budget.reserve_bytes(BytesKind.REQUEST, 11)
     assert err.value.error_code is ErrorCode.REQUEST_TOO_LARGE
-    budget.reserve_bytes("request", 10)
+    budget.reserve_bytes(BytesKind.REQUEST, 10)
     with pytest.raises(BudgetExhausted) as err:
-        budget.reserve_bytes("request", 1)
+        budget.reserve_bytes(BytesKind.REQUEST, 1)
     assert err.value.error_code is ErrorCode.BYTES_BUDGET_EXHAUSTED
 
 
@@ -69,7 +84,7 @@ def test_ledger_snapshot_separates_the_three_figures() -> None:
     budget.count_execution()
     budget.count_rejection(ErrorCode.DUPLICATE_SCOPE)
     budget.count_rejection(ErrorCode.RUN_MISMATCH)
-    assert budget.ledger.snapshot() == {
+    assert budget.ledger.snapshot().model_dump() == {
         "tool_calls": 1,
         "tool_calls_by_tool": {"query_logs": 1},
         "executions": 1,
@@ -152,16 +167,18 @@ def test_cost_from_the_price_table_and_its_edge() -> None:
     budget = RunBudget(Budgets(max_cost_usd=0.02, prices_usd_per_1k={"m": (0.01, 0.03)}))
     usage = Usage(input_tokens=1000, output_tokens=200, total_tokens=1200)
     budget.reserve_model_call(100)
-    budget.commit_usage("DIAGNOSIS_AGENT", "m", usage)  # 0.01 + 0.006
+    budget.commit_usage(Component.DIAGNOSIS_AGENT, "m", usage)  # 0.01 + 0.006
     assert budget.ledger.cost_usd == pytest.approx(0.016)
     budget.reserve_model_call(100)
-    budget.commit_usage("DIAGNOSIS_AGENT", "m", usage)  # 0.032 >= 0.02: the next call is refused
+    budget.commit_usage(
+        Component.DIAGNOSIS_AGENT, "m", usage
+    )  # 0.032 >= 0.02: the next call is refused
     with pytest.raises(BudgetExhausted) as err:
         budget.reserve_model_call(100)
     assert err.value.error_code is ErrorCode.COST_BUDGET_EXHAUSTED
     unknown = RunBudget(Budgets(max_cost_usd=0.02))
     unknown.reserve_model_call(100)
-    unknown.commit_usage("ROUTER", "unpriced", usage)
+    unknown.commit_usage(Component.ROUTER, "unpriced", usage)
     assert unknown.ledger.cost_usd == 0.0  # models without a price cost nothing in the ledger
 
 
@@ -179,7 +196,9 @@ def test_input_token_budget_edge() -> None:
 
     budget = RunBudget(Budgets(max_input_tokens=100))
     budget.reserve_model_call(10)
-    budget.commit_usage("ROUTER", "m", Usage(input_tokens=100, output_tokens=1, total_tokens=101))
+    budget.commit_usage(
+        Component.ROUTER, "m", Usage(input_tokens=100, output_tokens=1, total_tokens=101)
+    )
     with pytest.raises(BudgetExhausted) as err:
         budget.reserve_model_call(10)
     assert err.value.error_code is ErrorCode.TOKEN_BUDGET_EXHAUSTED

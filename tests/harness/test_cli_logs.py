@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from harness.cli.logs import register
 from harness.logmining import mine_lines, template_id_of
+from serve.cli.logs import register
 
 LOGHUB = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "loghub"
 APACHE = LOGHUB / "Apache" / "Apache_2k.log"

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from harness.cli.sql import register
 from harness.sql.plan import MysqlQueryPlan
 from harness.sql.policy import SqlPolicy
+from serve.cli.sql import register
 
 POLICY_PATH = Path(__file__).parent / "fixtures" / "sql_policy.json"
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import itertools
-import pickle
 from datetime import UTC, datetime
 
 import pytest
@@ -11,17 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
-from harness.errors import (
-    BackendError,
-    BudgetExhausted,
-    ErrorCode,
-    HarnessError,
-    ProjectionError,
-    ProtocolError,
-    RecordExpired,
-    SqlRejected,
-    StoreError,
-)
+from harness.errors import ErrorCode
 from harness.invocation import (
     LEGAL_STATUS_PAIRS,
     CanonicalInvocation,
@@ -29,7 +18,7 @@ from harness.invocation import (
     InvocationStatus,
 )
 from harness.observation import ControlView, LogsObservation, MysqlObservation, RagObservation
-from harness.requests import QueryLogsRequest, QueryMysqlRequest, SearchKnowledgeRequest
+from harness.tools.arguments import QueryLogsRequest, QueryMysqlRequest, SearchKnowledgeRequest
 
 T0 = datetime(2026, 11, 2, 14, 0, tzinfo=UTC)
 
@@ -97,36 +86,6 @@ def test_ready_needs_agent_result_and_error_needs_code() -> None:
 def test_record_round_trips_through_json() -> None:
     record = _record(InvocationStatus.READY, EvidenceStatus.NO_EVIDENCE)
     assert CanonicalInvocation.model_validate_json(record.model_dump_json()) == record
-
-
-@pytest.mark.parametrize(
-    "error",
-    [
-        HarnessError(ErrorCode.INTERNAL_ERROR, "m", {"k": 1}, True),
-        ProtocolError(ErrorCode.RUN_MISMATCH, "m"),
-        BudgetExhausted(ErrorCode.TOOL_BUDGET_EXHAUSTED, "m", {"limit": 3}),
-        StoreError(),
-        RecordExpired(context={"op": "get"}),
-        BackendError(ErrorCode.BACKEND_TIMEOUT),
-        SqlRejected(context={"reason": "NOT_SELECT"}),
-        ProjectionError(),
-    ],
-    ids=lambda e: type(e).__name__,
-)
-def test_errors_survive_pickling(error: HarnessError) -> None:
-    clone = pickle.loads(pickle.dumps(error))
-    assert type(clone) is type(error)
-    assert (clone.error_code, clone.message, clone.context, clone.retryable) == (
-        error.error_code,
-        error.message,
-        error.context,
-        error.retryable,
-    )
-
-
-def test_error_codes_are_stable_strings() -> None:
-    assert all(code.value == code.name for code in ErrorCode)
-    assert ErrorCode("RUN_MISMATCH") is ErrorCode.RUN_MISMATCH
 
 
 # ---------------------------------------------------------------- requests

@@ -9,11 +9,13 @@ from typing import Any
 import pytest
 
 from harness.budget import Budgets
-from harness.diagnosis import DiagnosisRun, RunRequest
+from harness.context import RunStatus
+from harness.diagnosis import DiagnosisRun
 from harness.errors import ErrorCode, ModelError
+from harness.ingress import RunRequest
 from harness.models import Component, ModelRequest
-from harness.release import Answer, DiagnosisReport, StableFailure, TimedOut
-from harness.run import RunStatus
+from harness.results import Answer, DiagnosisReport, StableFailure, TimedOut
+from harness.testing.clock import FakeClock, until
 from harness.testing.models import (
     FunctionModel,
     ScriptedModel,
@@ -84,7 +86,7 @@ def test_diagnosis_path_releases_a_report() -> None:
         Component.DIAGNOSIS_AGENT,
         Component.SEMANTIC_GUARD,
     ]
-    names = {t["function"]["name"] for t in model.requests[1].tools}
+    names = {t.name for t in model.requests[1].tools}
     assert names == {"query_logs", "query_mysql", "search_knowledge"}
     assert model.requests[3].tools == []
 
@@ -101,7 +103,7 @@ def test_knowledge_path_may_search_then_answers() -> None:
     assert result == Answer(
         run_id="run-test", intent="KNOWLEDGE_QA", text="Raise the pool size.", citations=["doc:a#0"]
     )
-    assert model.requests[1].tools[0]["function"]["name"] == "search_knowledge"
+    assert model.requests[1].tools[0].name == "search_knowledge"
     assert len(model.requests[1].tools) == 1
 
 
@@ -271,10 +273,29 @@ def test_draft_with_unknown_fields_is_invalid() -> None:
 
 
 def test_slow_reply_past_the_deadline_times_out() -> None:
-    model = ScriptedModel([route("DIAGNOSIS"), Slow(5.0, text_reply(draft_json("an-1")))])
-    run, result = run_with(model, deadline_s=0.3)
+    clock = FakeClock()
+    model = ScriptedModel(
+        [route("DIAGNOSIS"), Slow(5.0, text_reply(draft_json("an-1")))], clock=clock
+    )
+    run = DiagnosisRun(
+        RunRequest(question=QUESTION, analysis_id="an-1"),
+        fake_deps(model, deadline_s=0.3, clock=clock),
+        run_id="run-test",
+    )
+
+    async def main() -> Any:
+        pending = asyncio.create_task(run.execute())
+        await until(lambda: len(model.requests) == 2)  # the agent's reply is on its way
+        clock.advance(0.29)
+        await asyncio.sleep(0)
+        assert not pending.done() and run.run.status is RunStatus.RUNNING
+        clock.advance(0.02)  # the deadline passes long before the reply would arrive
+        return await pending
+
+    result = asyncio.run(main())
     assert result == TimedOut(run_id="run-test")
     assert run.run.status is RunStatus.TIMED_OUT
+    assert clock.monotonic() == pytest.approx(0.31)  # no wall-clock wait decided this
 
 
 def test_missing_usage_is_recorded_unavailable_never_estimated() -> None:

@@ -6,9 +6,11 @@ import asyncio
 import json
 import random
 
-from harness.diagnosis import DiagnosisRun, RunRequest
-from harness.release import Answer, Cancelled, TimedOut
-from harness.run import RunStatus
+from harness.context import RunStatus
+from harness.diagnosis import DiagnosisRun
+from harness.ingress import RunRequest
+from harness.results import Answer, Cancelled, TimedOut
+from harness.testing.clock import FakeClock
 from harness.testing.models import ScriptedModel, Slow, text_reply
 from harness.testing.rig import fake_deps
 
@@ -20,19 +22,31 @@ EXPECTED = {
 
 
 async def _race(seed: int) -> tuple[DiagnosisRun, object]:
+    """Model replies, the deadline and a cancel, all timed on one fake clock, raced.
+
+    A driver moves the clock in random small steps and lets the loop run between them, so
+    the three outcomes fall due in every order — including two in the same step, where the
+    timers fire before the woken run gets to finish.
+    """
     rng = random.Random(seed)
+    clock = FakeClock()
     model = ScriptedModel(
         [
             Slow(rng.uniform(0, 0.002), text_reply(json.dumps({"intent": "SYSTEM_CHAT"}))),
             Slow(rng.uniform(0, 0.002), text_reply("late or not")),
-        ]
+        ],
+        clock=clock,
     )
-    deps = fake_deps(model, deadline_s=rng.uniform(0.004, 0.03))
+    deps = fake_deps(model, deadline_s=rng.uniform(0.0005, 0.004), clock=clock)
     run = DiagnosisRun(RunRequest(question="hello"), deps, run_id=f"run-{seed}")
-    loop = asyncio.get_running_loop()
-    loop.call_later(rng.uniform(0.002, 0.03), run.cancel)
-    result = await run.execute()
-    return run, result
+    clock.call_later(rng.uniform(0.0005, 0.004), run.cancel)
+    pending = asyncio.create_task(run.execute())
+    await asyncio.sleep(0)  # the run starts before any of its timers can fire
+    while not pending.done():
+        for _ in range(rng.randint(0, 3)):
+            await asyncio.sleep(0)
+        clock.advance(rng.uniform(0, 0.001))
+    return run, await pending
 
 
 def test_one_terminal_state_per_run_under_races() -> None:

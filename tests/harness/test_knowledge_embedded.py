@@ -20,7 +20,7 @@ from harness.backends.knowledge_embedded import (
 )
 from harness.errors import BackendError, ErrorCode
 from harness.observation import RelevanceLevel
-from harness.requests import SearchKnowledgeRequest
+from harness.tools.arguments import SearchKnowledgeRequest
 
 FIXTURE_RUNBOOKS = Path(__file__).parent / "fixtures" / "runbooks"
 REPO_ROOT = Path(__file__).resolve().parents[2]

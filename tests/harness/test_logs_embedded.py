@@ -11,7 +11,7 @@ import pytest
 
 from harness.backends.logs_embedded import EMBEDDED_LOGS_FORMAT, EmbeddedLogBackend
 from harness.errors import BackendError, ErrorCode
-from harness.requests import QueryLogsRequest, SearchKnowledgeRequest
+from harness.tools.arguments import QueryLogsRequest, SearchKnowledgeRequest
 
 EVENTS = [
     {"ts": "2026-11-02T14:00:00.000Z", "service": "checkout-api", "level": "INFO", "pod": "p", "host": "h", "message": "started"},

@@ -13,7 +13,7 @@ from harness.errors import ErrorCode, ProjectionError
 from harness.invocation import EvidenceStatus
 from harness.observation import LogsScope
 from harness.projectors.logs import LogsProjector, LogsProjectorLimits, trim_stack
-from harness.requests import QueryLogsRequest, SearchKnowledgeRequest
+from harness.tools.arguments import QueryLogsRequest, SearchKnowledgeRequest
 
 T0 = datetime(2026, 11, 2, 14, 0, tzinfo=UTC)
 REQUEST = QueryLogsRequest(
@@ -421,7 +421,7 @@ def _raw_lines(lines: list[tuple[str, str]]) -> dict:
 
 
 def test_templates_are_split_by_http_status_and_keep_it() -> None:
-    from harness.requests import QueryLogsRequest as Request
+    from harness.tools.arguments import QueryLogsRequest as Request
 
     lines = [
         ("WARN", f"POST /api/v1/checkout order_id={1000 + i} status=402 latency_ms={200 + i}")
@@ -439,7 +439,7 @@ def test_templates_are_split_by_http_status_and_keep_it() -> None:
 
 
 def test_access_log_lines_are_templated_by_request() -> None:
-    from harness.requests import QueryLogsRequest as Request
+    from harness.tools.arguments import QueryLogsRequest as Request
 
     agents = ['"Mozilla/5.0 (iPhone)"', '"ShopApp/4.2 (Android 14)"', '"curl/8.1"']
     lines = []

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from harness.adapters.openai_model import render_messages, render_tools
 from harness.agent.prompts import (
     CONTROL_STOP,
     agent_messages,
@@ -50,8 +51,8 @@ CALL_ID = re.compile(r"^call_[0-9a-f]{24}$")
 def body(messages: list[ChatMessage], *, tools: bool = True, **extra: Any) -> dict[str, Any]:
     return {
         "model": OFFLINE_MODEL_NAME,
-        "messages": [m.to_openai() for m in messages],
-        "tools": [s.openai_schema() for s in default_specs()] if tools else [],
+        "messages": render_messages(messages),
+        "tools": render_tools([s.definition() for s in default_specs()]) if tools else [],
         "max_tokens": 4096,
         **extra,
     }
@@ -469,7 +470,9 @@ def test_repair_withdraws_the_conclusions_the_guard_named() -> None:
     messages = [
         *request["messages"],
         {"role": "assistant", "content": original.model_dump_json()},
-        repair_message([f"ITEM_REF_NOT_FOUND conclusion={negative} item_ref=scope"]).to_openai(),
+        *render_messages(
+            [repair_message([f"ITEM_REF_NOT_FOUND conclusion={negative} item_ref=scope"])]
+        ),
     ]
     repaired = draft_of({**request, "messages": messages, "tools": []})
     assert [c.id for c in repaired.conclusions] == [

@@ -19,7 +19,8 @@ from typing import Any
 import pytest
 
 from harness.budget import Budgets
-from harness.diagnosis import DiagnosisRun, RunRequest
+from harness.diagnosis import DiagnosisRun
+from harness.ingress import RunRequest
 from harness.models import Component, ModelReply, ModelRequest
 from harness.projectors.logs import LogsProjector
 from harness.projectors.rag import RagProjector
@@ -168,5 +169,5 @@ def test_injected_instructions_change_nothing(payload: str, where: str) -> None:
     assert dataclasses.asdict(run.budget.budgets) == before
     assert run.budget.ledger.executions == 2  # only the two benign reads ran
     # The offered tools never grow, whatever the data says.
-    offered = {t["function"]["name"] for t in attack_turn.tools}
+    offered = {t.name for t in attack_turn.tools}
     assert offered == {"query_logs", "query_mysql", "search_knowledge"}

@@ -6,13 +6,15 @@ import asyncio
 import json
 from typing import Any
 
-from harness.diagnosis import DiagnosisRun, RunRequest
+from harness.diagnosis import DiagnosisRun
 from harness.draft import DiagnosisDraft
 from harness.errors import ErrorCode, ModelError
+from harness.ingress import RunRequest
 from harness.models import Component
-from harness.release import DiagnosisReport, SafeFallback
+from harness.results import DiagnosisReport, SafeFallback
 from harness.testing.models import ScriptedModel, draft_json, text_reply, tool_reply
 from harness.testing.rig import fake_deps
+from harness.trace import RunFinished
 
 KB = {"query": "connection pool", "top_k": 3}
 SUPPORTED = text_reply(json.dumps({"verdict": "SUPPORTED", "issues": []}))
@@ -55,7 +57,7 @@ def run_script(*steps: Any) -> tuple[DiagnosisRun, Any, ScriptedModel]:
 
 def trace_names(run: DiagnosisRun) -> list[tuple[str, dict[str, Any]]]:
     return [
-        (e.name, e.details)
+        (e.event_type, e.details.model_dump(mode="json", exclude={"kind"}))
         for e in run.trace.events
         if e.category.value in ("EVIDENCE", "SEMANTIC", "RELEASE")
     ]
@@ -77,7 +79,7 @@ def test_draft_fixed_in_the_repair_round_is_released() -> None:
         "EVIDENCE_REPAIR",
         "EVIDENCE_CHECK",
         "MODEL_TOKEN_USAGE",
-        "SEMANTIC_VERDICT",
+        "SEMANTIC_CHECK",
         "RELEASE_DECISION",
     ]
 
@@ -106,7 +108,7 @@ def test_unparseable_repair_falls_back_with_the_first_issues() -> None:
     run, result, _ = run_script(broken, text_reply("sorry, I cannot"))
     assert isinstance(result, SafeFallback) and result.failure_stage == "EVIDENCE"
     assert result.validation_issues[0].startswith("UNKNOWN_TOOL_CALL")
-    assert ("EVIDENCE_REPAIR", {"outcome": "INVALID_DRAFT"}) in trace_names(run)
+    assert ("EVIDENCE_REPAIR", {"outcome": "INVALID_DRAFT", "error_code": None}) in trace_names(run)
 
 
 def test_repair_may_not_call_tools() -> None:
@@ -159,7 +161,7 @@ def test_semantic_second_failure_degrades_safely() -> None:
     run, result, model = run_script(good, ModelError(ErrorCode.MODEL_ERROR), text_reply("not json"))
     assert isinstance(result, SafeFallback) and result.failure_stage == "SEMANTIC_UNAVAILABLE"
     assert sum(r.component is Component.SEMANTIC_GUARD for r in model.requests) == 2
-    assert ("SEMANTIC_VERDICT", {"verdict": "UNAVAILABLE", "count": 0}) in trace_names(run)
+    assert ("SEMANTIC_CHECK", {"verdict": "UNAVAILABLE", "issue_count": 0}) in trace_names(run)
 
 
 def test_trace_details_hold_no_content() -> None:
@@ -171,4 +173,4 @@ def test_trace_details_hold_no_content() -> None:
         assert forbidden not in dumped
     assert [e.sequence_no for e in run.trace.events] == list(range(1, len(run.trace.events) + 1))
     finished = run.trace.events[-1]
-    assert finished.name == "RUN_FINISHED" and finished.details["tokens_reconciled"] is True
+    assert isinstance(finished.details, RunFinished) and finished.details.tokens_reconciled

@@ -21,7 +21,7 @@ from harness.observation import (
     RelevanceLevel,
 )
 from harness.projectors.rag import RagProjector, RagProjectorLimits, normalize_relevance
-from harness.requests import SearchKnowledgeRequest
+from harness.tools.arguments import SearchKnowledgeRequest
 
 FIXTURE_RUNBOOKS = Path(__file__).parent / "fixtures" / "runbooks"
 REQUEST = SearchKnowledgeRequest(query="pool exhausted", top_k=5)

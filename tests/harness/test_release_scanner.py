@@ -22,11 +22,13 @@ from harness.agent.prompts import (
     SEMANTIC_SYSTEM,
     SYSTEM_CHAT_SYSTEM,
 )
-from harness.diagnosis import DiagnosisRun, RunRequest
+from harness.diagnosis import DiagnosisRun
 from harness.errors import ErrorCode, ModelError
+from harness.ingress import RunRequest
 from harness.models import Component, ModelReply, ModelRequest
 from harness.projectors.logs import LogsProjector
 from harness.projectors.rag import RagProjector
+from harness.testing.clock import FakeClock, until
 from harness.testing.models import FunctionModel, text_reply, tool_reply
 from harness.testing.rig import fake_deps
 from harness.testing.tools import RecordingBackend
@@ -186,26 +188,42 @@ def _model(path: str) -> FunctionModel:
 
 
 def _run(
-    model: Any, deadline_s: float = 30.0, cancel_after_s: float | None = None
+    model: Any,
+    deadline_s: float = 30.0,
+    cancel_after_s: float | None = None,
+    clock: FakeClock | None = None,
 ) -> tuple[Any, Any]:
+    """Run to the end; with ``clock``, time moves only once the model is stalled on it."""
+
     async def go() -> Any:
         run = DiagnosisRun(
             RunRequest(question="Why 500?", analysis_id="an-1"),
-            _deps(model, deadline_s=deadline_s),
+            _deps(model, deadline_s=deadline_s, clock=clock),
             run_id="run-scan",
         )
-        if cancel_after_s is not None:
-            asyncio.get_running_loop().call_later(cancel_after_s, run.cancel)
-        return run, await run.execute()
+        if clock is not None and cancel_after_s is not None:
+            clock.call_later(cancel_after_s, run.cancel)
+        pending = asyncio.create_task(run.execute())
+        if clock is not None:
+            await until(lambda: model.stalled)
+            clock.advance(max(deadline_s, cancel_after_s or 0.0))
+        return run, await pending
 
     return asyncio.run(go())
 
 
 class _Stall:
+    """Routes to DIAGNOSIS, then never answers (it waits on the fake clock)."""
+
+    def __init__(self, clock: FakeClock) -> None:
+        self.clock = clock
+        self.stalled = False
+
     async def complete(self, request: ModelRequest) -> ModelReply:
         if request.component is Component.ROUTER:
             return text_reply(json.dumps({"intent": "DIAGNOSIS"}))
-        await asyncio.sleep(5)
+        self.stalled = True
+        await self.clock.sleep(3600)
         raise AssertionError("unreachable")
 
 
@@ -227,15 +245,17 @@ def test_nothing_released_contains_secrets_prompts_or_raw(
 ) -> None:
     assert len(TP_SECRETS) > 100
     if path == "cancelled":
-        model: Any = _Stall()
-        run, result = _run(model, cancel_after_s=0.2)
+        clock = FakeClock()
+        model: Any = _Stall(clock)
+        run, result = _run(model, cancel_after_s=0.2, clock=clock)
     elif path == "timed_out":
-        model = _Stall()
-        run, result = _run(model, deadline_s=0.3)
+        clock = FakeClock()
+        model = _Stall(clock)
+        run, result = _run(model, deadline_s=0.3, clock=clock)
     else:
         model = _model(path)
         run, result = _run(model)
-    assert (result.type, getattr(result, "failure_stage", None)) == expected
+    assert (result.kind, getattr(result, "failure_stage", None)) == expected
     released = result.model_dump_json()
     leaked = [s for s in TP_SECRETS if s in released]
     assert leaked == []

@@ -13,11 +13,11 @@ from pydantic import ValidationError
 from sqlglot import exp
 
 from harness.errors import ErrorCode, SqlRejected
-from harness.requests import QueryMysqlRequest, SearchKnowledgeRequest
 from harness.sql.plan import MysqlQueryPlan, PlanColumn
 from harness.sql.policy import SqlPolicy
 from harness.sql.validator import SqlValidator
 from harness.tools import QUERY_MYSQL, default_specs
+from harness.tools.arguments import QueryMysqlRequest, SearchKnowledgeRequest
 
 POLICY_PATH = Path(__file__).parent / "fixtures" / "sql_policy.json"
 DS = "shop-primary"

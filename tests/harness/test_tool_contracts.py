@@ -14,8 +14,8 @@ import pytest
 from pydantic import BaseModel
 
 from harness.observation import LogsObservation, MysqlObservation, RagObservation
-from harness.requests import QueryLogsRequest, QueryMysqlRequest, SearchKnowledgeRequest
 from harness.tools import default_specs
+from harness.tools.arguments import QueryLogsRequest, QueryMysqlRequest, SearchKnowledgeRequest
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
 CONTRACTS: dict[str, tuple[type[BaseModel], type[BaseModel]]] = {
@@ -50,6 +50,7 @@ def test_registry_offers_exactly_the_snapshotted_tools() -> None:
     for name, spec in specs.items():
         assert spec.read_only
         assert spec.request_model is CONTRACTS[name][0]
-        schema = spec.openai_schema()
-        assert schema["function"]["parameters"] == CONTRACTS[name][0].model_json_schema()
-        assert schema["function"]["parameters"].get("additionalProperties") is False
+        definition = spec.definition()
+        assert (definition.name, definition.description) == (name, spec.description)
+        assert definition.parameters == CONTRACTS[name][0].model_json_schema()
+        assert definition.parameters.get("additionalProperties") is False

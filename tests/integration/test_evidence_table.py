@@ -19,10 +19,11 @@ import redis.asyncio as aioredis
 
 from harness.adapters.redis_store import RedisCanonicalStore
 from harness.agent.loop import AgentOutcome
-from harness.diagnosis import DiagnosisRun, RunRequest
+from harness.diagnosis import DiagnosisRun
 from harness.draft import DiagnosisDraft
 from harness.errors import ErrorCode
 from harness.guards.evidence import EvidenceGuard
+from harness.ingress import RunRequest
 from harness.invocation import CanonicalInvocation, EvidenceStatus, InvocationStatus
 from harness.observation import (
     ColumnInfo,
@@ -37,7 +38,7 @@ from harness.observation import (
     RelevanceLevel,
     ResultRow,
 )
-from harness.release_policy import ReleasePolicy
+from harness.release import ReleaseContext, ReleasePolicy
 from harness.testing.models import ScriptedModel, text_reply
 from harness.testing.rig import fake_deps
 from tests.store_contract import REDIS_HOST, REDIS_PORT, require_real_redis
@@ -533,7 +534,7 @@ def test_evidence_guard_and_release(
         cited = {cit.tool_call_id for con in the_draft.conclusions for cit in con.citations}
         assert set(verdict.snapshot.records) == cited
         assert "RAW-ONLY" not in verdict.snapshot.model_dump_json()
-    assert result.type == release_type
+    assert result.kind == release_type
     if release_type == F:
         assert result.failure_stage == "EVIDENCE"
         dumped = result.model_dump_json()
@@ -559,8 +560,15 @@ async def _release(store: Any, the_draft: DiagnosisDraft) -> Any:
     deps = fake_deps(model, store=store)
     run = DiagnosisRun(RunRequest(question="why 500?", analysis_id=ANALYSIS), deps, run_id=RUN)
     run.run.start()
+    context = ReleaseContext(
+        run_id=RUN,
+        analysis_id=ANALYSIS,
+        question=run.request.question,
+        caller=run.caller,
+        trace=run.trace,
+    )
     return await ReleasePolicy(store=store, repair_enabled=False).release(
-        run, AgentOutcome(draft=the_draft)
+        context, AgentOutcome(draft=the_draft)
     )
 
 
@@ -573,4 +581,4 @@ def test_store_down_fails_closed() -> None:
     )
     assert verdict.store_failed and not verdict.ok
     result = asyncio.run(_release(store, the_draft))
-    assert (result.type, result.error_code) == ("StableFailure", ErrorCode.STORE_ERROR)
+    assert (result.kind, result.error_code) == ("StableFailure", ErrorCode.STORE_ERROR)

@@ -1,4 +1,4 @@
-"""ReadOnlySqlExecutor against a real MariaDB: demo install, plans, read-only, timeouts.
+"""ReadOnlySqlBackend against a real MariaDB: demo install, plans, read-only, timeouts.
 
 Needs MariaDB on 127.0.0.1:3306 (root, empty password). Under ``CI=true`` an unreachable
 server fails the tests; elsewhere they are skipped.
@@ -21,7 +21,7 @@ from harness.adapters.demo_db import (
     mariadb_engine,
     sqlite_demo_engine,
 )
-from harness.adapters.sql_executor import ReadOnlySqlExecutor
+from harness.adapters.readonly_sql import ReadOnlySqlBackend
 from harness.demo.database import DEMO_DATASOURCE, demo_policy_text, shop_sql_sha256
 from harness.errors import BackendError, ErrorCode
 from harness.projectors.mysql import MysqlProjector
@@ -64,8 +64,8 @@ def admin() -> Iterator[sa.Engine]:
 
 
 @pytest.fixture(scope="module")
-def executor(admin: sa.Engine) -> Iterator[ReadOnlySqlExecutor]:
-    executor = ReadOnlySqlExecutor({DEMO_DATASOURCE: URL}, statement_timeout_s=0.5)
+def executor(admin: sa.Engine) -> Iterator[ReadOnlySqlBackend]:
+    executor = ReadOnlySqlBackend({DEMO_DATASOURCE: URL}, statement_timeout_s=0.5)
     yield executor
     for engine in executor._engines.values():
         engine.dispose()
@@ -123,13 +123,13 @@ LIMIT 20
 
 
 def test_the_same_plan_gives_the_same_rows_on_mariadb_and_sqlite(
-    executor: ReadOnlySqlExecutor, admin: sa.Engine
+    executor: ReadOnlySqlBackend, admin: sa.Engine
 ) -> None:
     plan = SqlValidator(SqlPolicy.model_validate_json(demo_policy_text())).validate(
         DEMO_DATASOURCE, CHANGE_IMPACT_SQL
     )
     on_mariadb = executor.fetch(plan)
-    on_sqlite = ReadOnlySqlExecutor({DEMO_DATASOURCE: sqlite_demo_engine()}).fetch(plan)
+    on_sqlite = ReadOnlySqlBackend({DEMO_DATASOURCE: sqlite_demo_engine()}).fetch(plan)
 
     assert on_mariadb == on_sqlite
     top = on_mariadb["rows"][0]
@@ -151,7 +151,7 @@ def test_the_same_plan_gives_the_same_rows_on_mariadb_and_sqlite(
 
 
 def test_percent_signs_reach_the_server_unchanged(
-    executor: ReadOnlySqlExecutor, admin: sa.Engine
+    executor: ReadOnlySqlBackend, admin: sa.Engine
 ) -> None:
     sql = (
         "SELECT COUNT(*) AS n, '100%' AS pct FROM ops.config_changes "
@@ -164,7 +164,7 @@ def test_percent_signs_reach_the_server_unchanged(
 
 
 def test_values_come_back_json_safe_with_numbers_kept(
-    executor: ReadOnlySqlExecutor, admin: sa.Engine
+    executor: ReadOnlySqlBackend, admin: sa.Engine
 ) -> None:
     raw = executor.fetch(
         _plan(
@@ -184,7 +184,7 @@ def test_values_come_back_json_safe_with_numbers_kept(
     assert abs(Decimal(repr(avg_cents)) - Decimal(sum(totals)) / len(totals)) < Decimal("0.0001")
 
 
-def test_sensitive_columns_are_masked_after_a_real_query(executor: ReadOnlySqlExecutor) -> None:
+def test_sensitive_columns_are_masked_after_a_real_query(executor: ReadOnlySqlBackend) -> None:
     plan = _plan(
         "SELECT id, token, scope FROM shop.api_tokens ORDER BY id LIMIT 2",
         {"id": False, "token": True, "scope": False},
@@ -215,7 +215,7 @@ def test_sensitive_columns_are_masked_after_a_real_query(executor: ReadOnlySqlEx
     ids=["update", "delete", "insert-select", "create", "drop", "multi-statement"],
 )
 def test_writes_in_a_hand_built_plan_are_refused_by_the_database(
-    executor: ReadOnlySqlExecutor,
+    executor: ReadOnlySqlBackend,
     admin: sa.Engine,
     caplog: pytest.LogCaptureFixture,
     statement: str,
@@ -226,7 +226,7 @@ def test_writes_in_a_hand_built_plan_are_refused_by_the_database(
     count_before = _scalar(admin, "SELECT COUNT(*) FROM shop.orders")
 
     with (
-        caplog.at_level(logging.WARNING, logger="harness.adapters.sql_executor"),
+        caplog.at_level(logging.WARNING, logger="harness.adapters.readonly_sql"),
         pytest.raises(BackendError) as info,
     ):
         executor.fetch(_plan(statement.format(id=order_id)))
@@ -247,7 +247,7 @@ def test_writes_in_a_hand_built_plan_are_refused_by_the_database(
     assert executor.fetch(_plan("SELECT COUNT(*) AS n FROM ops.services"))["rows"] == [[6]]
 
 
-def test_statement_timeout_stops_a_sleep(executor: ReadOnlySqlExecutor) -> None:
+def test_statement_timeout_stops_a_sleep(executor: ReadOnlySqlBackend) -> None:
     started = time.monotonic()
     with pytest.raises(BackendError) as info:
         executor.fetch(_plan("SELECT SLEEP(3) AS slept"))
@@ -259,7 +259,7 @@ def test_statement_timeout_stops_a_sleep(executor: ReadOnlySqlExecutor) -> None:
     assert executor.fetch(_plan("SELECT 1 AS one"))["rows"] == [[1]]
 
 
-def test_statement_timeout_applies_to_a_recursive_cte(executor: ReadOnlySqlExecutor) -> None:
+def test_statement_timeout_applies_to_a_recursive_cte(executor: ReadOnlySqlBackend) -> None:
     # cte_max_recursion_depth would end a lone recursion at 1000 rows; a cross join keeps the
     # work large enough that only the statement timeout can stop it.
     slow = _plan(

@@ -2,7 +2,8 @@
 
 States: PENDING → RUNNING → exactly one terminal state (COMPLETED, FAILED, CANCELLED,
 TIMED_OUT). :meth:`RunContext.try_finish` succeeds once; every later attempt is dropped and
-counted, so the first terminal outcome is the one that stays.
+counted, so the first terminal outcome is the one that stays. :meth:`RunContext.ensure_active`
+is the one liveness check: the boundary and the model caller both ask it before doing work.
 """
 
 from __future__ import annotations
@@ -11,12 +12,14 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from enum import Enum
 
-from harness.errors import ErrorCode
+from harness.errors import ErrorCode, RunInactive
 
 __all__ = ["TERMINAL_STATES", "RunContext", "RunStatus"]
 
 
 class RunStatus(str, Enum):
+    """Lifecycle of a run; the four terminal states are final."""
+
     PENDING = "PENDING"
     RUNNING = "RUNNING"
     COMPLETED = "COMPLETED"
@@ -57,6 +60,7 @@ class RunContext:
         owner: str = "",
         analysis_id: str = "",
     ) -> RunContext:
+        """A PENDING run whose deadline is ``timeout_s`` after ``now``."""
         return cls(
             run_id=run_id,
             session_id=session_id or run_id,
@@ -67,6 +71,11 @@ class RunContext:
         )
 
     def start(self) -> None:
+        """PENDING → RUNNING.
+
+        Raises:
+            ValueError: The run is not PENDING.
+        """
         if self.status is not RunStatus.PENDING:
             raise ValueError(f"cannot start a run in state {self.status.value}")
         self.status = RunStatus.RUNNING
@@ -75,9 +84,30 @@ class RunContext:
     def terminal(self) -> bool:
         return self.status in TERMINAL_STATES
 
-    def is_active(self, now: datetime) -> bool:
-        """RUNNING and before the deadline."""
-        return self.status is RunStatus.RUNNING and now < self.deadline
+    def inactive_code(self, now: datetime) -> ErrorCode | None:
+        """Why the run accepts no more work at ``now``; None while it does.
+
+        CANCELLED for a cancelled run, DEADLINE_EXCEEDED once the deadline passed (or the run
+        timed out), RUN_NOT_ACTIVE for any other state than RUNNING.
+        """
+        if self.status is RunStatus.RUNNING:
+            return ErrorCode.DEADLINE_EXCEEDED if now >= self.deadline else None
+        if self.status is RunStatus.CANCELLED:
+            return ErrorCode.CANCELLED
+        if self.status is RunStatus.TIMED_OUT:
+            return ErrorCode.DEADLINE_EXCEEDED
+        return ErrorCode.RUN_NOT_ACTIVE
+
+    def ensure_active(self, now: datetime) -> None:
+        """Raise unless the run is RUNNING and before its deadline.
+
+        Raises:
+            RunInactive: CANCELLED, DEADLINE_EXCEEDED or RUN_NOT_ACTIVE (see
+                :meth:`inactive_code`).
+        """
+        code = self.inactive_code(now)
+        if code is not None:
+            raise RunInactive(code, "run is not active", {"status": self.status.value})
 
     def drop_late(self) -> None:
         """Count a model reply or tool result that arrived after the run ended."""

@@ -12,11 +12,11 @@ import hashlib
 import json
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
 from pydantic import BaseModel
 
-from harness.requests import QueryLogsRequest, QueryMysqlRequest, SearchKnowledgeRequest
+from harness.models import ToolDefinition
+from harness.tools.arguments import QueryLogsRequest, QueryMysqlRequest, SearchKnowledgeRequest
 
 __all__ = [
     "QUERY_LOGS",
@@ -60,16 +60,13 @@ class ToolSpec:
     def normalized_scope(self, plan: BaseModel) -> str:
         return self.scope(plan) if self.scope else scope_of(self.name, plan)
 
-    def openai_schema(self) -> dict[str, Any]:
-        """The function-tool definition handed to an OpenAI-compatible model."""
-        return {
-            "type": "function",
-            "function": {
-                "name": self.name,
-                "description": self.description,
-                "parameters": self.request_model.model_json_schema(),
-            },
-        }
+    def definition(self) -> ToolDefinition:
+        """The tool as offered to a model (adapters render it in their wire format)."""
+        return ToolDefinition(
+            name=self.name,
+            description=self.description,
+            parameters=self.request_model.model_json_schema(),
+        )
 
 
 def scope_of(tool_name: str, plan: BaseModel) -> str:
@@ -98,6 +95,11 @@ class ToolRegistry:
 
     def names(self) -> list[str]:
         return sorted(self.specs)
+
+    def definitions(self, authorized: Iterable[str]) -> list[ToolDefinition]:
+        """Definitions of the registered tools in ``authorized``, by name."""
+        allowed = set(authorized)
+        return [self.specs[name].definition() for name in self.names() if name in allowed]
 
 
 def _knowledge_scope(plan: BaseModel) -> str:

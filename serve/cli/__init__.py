@@ -26,7 +26,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("-v", "--verbose", action="store_true", help="log safe summaries to stderr")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in _COMMAND_MODULES:
-        module = importlib.import_module(f"harness.cli.{name}")
+        module = importlib.import_module(f"serve.cli.{name}")
         module.register(subparsers)
     return parser
 

@@ -3,7 +3,7 @@
 Starts a local Ray instance (two CPUs, no dashboard), a pool of one pre-warmed RunActor
 whose deps are the embedded deployment (bundled demo incident, offline demo model,
 fakeredis, SQLite), shows the run's progress and prints the released result. ``--json``
-prints only the released result (it carries ``type`` and ``run_id``).
+prints only the released result (it carries ``kind`` and ``run_id``).
 
 Exit codes: 0 for a DiagnosisReport or an Answer, 1 for anything else.
 """
@@ -22,15 +22,17 @@ from harness.demo import WINDOW_END
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from harness.diagnosis import RunDeps, RunRequest
-    from harness.release import ReleasedResult
+    from harness.diagnosis import RunDeps
+    from harness.ingress import RunRequest
+    from harness.results import ReleasedResult
+    from harness.snapshot import RunSnapshot
 
 __all__ = ["DEFAULT_AS_OF", "diagnose", "register"]
 
 DEFAULT_AS_OF = WINDOW_END
 """'Now' of the bundled demo incident (the end of its log window)."""
 
-_SUCCESS_TYPES = frozenset({"DiagnosisReport", "Answer"})
+_SUCCESS_KINDS = frozenset({"DiagnosisReport", "Answer"})
 _POLL_INTERVAL_S = 0.25
 
 
@@ -59,7 +61,7 @@ async def diagnose(
     request: RunRequest,
     deps_factory: Callable[[], RunDeps] | None = None,
     *,
-    on_progress: Callable[[dict[str, Any]], None] | None = None,
+    on_progress: Callable[[RunSnapshot], None] | None = None,
 ) -> ReleasedResult:
     """Run one request on a one-actor pool; Ray must be initialised.
 
@@ -94,7 +96,7 @@ def _handle(args: argparse.Namespace) -> int:
     from rich.console import Console
 
     from actors.factory import local_ray
-    from harness.diagnosis import RunRequest
+    from harness.ingress import RunRequest
 
     try:
         request = RunRequest(question=args.question, as_of=args.as_of, deadline_s=args.deadline_s)
@@ -103,7 +105,7 @@ def _handle(args: argparse.Namespace) -> int:
         return 2
     with local_ray(num_cpus=2):
         result = _run(request, args)
-    return 0 if result.type in _SUCCESS_TYPES else 1
+    return 0 if result.kind in _SUCCESS_KINDS else 1
 
 
 def _run(request: RunRequest, args: argparse.Namespace) -> ReleasedResult:
@@ -121,10 +123,10 @@ def _run(request: RunRequest, args: argparse.Namespace) -> ReleasedResult:
         )
     with console.status("starting a RunActor…") as spinner:
 
-        def show(snapshot: dict[str, Any]) -> None:
+        def show(snapshot: RunSnapshot) -> None:
             spinner.update(
-                f"{snapshot.get('phase', '?')} · tool calls {snapshot.get('tool_calls', 0)} · "
-                f"model calls {snapshot.get('model_calls', 0)}"
+                f"{snapshot.phase.value} · tool calls {snapshot.tool_calls or 0} · "
+                f"model calls {snapshot.model_calls or 0}"
             )
 
         result = asyncio.run(diagnose(request, args.deps_factory, on_progress=show))
@@ -135,18 +137,20 @@ def _run(request: RunRequest, args: argparse.Namespace) -> ReleasedResult:
 def _render(console: Console, result: ReleasedResult) -> None:
     from rich.table import Table
 
-    colour = "green" if result.type in _SUCCESS_TYPES else "yellow"
-    console.print(f"[bold {colour}]{result.type}[/bold {colour}]  run_id={result.run_id}")
-    body = result.model_dump(mode="json")
-    if result.type == "DiagnosisReport":
-        console.print(body["summary"])
+    from harness.results import DiagnosisReport
+
+    colour = "green" if result.kind in _SUCCESS_KINDS else "yellow"
+    console.print(f"[bold {colour}]{result.kind}[/bold {colour}]  run_id={result.run_id}")
+    if isinstance(result, DiagnosisReport):
+        console.print(result.summary)
         table = Table("kind", "statement", "confidence", "citations")
-        for c in body["conclusions"]:
-            cites = ", ".join(f"{x['tool_call_id']}:{x['item_ref']}" for x in c["citations"])
-            table.add_row(c["kind"], c["statement"], f"{c['confidence']:.2f}", cites)
+        for c in result.conclusions:
+            cites = ", ".join(f"{x.tool_call_id}:{x.item_ref}" for x in c.citations)
+            table.add_row(c.kind.value, c.statement, f"{c.confidence:.2f}", cites)
         console.print(table)
-        for title in ("next_steps", "limitations"):
-            for line in body[title]:
-                console.print(f"- {title.replace('_', ' ')}: {line}")
+        for line in result.next_steps:
+            console.print(f"- next steps: {line}")
+        for line in result.limitations:
+            console.print(f"- limitations: {line}")
         return
-    console.print_json(json.dumps(body, ensure_ascii=False))
+    console.print_json(result.model_dump_json())

@@ -13,20 +13,11 @@ from datetime import datetime
 from typing import Any
 
 from pydantic import ValidationError
-from pydantic_core import PydanticSerializationError
 
 from harness.errors import ErrorCode, StoreError
 from harness.invocation import CanonicalInvocation, EvidenceStatus, InvocationStatus
 
-__all__ = [
-    "TransitionMethods",
-    "check_ttl_covers",
-    "decode_record",
-    "encode_record",
-    "require_projecting",
-    "to_error",
-    "to_ready",
-]
+__all__ = ["TransitionMethods", "require_projecting", "to_error", "to_ready"]
 
 
 def require_projecting(record: CanonicalInvocation, *, op: str) -> None:
@@ -105,50 +96,6 @@ def to_error(
         raw_response=current.raw_response if raw_response is None else raw_response,
         completed_at=completed_at,
     )
-
-
-def encode_record(record: CanonicalInvocation, *, max_record_bytes: int, op: str) -> bytes:
-    """Serialise a record and enforce the size limit before anything is written.
-
-    Raises:
-        StoreError: RECORD_TOO_LARGE over ``max_record_bytes``; STORE_ERROR when the record
-            holds something JSON cannot carry.
-    """
-    try:
-        payload = record.model_dump_json().encode("utf-8")
-    except PydanticSerializationError:
-        raise StoreError(ErrorCode.STORE_ERROR, "record is not serialisable", {"op": op}) from None
-    if len(payload) > max_record_bytes:
-        raise StoreError(
-            ErrorCode.RECORD_TOO_LARGE,
-            "record exceeds max_record_bytes",
-            {"op": op, "record_bytes": len(payload), "max_record_bytes": max_record_bytes},
-        )
-    return payload
-
-
-def decode_record(payload: bytes | str, *, op: str) -> CanonicalInvocation:
-    """Parse a stored record; a corrupt record fails closed as STORE_ERROR."""
-    try:
-        return CanonicalInvocation.model_validate_json(payload)
-    except ValidationError:
-        raise StoreError(ErrorCode.STORE_ERROR, "stored record is corrupt", {"op": op}) from None
-
-
-def check_ttl_covers(ttl_s: float, *, deadline_s: float, margin_s: float) -> None:
-    """Start-up check: records must outlive the longest run (ARCHITECTURE §6).
-
-    EvidenceGuard reads every cited record at the end of a run; a TTL that can elapse before
-    then would turn valid citations into RECORD_EXPIRED.
-
-    Raises:
-        ValueError: When ``ttl_s <= deadline_s + margin_s``.
-    """
-    if ttl_s <= deadline_s + margin_s:
-        raise ValueError(
-            f"canonical store ttl_s={ttl_s} must exceed the longest run deadline "
-            f"({deadline_s} s) plus margin ({margin_s} s)"
-        )
 
 
 class TransitionMethods:

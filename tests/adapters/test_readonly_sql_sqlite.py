@@ -1,4 +1,4 @@
-"""ReadOnlySqlExecutor on the embedded default: the demo database on SQLite."""
+"""ReadOnlySqlBackend on the embedded default: the demo database on SQLite."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from harness.adapters.demo_db import sqlite_demo_engine
-from harness.adapters.sql_executor import ReadOnlySqlExecutor, json_safe_value
+from harness.adapters.readonly_sql import ReadOnlySqlBackend, json_safe_value
 from harness.demo.database import (
     DEMO_DATASOURCE,
     demo_policy,
@@ -29,10 +29,10 @@ from harness.demo.database import (
 from harness.demo.generate_shop import generate as generate_shop
 from harness.errors import BackendError, ErrorCode
 from harness.projectors.mysql import MysqlProjector
-from harness.requests import QueryMysqlRequest
 from harness.sql.plan import MysqlQueryPlan, PlanColumn
 from harness.sql.policy import SqlPolicy
 from harness.sql.validator import SqlValidator
+from harness.tools.arguments import QueryMysqlRequest
 
 DEMO_TABLES = {
     "shop": {"customers", "orders", "order_items", "payments", "api_tokens"},
@@ -80,8 +80,8 @@ def demo_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def executor(demo_dir: Path) -> ReadOnlySqlExecutor:
-    return ReadOnlySqlExecutor({DEMO_DATASOURCE: sqlite_demo_engine(demo_dir)})
+def executor(demo_dir: Path) -> ReadOnlySqlBackend:
+    return ReadOnlySqlBackend({DEMO_DATASOURCE: sqlite_demo_engine(demo_dir)})
 
 
 @pytest.fixture(scope="module")
@@ -177,7 +177,7 @@ def test_statement_splitter_respects_quotes_and_comments() -> None:
 
 
 def test_in_memory_demo_serves_concurrent_plans() -> None:
-    executor = ReadOnlySqlExecutor({DEMO_DATASOURCE: sqlite_demo_engine()})
+    executor = ReadOnlySqlBackend({DEMO_DATASOURCE: sqlite_demo_engine()})
     count = plan("SELECT COUNT(*) AS n FROM shop.orders", {"n": ["shop.orders.id"]})
     with ThreadPoolExecutor(max_workers=8) as pool:
         results = list(pool.map(lambda _: executor.fetch(count)["rows"], range(32)))
@@ -220,7 +220,7 @@ def _plus_one_hour(text: str) -> str:
 
 
 def test_join_group_by_window_finds_chg_4821(
-    executor: ReadOnlySqlExecutor, oracle: sqlite3.Connection
+    executor: ReadOnlySqlBackend, oracle: sqlite3.Connection
 ) -> None:
     the_plan = validated(CHANGE_IMPACT_SQL)
     assert [c.name for c in the_plan.columns] == list(CHANGE_IMPACT_COLUMNS)
@@ -267,7 +267,7 @@ def test_join_group_by_window_finds_chg_4821(
 
 
 def test_failed_order_counts_by_status_with_window_share(
-    executor: ReadOnlySqlExecutor, oracle: sqlite3.Connection
+    executor: ReadOnlySqlBackend, oracle: sqlite3.Connection
 ) -> None:
     sql = """
     SELECT o.status, o.error_code, COUNT(*) AS orders, SUM(COUNT(*)) OVER () AS all_orders,
@@ -302,7 +302,7 @@ def test_failed_order_counts_by_status_with_window_share(
 
 
 def test_a_validated_plan_runs_and_its_sensitive_columns_are_masked(
-    executor: ReadOnlySqlExecutor,
+    executor: ReadOnlySqlBackend,
 ) -> None:
     # The real validator builds this plan (backticks, enforced LIMIT, lineage) from the policy.
     the_plan = validated(
@@ -334,7 +334,7 @@ PERCENT_SQL = (
 
 
 def test_percent_signs_reach_the_database_unchanged(
-    executor: ReadOnlySqlExecutor, oracle: sqlite3.Connection
+    executor: ReadOnlySqlBackend, oracle: sqlite3.Connection
 ) -> None:
     raw = executor.fetch(plan(PERCENT_SQL, {"n": [], "pct": []}))
     hikari = sum("hikari" in c["config_key"] for c in _rows(oracle, "ops.config_changes"))
@@ -353,14 +353,14 @@ def test_percent_signs_reach_the_database_unchanged(
     ],
     ids=["typed-request", "dict", "text"],
 )
-def test_anything_but_a_plan_is_refused(executor: ReadOnlySqlExecutor, request_: Any) -> None:
+def test_anything_but_a_plan_is_refused(executor: ReadOnlySqlBackend, request_: Any) -> None:
     with pytest.raises(BackendError) as info:
         executor.fetch(request_)
     assert info.value.error_code is ErrorCode.BACKEND_ERROR
     assert info.value.context["reason"] == "not_a_plan"
 
 
-def test_unknown_datasource_is_a_backend_error(executor: ReadOnlySqlExecutor) -> None:
+def test_unknown_datasource_is_a_backend_error(executor: ReadOnlySqlBackend) -> None:
     other = plan("SELECT 1 AS one", {"one": []}).model_copy(update={"datasource": "nope"})
     with pytest.raises(BackendError) as info:
         executor.fetch(other)
@@ -368,7 +368,7 @@ def test_unknown_datasource_is_a_backend_error(executor: ReadOnlySqlExecutor) ->
 
 
 def test_slow_recursive_cte_times_out(demo_dir: Path) -> None:
-    fast = ReadOnlySqlExecutor(
+    fast = ReadOnlySqlBackend(
         {DEMO_DATASOURCE: sqlite_demo_engine(demo_dir)}, statement_timeout_s=0.05
     )
     slow = plan(
@@ -385,12 +385,12 @@ def test_slow_recursive_cte_times_out(demo_dir: Path) -> None:
 
 
 def test_a_write_smuggled_into_a_plan_is_refused_by_query_only(
-    executor: ReadOnlySqlExecutor, oracle: sqlite3.Connection, caplog: pytest.LogCaptureFixture
+    executor: ReadOnlySqlBackend, oracle: sqlite3.Connection, caplog: pytest.LogCaptureFixture
 ) -> None:
     first = _rows(oracle, "shop.orders")[0]
     update = plan(f"UPDATE shop.orders SET status = 'HACKED' WHERE id = {first['id']}", {})
     with (
-        caplog.at_level(logging.WARNING, logger="harness.adapters.sql_executor"),
+        caplog.at_level(logging.WARNING, logger="harness.adapters.readonly_sql"),
         pytest.raises(BackendError) as info,
     ):
         executor.fetch(update)
@@ -402,11 +402,11 @@ def test_a_write_smuggled_into_a_plan_is_refused_by_query_only(
 
 
 def test_database_error_text_stays_in_the_local_log(
-    executor: ReadOnlySqlExecutor, caplog: pytest.LogCaptureFixture
+    executor: ReadOnlySqlBackend, caplog: pytest.LogCaptureFixture
 ) -> None:
     broken = plan("SELECT no_such_column FROM shop.orders WHERE note = 'pw-hunter2'", {"x": []})
     with (
-        caplog.at_level(logging.WARNING, logger="harness.adapters.sql_executor"),
+        caplog.at_level(logging.WARNING, logger="harness.adapters.readonly_sql"),
         pytest.raises(BackendError) as info,
     ):
         executor.fetch(broken)
@@ -419,7 +419,7 @@ def test_database_error_text_stays_in_the_local_log(
 
 def test_engines_may_be_given_as_urls(demo_dir: Path) -> None:
     # A bare SQLite URL has no attached schemas; the executor still runs plans on it.
-    executor = ReadOnlySqlExecutor({"scratch": "sqlite://"})
+    executor = ReadOnlySqlBackend({"scratch": "sqlite://"})
     scratch = plan("SELECT 1 AS one, 'x' AS two", {"one": [], "two": []})
     raw = executor.fetch(scratch.model_copy(update={"datasource": "scratch"}))
     assert raw == {

@@ -16,8 +16,8 @@ from typing import Any
 
 import ray
 from pydantic import BaseModel
-from ray.exceptions import RayError, RayTaskError
 
+from actors.errors import resolve
 from actors.factory import ToolTasks, tool_tasks
 from actors.tasks import ToolSetFactory, embedded_tool_set, tool_set_key
 from harness.errors import BackendError, ErrorCode, HarnessError, ProjectionError
@@ -53,7 +53,7 @@ class RayToolExecutor:
         # Raw responses can be megabytes (a log query returns every line). The projector
         # task receives the backend task's ObjectRef instead of a second copy uploaded from
         # here; keyed by the identity of the raw object this executor handed out.
-        self._raw_refs: OrderedDict[int, tuple[Any, ray.ObjectRef]] = OrderedDict()
+        self._raw_refs: OrderedDict[int, tuple[Any, ray.ObjectRef[Any]]] = OrderedDict()
 
     async def execute(self, tool_name: str, request: BaseModel, timeout_s: float) -> Any:
         """Run the tool's backend as ``tool:<tool_name>``.
@@ -99,15 +99,16 @@ class RayToolExecutor:
 
     async def _await(
         self,
-        ref: ray.ObjectRef,
+        ref: ray.ObjectRef[Any],
         timeout_s: float,
         *,
         timeout_error: HarnessError,
         failure: HarnessError,
         context: dict[str, Any],
     ) -> Any:
+        failure.context.update(context)
         try:
-            return await asyncio.wait_for(_resolve(ref), timeout=timeout_s)
+            return await asyncio.wait_for(resolve(ref, fallback=failure), timeout=timeout_s)
         except TimeoutError:
             self._cancel(ref)
             timeout_error.context.update(context)
@@ -116,23 +117,10 @@ class RayToolExecutor:
             # The run ended while this call was in flight: stop the task, drop its result.
             self._cancel(ref)
             raise
-        except RayTaskError as err:
-            cause = err.cause
-            if isinstance(cause, HarnessError):
-                raise cause from None
-            log.warning("tool task failed %s error=%s", context, type(cause).__name__)
-        except RayError as err:  # worker died, task cancelled elsewhere, object lost
-            log.warning("tool task lost %s error=%s", context, type(err).__name__)
-        failure.context.update(context)
-        raise failure
 
-    def _cancel(self, ref: ray.ObjectRef) -> None:
+    def _cancel(self, ref: ray.ObjectRef[Any]) -> None:
         self.cancelled_tasks += 1
         try:
             ray.cancel(ref)
         except Exception:  # already finished or already gone: nothing left to stop
             log.debug("ray.cancel refused", exc_info=True)
-
-
-async def _resolve(ref: ray.ObjectRef) -> Any:
-    return await ref

@@ -1,9 +1,10 @@
 """InlineToolExecutor: runs backends and projectors in this process.
 
-The run plane runs the same backends and projectors as Ray remote tasks; this executor is the
-in-process equivalent (a setting for dense or latency-critical deployments, the CLI, and
-tests). Backends may block, so they run in worker threads under a timeout; a timed-out
-backend thread cannot be killed, but its result is discarded.
+The run plane runs the same backends and projectors as Ray remote tasks by default; this
+executor is the in-process equivalent (a setting for dense or latency-critical deployments,
+the CLI, and tests). Backends may block, so they run in worker threads under a timeout taken
+from the injected clock; a timed-out backend thread cannot be killed, but its result is
+discarded.
 """
 
 from __future__ import annotations
@@ -14,9 +15,10 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from harness.clock import SystemClock
 from harness.errors import BackendError, ErrorCode, HarnessError, ProjectionError
 from harness.observation import Projection
-from harness.ports import Projector, ToolBackend
+from harness.ports import Clock, Projector, ToolBackend
 
 __all__ = ["InlineToolExecutor"]
 
@@ -29,6 +31,7 @@ class InlineToolExecutor:
         projectors: Tool name → projector.
         project_in_thread: Run projectors in a worker thread (keeps the event loop
             responsive) or directly on the loop (lowest latency for small results).
+        clock: Times the backend and projector timeouts (the system clock by default).
     """
 
     def __init__(
@@ -37,19 +40,19 @@ class InlineToolExecutor:
         projectors: Mapping[str, Projector],
         *,
         project_in_thread: bool = True,
+        clock: Clock | None = None,
     ) -> None:
         self.backends = dict(backends)
         self.projectors = dict(projectors)
         self.project_in_thread = project_in_thread
+        self.clock: Clock = clock or SystemClock()
 
     async def execute(self, tool_name: str, request: BaseModel, timeout_s: float) -> Any:
         backend = self.backends.get(tool_name)
         if backend is None:
             raise BackendError(ErrorCode.BACKEND_ERROR, "no backend", {"tool": tool_name})
         try:
-            return await asyncio.wait_for(
-                asyncio.to_thread(backend.fetch, request), timeout=timeout_s
-            )
+            return await self.clock.wait_for(asyncio.to_thread(backend.fetch, request), timeout_s)
         except TimeoutError:
             raise BackendError(
                 ErrorCode.BACKEND_TIMEOUT, "backend timed out", {"tool": tool_name}
@@ -70,8 +73,8 @@ class InlineToolExecutor:
         try:
             if not self.project_in_thread:
                 return projector.project(tool_call_id, request, raw)
-            return await asyncio.wait_for(
-                asyncio.to_thread(projector.project, tool_call_id, request, raw), timeout=timeout_s
+            return await self.clock.wait_for(
+                asyncio.to_thread(projector.project, tool_call_id, request, raw), timeout_s
             )
         except TimeoutError:
             raise ProjectionError(ErrorCode.PROJECTION_ERROR, "projection timed out") from None

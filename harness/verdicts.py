@@ -1,4 +1,8 @@
-"""Typed validation issues: what the guards found wrong, in codes the agent can act on."""
+"""What the quality gates conclude: EvidenceGuard's typed issues and SemanticGuard's verdict.
+
+Vocabulary only, so that the guards, the release policy and the trace timeline can all speak
+it without depending on each other.
+"""
 
 from __future__ import annotations
 
@@ -6,10 +10,21 @@ from enum import Enum
 
 from pydantic import BaseModel, ConfigDict, Field
 
-__all__ = ["IssueCode", "ValidationIssue"]
+__all__ = ["IssueCode", "SemanticVerdict", "ValidationIssue"]
+
+
+class SemanticVerdict(str, Enum):
+    """SemanticGuard's judgement of a draft against its verified evidence."""
+
+    SUPPORTED = "SUPPORTED"
+    UNSUPPORTED = "UNSUPPORTED"
+    UNAVAILABLE = "UNAVAILABLE"
+    """The judge failed technically twice; never released as SUPPORTED."""
 
 
 class IssueCode(str, Enum):
+    """Why EvidenceGuard (or SemanticGuard) refused a conclusion."""
+
     ANALYSIS_ID_MISMATCH = "ANALYSIS_ID_MISMATCH"
     UNKNOWN_TOOL_CALL = "UNKNOWN_TOOL_CALL"
     RECORD_NOT_READY = "RECORD_NOT_READY"

@@ -39,7 +39,7 @@ from sqlglot.errors import ErrorLevel
 from harness.errors import BackendError, ErrorCode
 from harness.sql.plan import MysqlQueryPlan
 
-__all__ = ["RAW_FORMAT", "ReadOnlySqlExecutor", "json_safe_value"]
+__all__ = ["RAW_FORMAT", "ReadOnlySqlBackend", "json_safe_value"]
 
 logger = logging.getLogger(__name__)
 
@@ -54,7 +54,7 @@ _QUOTED = re.compile(r"'(?:[^'\\]|\\.|'')*'|\"(?:[^\"\\]|\\.|\"\")*\"")
 _SQLITE_PROGRESS_STEPS = 2_000
 
 
-class ReadOnlySqlExecutor:
+class ReadOnlySqlBackend:
     """``ToolBackend`` for ``query_mysql``: fetches the raw result of one plan.
 
     Args:

@@ -11,7 +11,7 @@ import argparse
 import json
 from typing import Any
 
-from harness.boundary import ToolBoundaryResult
+from harness.envelope import ToolBoundaryResult
 
 __all__ = ["DEMO_CALLS", "register"]
 
@@ -76,7 +76,7 @@ def _handle(args: argparse.Namespace) -> int:
     from rich.table import Table
 
     from harness.adapters.embedded import build_tool_plane
-    from harness.cli.project import render_views, run_call
+    from serve.cli.project import render_views, run_call
 
     console = Console()
     plane = build_tool_plane()
@@ -123,7 +123,8 @@ def _handle(args: argparse.Namespace) -> int:
         console.print(table)
         ledger = boundary.budget.ledger.snapshot()
         console.print(
-            f"budget: tool_calls={ledger['tool_calls']} executions={ledger['executions']} "
-            f"rejections={ledger['rejections']} raw_bytes={ledger['raw_bytes']} projection_bytes={ledger['projection_bytes']}"
+            f"budget: tool_calls={ledger.tool_calls} executions={ledger.executions} "
+            f"rejections={ledger.rejections} raw_bytes={ledger.raw_bytes} "
+            f"projection_bytes={ledger.projection_bytes}"
         )
     return 0

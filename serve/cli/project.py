@@ -8,7 +8,8 @@ import json
 import uuid
 from typing import Any
 
-from harness.boundary import ToolBoundary, ToolBoundaryResult, ToolCallEnvelope
+from harness.boundary import ToolBoundary
+from harness.envelope import ToolBoundaryResult, ToolCallEnvelope
 from harness.tools import QUERY_LOGS, QUERY_MYSQL, SEARCH_KNOWLEDGE
 
 __all__ = ["register", "render_views", "run_call"]

@@ -1,0 +1,36 @@
+"""Ingress contracts: what a caller may ask the harness for (HTTP body, CLI, evaluation).
+
+Kept apart from the run machinery so that ``serve/`` (and an OpenAPI schema) can import the
+request models without importing the agent loop. Ingress models forbid unknown fields.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from pydantic import BaseModel, ConfigDict, Field
+
+__all__ = ["RunRequest"]
+
+
+class RunRequest(BaseModel):
+    """One diagnosis question and how long the caller allows for it."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", str_strip_whitespace=True)
+
+    question: str = Field(min_length=1, max_length=4000, description="The operator's question.")
+    session_id: str | None = Field(
+        default=None, max_length=64, description="Conversation the run belongs to."
+    )
+    owner: str = Field(
+        default="anonymous", max_length=128, description="Principal that owns the run."
+    )
+    analysis_id: str | None = Field(
+        default=None, max_length=64, description="Id the draft must carry; default: derived."
+    )
+    as_of: datetime | None = Field(
+        default=None, description="'Now' for the investigation; default: the clock."
+    )
+    deadline_s: float | None = Field(
+        default=None, gt=0, le=3600, description="Run deadline; default: deployment's."
+    )
