@@ -65,7 +65,7 @@ typecheck: $(DEV_STAMP)
 	$(VENV)/bin/mypy
 
 pytest: $(DEV_STAMP)
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q -rs
 
 bench: $(DEV_STAMP)
 	$(PY) benchmarks/bench_tool_plane.py
