@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import io
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -12,9 +13,13 @@ import pytest
 from harness.logmining import mine_lines, template_id_of
 from serve.cli.logs import register
 
-LOGHUB = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "loghub"
-APACHE = LOGHUB / "Apache" / "Apache_2k.log"
 APACHE_FORMAT = r"\[<Time>\] \[<Level>\] <Content>"
+
+
+@pytest.fixture(scope="module")
+def apache(corpus: Callable[..., Path]) -> Path:
+    """loghub's Apache_2k.log (the test skips when the corpus is absent)."""
+    return corpus("loghub", "Apache", "Apache_2k.log")
 
 
 def _run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, list[dict], str]:
@@ -27,10 +32,10 @@ def _run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, list
 
 
 def test_mine_file_with_format_prints_one_record_per_line(
-    capsys: pytest.CaptureFixture[str],
+    capsys: pytest.CaptureFixture[str], apache: Path
 ) -> None:
-    code, records, err = _run(["logs", "mine", str(APACHE), "--format", APACHE_FORMAT], capsys)
-    lines = APACHE.read_text(encoding="utf-8").splitlines()
+    code, records, err = _run(["logs", "mine", str(apache), "--format", APACHE_FORMAT], capsys)
+    lines = apache.read_text(encoding="utf-8").splitlines()
     assert (code, err) == (0, "")
     assert records == list(mine_lines(lines, APACHE_FORMAT))
     assert [r["line"] for r in records] == list(range(1, len(lines) + 1))
@@ -63,9 +68,9 @@ def test_mine_unreadable_file_exits_2(capsys: pytest.CaptureFixture[str], tmp_pa
     assert err.startswith("harness logs mine: cannot read ")
 
 
-def test_mine_invalid_format_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
+def test_mine_invalid_format_exits_2(capsys: pytest.CaptureFixture[str], apache: Path) -> None:
     code, records, err = _run(
-        ["logs", "mine", str(APACHE), "--format", "<A> <A> <Content>"], capsys
+        ["logs", "mine", str(apache), "--format", "<A> <A> <Content>"], capsys
     )
     assert (code, records) == (2, [])
     assert err.startswith("harness logs mine: invalid --format")

@@ -8,6 +8,7 @@ import re
 import subprocess
 import sys
 from collections import defaultdict
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 
@@ -24,7 +25,7 @@ from harness.logmining import (
     parse_log_format,
     template_id_of,
 )
-from harness.logmining.evaluation import (
+from tests.corpora import (
     DRAIN_PUBLISHED_GA,
     LOGHUB_FORMATS,
     grouping_accuracy,
@@ -32,26 +33,31 @@ from harness.logmining.evaluation import (
 )
 
 REPO = Path(__file__).resolve().parents[2]
-LOGHUB = REPO.parent / "shared" / "data" / "loghub"
 
 FORMATS = LOGHUB_FORMATS
 DRAIN_GA = DRAIN_PUBLISHED_GA
 
 
+@pytest.fixture(scope="module")
+def loghub(corpus: Callable[..., Path]) -> Path:
+    """The loghub-2k corpus folder (the test skips when it is absent)."""
+    return corpus("loghub")
+
+
 @cache
-def _corpus(name: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    lines, truth = load_loghub(LOGHUB, name)
+def _corpus(loghub: Path, name: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    lines, truth = load_loghub(loghub, name)
     return tuple(lines), tuple(truth)
 
 
 @cache
-def _mined(name: str) -> tuple[dict[str, object], ...]:
-    return tuple(mine_lines(_corpus(name)[0], FORMATS[name]))
+def _mined(loghub: Path, name: str) -> tuple[dict[str, object], ...]:
+    return tuple(mine_lines(_corpus(loghub, name)[0], FORMATS[name]))
 
 
-def _ga(name: str) -> float:
-    predicted = [str(record["template_id"]) for record in _mined(name)]
-    return grouping_accuracy(predicted, _corpus(name)[1])
+def _ga(loghub: Path, name: str) -> float:
+    predicted = [str(record["template_id"]) for record in _mined(loghub, name)]
+    return grouping_accuracy(predicted, _corpus(loghub, name)[1])
 
 
 # ----------------------------------------------------------------------------- accuracy
@@ -65,12 +71,12 @@ def test_grouping_accuracy_helper_follows_logparser_definition() -> None:
 
 
 @pytest.mark.parametrize("name", sorted(DRAIN_GA))
-def test_grouping_accuracy_at_least_drain_published(name: str) -> None:
-    assert _ga(name) >= DRAIN_GA[name]
+def test_grouping_accuracy_at_least_drain_published(loghub: Path, name: str) -> None:
+    assert _ga(loghub, name) >= DRAIN_GA[name]
 
 
-def test_mean_grouping_accuracy_reaches_goal() -> None:
-    mean = sum(_ga(name) for name in DRAIN_GA) / len(DRAIN_GA)
+def test_mean_grouping_accuracy_reaches_goal(loghub: Path) -> None:
+    mean = sum(_ga(loghub, name) for name in DRAIN_GA) / len(DRAIN_GA)
     assert mean >= 0.92
 
 
@@ -189,22 +195,22 @@ def test_mine_lines_numbers_lines_and_mines_unmatched_lines_whole() -> None:
 # ----------------------------------------------------------------------------- identity
 
 
-def test_template_ids_are_stable_across_miner_instances() -> None:
-    lines, _ = _corpus("OpenSSH")
+def test_template_ids_are_stable_across_miner_instances(loghub: Path) -> None:
+    lines, _ = _corpus(loghub, "OpenSSH")
     first = list(mine_lines(lines, FORMATS["OpenSSH"]))
     second = list(mine_lines(lines, FORMATS["OpenSSH"]))
     assert first == second
     assert all(r["template_id"] == template_id_of(str(r["template"])) for r in first)
 
 
-def test_template_ids_are_stable_across_processes() -> None:
+def test_template_ids_are_stable_across_processes(loghub: Path) -> None:
     # Different hash seeds change set and dict-of-str iteration; the output must not move.
     script = (
         "import json, sys; from harness.logmining import mine_lines; "
         "lines = open(sys.argv[1], encoding='utf-8').read().splitlines(); "
         "print(json.dumps([r['template_id'] for r in mine_lines(lines, sys.argv[2])]))"
     )
-    path = str(LOGHUB / "Linux" / "Linux_2k.log")
+    path = str(loghub / "Linux" / "Linux_2k.log")
     outputs = []
     for seed in ("1", "2"):
         env = {**os.environ, "PYTHONHASHSEED": seed}
@@ -217,7 +223,7 @@ def test_template_ids_are_stable_across_processes() -> None:
             check=True,
         )
         outputs.append(json.loads(done.stdout))
-    in_process = [r["template_id"] for r in _mined("Linux")]
+    in_process = [r["template_id"] for r in _mined(loghub, "Linux")]
     assert outputs == [in_process, in_process]
 
 
@@ -266,26 +272,26 @@ def _covers(template: str, masked: str) -> bool:
 
 
 @pytest.mark.parametrize("name", sorted(FORMATS))
-def test_every_line_matches_its_final_template(name: str) -> None:
+def test_every_line_matches_its_final_template(loghub: Path, name: str) -> None:
     pattern = parse_log_format(FORMATS[name])
     contents = []
-    for line in _corpus(name)[0]:
+    for line in _corpus(loghub, name)[0]:
         found = pattern.match(line.strip())
         contents.append(found.group("Content") if found else line)
     uncovered = [
         (content, str(record["template"]))
-        for content, record in zip(contents, _mined(name), strict=True)
+        for content, record in zip(contents, _mined(loghub, name), strict=True)
         if not _covers(str(record["template"]), mask_content(content))
     ]
     assert uncovered == []
 
 
 @pytest.mark.parametrize("name", sorted(FORMATS))
-def test_matching_is_consistent_and_templates_are_fixed_points(name: str) -> None:
+def test_matching_is_consistent_and_templates_are_fixed_points(loghub: Path, name: str) -> None:
     pattern = parse_log_format(FORMATS[name])
     miner = TemplateMiner()
     contents = []
-    for line in _corpus(name)[0]:
+    for line in _corpus(loghub, name)[0]:
         found = pattern.match(line.strip())
         contents.append(found.group("Content") if found else line)
     mined = miner.mine_batch(contents)

@@ -12,7 +12,9 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import json
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -30,12 +32,10 @@ from harness.testing.models import FunctionModel, text_reply, tool_reply
 from harness.testing.rig import fake_deps
 from harness.testing.tools import RecordingBackend
 
-GARAK = (
-    Path(__file__).resolve().parents[2].parent / "shared" / "data" / "prompt_injection" / "garak"
-)
-PAYLOADS: list[str] = json.loads((GARAK / "mcp_tool_response_injection.json").read_text())[
-    "payloads"
-]
+# garak's payload file, and how many payloads it holds: one test case per payload, numbered
+# statically so that collection reads no corpus; every case checks that the count still holds.
+GARAK_PAYLOADS = ("prompt_injection", "garak", "mcp_tool_response_injection.json")
+PAYLOAD_COUNT = 10
 T0 = datetime(2026, 11, 2, 14, 5, tzinfo=UTC)
 LOGS_ARGS = {"start": "2026-11-02T14:00:00Z", "end": "2026-11-02T15:00:00Z"}
 
@@ -60,6 +60,19 @@ EXPECTED_CODES = [
     "INVALID_ARGUMENTS",
     "INVALID_ARGUMENTS",
 ]
+
+
+@cache
+def _payloads(path: Path) -> tuple[str, ...]:
+    return tuple(json.loads(path.read_text())["payloads"])
+
+
+@pytest.fixture(scope="module")
+def payloads(corpus: Callable[..., Path]) -> tuple[str, ...]:
+    """garak's tool-response injection payloads (the test skips when the corpus is absent)."""
+    found = _payloads(corpus(*GARAK_PAYLOADS))
+    assert len(found) == PAYLOAD_COUNT, "the corpus changed: set PAYLOAD_COUNT to its size"
+    return found
 
 
 def _logs_raw(payload: str) -> Any:
@@ -123,9 +136,12 @@ def _gullible() -> FunctionModel:
     return FunctionModel(reply)
 
 
-@pytest.mark.parametrize("payload", PAYLOADS, ids=range(len(PAYLOADS)))
+@pytest.mark.parametrize("index", range(PAYLOAD_COUNT), ids=str)
 @pytest.mark.parametrize("where", ["logs", "knowledge"])
-def test_injected_instructions_change_nothing(payload: str, where: str) -> None:
+def test_injected_instructions_change_nothing(
+    payloads: tuple[str, ...], index: int, where: str
+) -> None:
+    payload = payloads[index]
     budgets = Budgets(max_tool_calls=20, max_tool_calls_per_tool={})
     before = dataclasses.asdict(budgets)
     sql_backend = RecordingBackend()

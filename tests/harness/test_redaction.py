@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable, Sequence
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -12,10 +14,16 @@ from hypothesis import strategies as st
 
 from harness.redaction import PLACEHOLDERS, Redactor, redact
 
-REPO = Path(__file__).resolve().parents[2]
-SECRETS = REPO.parent / "shared" / "data" / "secrets"
-GITLEAKS = SECRETS / "gitleaks" / "gitleaks_rule_samples_dev.jsonl"
-DETECT_SECRETS = SECRETS / "detect-secrets"
+# Under the ``secrets`` corpus (HARNESS_CORPORA_DIR/secrets).
+GITLEAKS = Path("gitleaks", "gitleaks_rule_samples_dev.jsonl")
+DETECT_SECRETS = Path("detect-secrets")
+
+
+@pytest.fixture(scope="session")
+def secrets(corpus: Callable[..., Path]) -> Path:
+    """The ``secrets`` corpus folder (the test skips when it is absent)."""
+    return corpus("secrets")
+
 
 # ----------------------------------------------------------------------------- secret rule
 #
@@ -81,16 +89,22 @@ def secret_strings(text: str) -> list[str]:
     return found
 
 
-def _rows(kind: str) -> list[dict[str, str]]:
-    rows = [json.loads(line) for line in GITLEAKS.read_text().splitlines() if line.strip()]
-    return [row for row in rows if row["kind"] == kind]
+@cache
+def _gitleaks(secrets: Path) -> tuple[dict[str, str], ...]:
+    text = (secrets / GITLEAKS).read_text()
+    return tuple(json.loads(line) for line in text.splitlines() if line.strip())
+
+
+def _rows(secrets: Path, kind: str) -> list[dict[str, str]]:
+    """The gitleaks rows of one kind (``tp`` or ``fp``) of the ``secrets`` corpus."""
+    return [row for row in _gitleaks(secrets) if row["kind"] == kind]
 
 
 # ----------------------------------------------------------------------------- corpora
 
 
-def test_every_gitleaks_true_positive_secret_is_gone() -> None:
-    rows = _rows("tp")
+def test_every_gitleaks_true_positive_secret_is_gone(secrets: Path) -> None:
+    rows = _rows(secrets, "tp")
     assert len(rows) > 100
     leaks = []
     checked = 0
@@ -105,21 +119,21 @@ def test_every_gitleaks_true_positive_secret_is_gone() -> None:
     assert leaks == []
 
 
-def test_secret_rule_is_strict_enough_to_fail_a_naive_redactor() -> None:
+def test_secret_rule_is_strict_enough_to_fail_a_naive_redactor(secrets: Path) -> None:
     naive = re.compile(r"(?i)(password\s*=\s*)\S+")
     leaked_rows = sum(
         1
-        for row in _rows("tp")
+        for row in _rows(secrets, "tp")
         if any(s in naive.sub(r"\1X", row["text"]) for s in secret_strings(row["text"]))
     )
     assert leaked_rows > 90
 
 
-def test_share_of_gitleaks_false_positives_left_intact() -> None:
+def test_share_of_gitleaks_false_positives_left_intact(secrets: Path) -> None:
     # Many fp rows are real-format keys that gitleaks allow-lists by context (GCP keys in
     # public web apps, hashes in lockfiles); redacting them is the safe side. Reported, with a
     # floor so that a redactor blanking every long token fails.
-    rows = _rows("fp")
+    rows = _rows(secrets, "fp")
     unchanged = sum(1 for row in rows if redact(row["text"]) == row["text"])
     no_secret_added = sum(
         1 for row in rows if redact(row["text"]).count("<SECRET>") == row["text"].count("<SECRET>")
@@ -146,8 +160,8 @@ DETECT_SECRETS_VALUES = [
 
 
 @pytest.mark.parametrize(("name", "secret"), DETECT_SECRETS_VALUES)
-def test_detect_secrets_files_lose_their_secrets(name: str, secret: str) -> None:
-    text = (DETECT_SECRETS / name).read_text(encoding="utf-8")
+def test_detect_secrets_files_lose_their_secrets(secrets: Path, name: str, secret: str) -> None:
+    text = (secrets / DETECT_SECRETS / name).read_text(encoding="utf-8")
     assert secret in text
     assert secret not in redact(text)
 
@@ -223,7 +237,6 @@ def test_redactor_instance_and_module_function_agree() -> None:
 
 # ----------------------------------------------------------------------------- properties
 
-_SAMPLES = sorted({s for row in _rows("tp") for s in secret_strings(row["text"])})
 _FRAGMENTS = [
     "password=",
     "token: ",
@@ -248,26 +261,40 @@ _FRAGMENTS = [
     "<IP>",
     "?",
 ]
-_texts = st.lists(
-    st.one_of(
-        st.sampled_from(_FRAGMENTS),
-        st.sampled_from(_SAMPLES),
-        st.text(alphabet=st.characters(codec="ascii", exclude_categories=("Cc",)), max_size=12),
-    ),
-    max_size=12,
-).map("".join)
 
 
+@pytest.fixture(scope="session")
+def samples(secrets: Path) -> list[str]:
+    """Every secret string of the gitleaks ``tp`` rows, sorted."""
+    return sorted({s for row in _rows(secrets, "tp") for s in secret_strings(row["text"])})
+
+
+def _texts(samples: Sequence[str]) -> st.SearchStrategy[str]:
+    return st.lists(
+        st.one_of(
+            st.sampled_from(_FRAGMENTS),
+            st.sampled_from(samples),
+            st.text(alphabet=st.characters(codec="ascii", exclude_categories=("Cc",)), max_size=12),
+        ),
+        max_size=12,
+    ).map("".join)
+
+
+# The samples come from the corpus, so they are drawn inside the test (st.data) rather than
+# named in @given at import time.
 @settings(max_examples=600, deadline=None)
-@given(_texts)
-def test_redaction_is_idempotent(text: str) -> None:
+@given(data=st.data())
+def test_redaction_is_idempotent(samples: list[str], data: st.DataObject) -> None:
+    text = data.draw(_texts(samples), label="text")
     once = redact(text)
     assert redact(once) == once
 
 
 @settings(max_examples=300, deadline=None)
-@given(_texts, st.sampled_from(_SAMPLES))
-def test_redaction_never_grows_a_secret(text: str, secret: str) -> None:
+@given(data=st.data())
+def test_redaction_never_grows_a_secret(samples: list[str], data: st.DataObject) -> None:
+    text = data.draw(_texts(samples), label="text")
+    secret = data.draw(st.sampled_from(samples), label="secret")
     assert redact(text).count(secret) <= text.count(secret)
 
 

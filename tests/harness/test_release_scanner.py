@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -35,8 +37,6 @@ from harness.testing.tools import RecordingBackend
 from tests.harness.test_redaction import _rows, secret_strings
 
 MARKER = "RAW-ONLY-MARKER"
-TP_TEXTS = [row["text"] for row in _rows("tp")]
-TP_SECRETS = sorted({s for text in TP_TEXTS for s in secret_strings(text)})
 PROMPTS = [
     ROUTER_SYSTEM[:60],
     AGENT_SYSTEM[:60],
@@ -47,9 +47,25 @@ PROMPTS = [
 T0 = datetime(2026, 11, 2, 14, 5, tzinfo=UTC)
 
 
-def _logs_raw(request: Any) -> dict[str, Any]:
+@pytest.fixture(scope="module")
+def tp_texts(corpus: Callable[..., Path]) -> list[str]:
+    """The texts of the gitleaks ``tp`` rows (the test skips when the corpus is absent)."""
+    return [row["text"] for row in _rows(corpus("secrets"), "tp")]
+
+
+@pytest.fixture(scope="module")
+def tp_secrets(tp_texts: list[str]) -> list[str]:
+    """Every secret string in those texts, sorted."""
+    return sorted({s for text in tp_texts for s in secret_strings(text)})
+
+
+def _logs_raw(tp_texts: Sequence[str]) -> Callable[[Any], dict[str, Any]]:
+    return lambda request: _logs_body(tp_texts)
+
+
+def _logs_body(tp_texts: Sequence[str]) -> dict[str, Any]:
     events = []
-    for i, text in enumerate(TP_TEXTS):
+    for i, text in enumerate(tp_texts):
         events.append(
             {
                 "ts": (T0 + timedelta(seconds=i)).isoformat().replace("+00:00", "Z"),
@@ -68,9 +84,13 @@ def _logs_raw(request: Any) -> dict[str, Any]:
     }
 
 
-def _kb_raw(request: Any) -> dict[str, Any]:
+def _kb_raw(tp_texts: Sequence[str]) -> Callable[[Any], dict[str, Any]]:
+    return lambda request: _kb_body(tp_texts)
+
+
+def _kb_body(tp_texts: Sequence[str]) -> dict[str, Any]:
     results = []
-    for i, text in enumerate(TP_TEXTS[:40]):
+    for i, text in enumerate(tp_texts[:40]):
         results.append(
             {
                 "doc_id": f"rb-{i}",
@@ -84,11 +104,11 @@ def _kb_raw(request: Any) -> dict[str, Any]:
     return {"format": "embedded-bm25/v1", "query": "x", "results": results}
 
 
-def _deps(model: Any, **kwargs: Any) -> Any:
+def _deps(model: Any, tp_texts: Sequence[str], **kwargs: Any) -> Any:
     backends = {
-        "query_logs": RecordingBackend(raw=_logs_raw),
-        "search_knowledge": RecordingBackend(raw=_kb_raw),
-        "query_mysql": RecordingBackend(raw=_kb_raw),
+        "query_logs": RecordingBackend(raw=_logs_raw(tp_texts)),
+        "search_knowledge": RecordingBackend(raw=_kb_raw(tp_texts)),
+        "query_mysql": RecordingBackend(raw=_kb_raw(tp_texts)),
     }
     projectors = {
         "query_logs": LogsProjector(),
@@ -113,7 +133,7 @@ def _refs(request: ModelRequest) -> tuple[str, str]:
 LOGS_ARGS = {"start": "2026-11-02T14:00:00Z", "end": "2026-11-02T15:00:00Z"}
 
 
-def _model(path: str) -> FunctionModel:
+def _model(path: str, tp_texts: Sequence[str]) -> FunctionModel:
     """An echoing model; ``path`` picks how the run ends."""
     judge_calls = 0
 
@@ -146,7 +166,7 @@ def _model(path: str) -> FunctionModel:
             return text_reply("no repair")
         # Diagnosis agent.
         if path == "failure":
-            raise ModelError(ErrorCode.MODEL_ERROR, "provider said: " + TP_TEXTS[0])
+            raise ModelError(ErrorCode.MODEL_ERROR, "provider said: " + tp_texts[0])
         if not any(m.role == "tool" for m in request.messages):
             return tool_reply(
                 ("query_logs", LOGS_ARGS, "logs1"), ("search_knowledge", {"query": "config"}, "kb1")
@@ -189,6 +209,7 @@ def _model(path: str) -> FunctionModel:
 
 def _run(
     model: Any,
+    tp_texts: Sequence[str],
     deadline_s: float = 30.0,
     cancel_after_s: float | None = None,
     clock: FakeClock | None = None,
@@ -198,7 +219,7 @@ def _run(
     async def go() -> Any:
         run = DiagnosisRun(
             RunRequest(question="Why 500?", analysis_id="an-1"),
-            _deps(model, deadline_s=deadline_s, clock=clock),
+            _deps(model, tp_texts, deadline_s=deadline_s, clock=clock),
             run_id="run-scan",
         )
         if clock is not None and cancel_after_s is not None:
@@ -241,30 +262,30 @@ class _Stall:
     ],
 )
 def test_nothing_released_contains_secrets_prompts_or_raw(
-    path: str, expected: tuple[str, str | None]
+    tp_texts: list[str], tp_secrets: list[str], path: str, expected: tuple[str, str | None]
 ) -> None:
-    assert len(TP_SECRETS) > 100
+    assert len(tp_secrets) > 100
     if path == "cancelled":
         clock = FakeClock()
         model: Any = _Stall(clock)
-        run, result = _run(model, cancel_after_s=0.2, clock=clock)
+        run, result = _run(model, tp_texts, cancel_after_s=0.2, clock=clock)
     elif path == "timed_out":
         clock = FakeClock()
         model = _Stall(clock)
-        run, result = _run(model, deadline_s=0.3, clock=clock)
+        run, result = _run(model, tp_texts, deadline_s=0.3, clock=clock)
     else:
-        model = _model(path)
-        run, result = _run(model)
+        model = _model(path, tp_texts)
+        run, result = _run(model, tp_texts)
     assert (result.kind, getattr(result, "failure_stage", None)) == expected
     released = result.model_dump_json()
-    leaked = [s for s in TP_SECRETS if s in released]
+    leaked = [s for s in tp_secrets if s in released]
     assert leaked == []
     assert all(p not in released for p in PROMPTS)
     assert MARKER not in released and MARKER.lower() not in released
     # The stronger property: the model itself never saw a secret or a raw payload.
     for request in getattr(model, "requests", []):
         seen = json.dumps([m.model_dump() for m in request.messages])
-        assert [s for s in TP_SECRETS if s in seen] == []
+        assert [s for s in tp_secrets if s in seen] == []
         assert MARKER not in seen and MARKER.lower() not in seen
     trace = json.dumps([e.model_dump(mode="json") for e in run.trace.events])
-    assert [s for s in TP_SECRETS if s in trace] == [] and MARKER not in trace
+    assert [s for s in tp_secrets if s in trace] == [] and MARKER not in trace

@@ -12,6 +12,7 @@ re-validation.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -23,8 +24,6 @@ from harness.sql.plan import MysqlQueryPlan
 from harness.sql.policy import SqlPolicy
 from harness.sql.validator import SqlValidator
 
-REPO = Path(__file__).resolve().parents[2]
-CORPUS = REPO.parent / "shared" / "data" / "sqli" / "payloadsallthethings"
 POLICY_PATH = Path(__file__).parent / "fixtures" / "sql_policy.json"
 DS = "shop-primary"
 
@@ -89,9 +88,10 @@ FORBIDDEN_NODES = (
 SYSTEM_SCHEMAS = {"information_schema", "mysql", "performance_schema", "sys"}
 
 
-def corpus_lines() -> list[str]:
+def corpus_lines(folder: Path) -> list[str]:
+    """Every non-blank payload line of the PayloadsAllTheThings files in ``folder``."""
     lines: list[str] = []
-    for path in sorted(CORPUS.iterdir()):
+    for path in sorted(folder.iterdir()):
         if path.name in ("LICENSE", "SOURCE.txt") or not path.is_file():
             continue
         text = path.read_bytes().decode("utf-8", errors="replace")
@@ -144,11 +144,11 @@ def assert_harmless(plan: MysqlQueryPlan, policy: SqlPolicy, validator: SqlValid
 
 @pytest.mark.slow
 def test_every_payload_is_refused_or_reduced_to_a_harmless_plan(
-    capsys: pytest.CaptureFixture[str],
+    capsys: pytest.CaptureFixture[str], corpus: Callable[..., Path]
 ) -> None:
     policy = SqlPolicy.load(POLICY_PATH)
     validator = SqlValidator(policy)
-    lines = corpus_lines()
+    lines = corpus_lines(corpus("sqli", "payloadsallthethings"))
     outcomes: Counter[str] = Counter()
     reasons: Counter[str] = Counter()
     for payload in lines:
