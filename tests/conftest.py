@@ -1,14 +1,44 @@
-"""Fixtures for the whole suite: the third-party corpora (see ``tests/corpora.py``)."""
+"""Fixtures for the whole suite: one Ray instance, and the third-party corpora.
+
+``ray_cluster`` starts local Ray once per session (a start costs seconds on 2 cores); a test
+that uses it is marked ``ray``. ``corpus`` finds the corpora (see ``tests/corpora.py``).
+"""
 
 from __future__ import annotations
 
+import logging
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
 from tests.corpora import CorpusMissing, require
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if "ray_cluster" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.ray)
+
+
+@pytest.fixture(scope="session")
+def ray_cluster() -> Iterator[None]:
+    """Start local Ray once: 2 CPUs, no dashboard, quiet workers."""
+    import ray
+
+    os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+    started = not ray.is_initialized()
+    if started:
+        ray.init(
+            num_cpus=2,
+            include_dashboard=False,
+            log_to_driver=False,
+            logging_level=logging.WARNING,
+        )
+    yield
+    if started:
+        ray.shutdown()
 
 
 @pytest.fixture(scope="session")

@@ -13,8 +13,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 # One test that reaches a corpus through a fixture, one that asks inside its body.
 CORPUS_TESTS = [
-    "tests/harness/test_cli_logs.py::test_mine_file_with_format_prints_one_record_per_line",
-    "tests/harness/test_sql_injection_corpus.py"
+    "tests/serve/cli/test_cli_logs.py::test_mine_file_with_format_prints_one_record_per_line",
+    "tests/harness/sql/test_sql_injection_corpus.py"
     "::test_every_payload_is_refused_or_reduced_to_a_harmless_plan",
 ]
 

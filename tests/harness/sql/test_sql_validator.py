@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 import sqlglot
@@ -18,8 +17,9 @@ from harness.sql.policy import SqlPolicy
 from harness.sql.validator import SqlValidator
 from harness.tools import QUERY_MYSQL, default_specs
 from harness.tools.arguments import QueryMysqlRequest, SearchKnowledgeRequest
+from tests.paths import FIXTURES
 
-POLICY_PATH = Path(__file__).parent / "fixtures" / "sql_policy.json"
+POLICY_PATH = FIXTURES / "sql_policy.json"
 DS = "shop-primary"
 
 

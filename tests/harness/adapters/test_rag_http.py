@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import pickle
 from collections.abc import Callable
-from pathlib import Path
 
 import httpx
 import pytest
@@ -16,13 +15,14 @@ from harness.invocation import EvidenceStatus
 from harness.observation import RelevanceLevel
 from harness.projectors.rag import RagProjector
 from harness.tools.arguments import QueryMysqlRequest, SearchKnowledgeRequest
+from tests.paths import FIXTURES
 
-FIXTURES = Path(__file__).parent / "fixtures" / "rag"
+RAG_FIXTURES = FIXTURES / "rag"
 REQUEST = SearchKnowledgeRequest(query="HikariPool Connection is not available", top_k=3)
 
 
 def fixture(name: str) -> bytes:
-    return (FIXTURES / name).read_bytes()
+    return (RAG_FIXTURES / name).read_bytes()
 
 
 def backend_with(

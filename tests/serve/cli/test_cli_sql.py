@@ -11,8 +11,9 @@ import pytest
 from harness.sql.plan import MysqlQueryPlan
 from harness.sql.policy import SqlPolicy
 from serve.cli.sql import register
+from tests.paths import FIXTURES
 
-POLICY_PATH = Path(__file__).parent / "fixtures" / "sql_policy.json"
+POLICY_PATH = FIXTURES / "sql_policy.json"
 
 
 def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from datetime import UTC, datetime
-from pathlib import Path
 
 import httpx
 import pytest
@@ -15,8 +14,9 @@ from harness.errors import BackendError, ErrorCode
 from harness.invocation import EvidenceStatus
 from harness.projectors.logs import LogsProjector
 from harness.tools.arguments import QueryLogsRequest
+from tests.paths import FIXTURES
 
-FIXTURES = Path(__file__).parent / "fixtures" / "loki"
+LOKI_FIXTURES = FIXTURES / "loki"
 REQUEST = QueryLogsRequest(
     start="2026-11-02T14:00:00Z",
     end="2026-11-02T15:00:00.5Z",
@@ -27,7 +27,7 @@ REQUEST = QueryLogsRequest(
 
 
 def fixture(name: str) -> bytes:
-    return (FIXTURES / name).read_bytes()
+    return (LOKI_FIXTURES / name).read_bytes()
 
 
 def backend_with(

@@ -23,8 +23,9 @@ from harness.errors import SqlRejected
 from harness.sql.plan import MysqlQueryPlan
 from harness.sql.policy import SqlPolicy
 from harness.sql.validator import SqlValidator
+from tests.paths import FIXTURES
 
-POLICY_PATH = Path(__file__).parent / "fixtures" / "sql_policy.json"
+POLICY_PATH = FIXTURES / "sql_policy.json"
 DS = "shop-primary"
 
 BASE = "SELECT id, status FROM shop.orders"

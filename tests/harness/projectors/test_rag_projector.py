@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -22,8 +21,9 @@ from harness.observation import (
 )
 from harness.projectors.rag import RagProjector, RagProjectorLimits, normalize_relevance
 from harness.tools.arguments import SearchKnowledgeRequest
+from tests.paths import FIXTURES
 
-FIXTURE_RUNBOOKS = Path(__file__).parent / "fixtures" / "runbooks"
+FIXTURE_RUNBOOKS = FIXTURES / "runbooks"
 REQUEST = SearchKnowledgeRequest(query="pool exhausted", top_k=5)
 H, M, R = RelevanceLevel.HIGH, RelevanceLevel.MEDIUM, RelevanceLevel.REFERENCE
 

@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from harness.errors import SqlRejected
 from harness.sql.plan import PlanColumn
 from harness.sql.policy import SqlPolicy
 from harness.sql.validator import SqlValidator
+from tests.paths import FIXTURES
 
-POLICY_PATH = Path(__file__).parent / "fixtures" / "sql_policy.json"
+POLICY_PATH = FIXTURES / "sql_policy.json"
 DS = "shop-primary"
 
 PW = "shop.customers.password_hash"

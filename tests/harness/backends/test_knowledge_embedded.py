@@ -21,9 +21,10 @@ from harness.backends.knowledge_embedded import (
 from harness.errors import BackendError, ErrorCode
 from harness.observation import RelevanceLevel
 from harness.tools.arguments import SearchKnowledgeRequest
+from tests.paths import FIXTURES, REPO
 
-FIXTURE_RUNBOOKS = Path(__file__).parent / "fixtures" / "runbooks"
-REPO_ROOT = Path(__file__).resolve().parents[2]
+FIXTURE_RUNBOOKS = FIXTURES / "runbooks"
+REPO_ROOT = REPO
 BUNDLED_INDEX = REPO_ROOT / "harness" / "demo" / "data" / "runbooks" / "index.json"
 POOL_QUERY = "Connection is not available request timed out HikariPool"
 

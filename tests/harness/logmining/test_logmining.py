@@ -31,8 +31,7 @@ from tests.corpora import (
     grouping_accuracy,
     load_loghub,
 )
-
-REPO = Path(__file__).resolve().parents[2]
+from tests.paths import REPO
 
 FORMATS = LOGHUB_FORMATS
 DRAIN_GA = DRAIN_PUBLISHED_GA
