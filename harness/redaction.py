@@ -70,6 +70,11 @@ from harness._redaction_rules import (
 )
 
 
+# Passes until a fixpoint; real text settles after one or two (a third never changed the
+# corpora); the bound only guards against a future rule that could oscillate.
+_MAX_PASSES = 6
+
+
 class Redactor:
     """Replaces secrets and identifiers in text with typed placeholders.
 
@@ -81,7 +86,22 @@ class Redactor:
     __slots__ = ()
 
     def redact(self, text: str) -> str:
-        """Return ``text`` with every secret/identifier class replaced (idempotent)."""
+        """Return ``text`` with every secret/identifier class replaced (idempotent).
+
+        One pass can expose a match to a rule that already ran: a placeholder shortens a run
+        (``user@example.comxoxe.xoxb-1-password=...`` loses its e-mail prefix), after which
+        a ``key=value`` pair stands on its own. The passes are therefore repeated until
+        nothing changes — a fixpoint, so redacting twice is the same as once. Text without
+        anything to redact costs one pass, as before.
+        """
+        for _ in range(_MAX_PASSES):
+            redacted = self._pass(text)
+            if redacted == text:
+                return redacted
+            text = redacted
+        return text
+
+    def _pass(self, text: str) -> str:
         if not text:
             return text
         low = text.lower()

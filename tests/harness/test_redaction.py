@@ -304,3 +304,11 @@ def test_placeholders_are_stable(placeholders: list[str], sep: str) -> None:
     text = sep.join(placeholders)
     assert redact(text) == text
     assert redact("password" + sep + text) == redact(redact("password" + sep + text))
+
+
+def test_a_pair_exposed_by_a_placeholder_is_redacted_in_the_same_call() -> None:
+    # The e-mail rule shortens the run, which exposes ``password=...`` to the key/value rule.
+    text = "user@example.comxoxe.xoxb-1-password=password="
+    once = redact(text)
+    assert once == "<EMAIL>.xoxb-1-password=<SECRET>"
+    assert redact(once) == once
