@@ -69,7 +69,6 @@ from harness._redaction_rules import (
     _looks_credential,
 )
 
-
 # Passes until a fixpoint; real text settles after one or two (a third never changed the
 # corpora); the bound only guards against a future rule that could oscillate.
 _MAX_PASSES = 6
