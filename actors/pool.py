@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from pydantic import ValidationError
@@ -33,12 +34,24 @@ from harness.ingress import RunRequest
 from harness.results import Cancelled, ReleasedResult, StableFailure, released_adapter
 from harness.snapshot import RunSnapshot
 
-__all__ = ["RunPool"]
+__all__ = ["ActorView", "RunPool"]
 
 log = logging.getLogger(__name__)
 
 _RELEASED = released_adapter()
 _PLACEMENT_ATTEMPTS = 3
+
+
+@dataclass(frozen=True, kw_only=True)
+class ActorView:
+    """One live actor of the pool, for operators and the dashboard."""
+
+    name: str
+    pid: int
+    load: int
+    """Runs placed on it and not yet settled."""
+    started: int
+    """Runs it has hosted so far."""
 
 
 class RunPool:
@@ -248,11 +261,10 @@ class RunPool:
         slot = self.registry.get(run_id).slot
         return slot.name if slot is not None else None
 
-    def actors(self) -> list[dict[str, Any]]:
+    def actors(self) -> list[ActorView]:
         """Live actors: name, pid, runs in flight and runs hosted so far."""
         return [
-            {"name": s.name, "pid": s.pid, "load": s.load, "started": s.started}
-            for s in self._slots
+            ActorView(name=s.name, pid=s.pid, load=s.load, started=s.started) for s in self._slots
         ]
 
     async def check_health(self) -> None:

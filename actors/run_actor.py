@@ -22,9 +22,21 @@ from harness.ingress import RunRequest
 from harness.results import ReleasedResult, StableFailure
 from harness.snapshot import RunSnapshot
 
-__all__ = ["RunActor"]
+__all__ = ["ActorHealth", "RunActor"]
 
 log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, kw_only=True)
+class ActorHealth:
+    """What a ping answers: who the actor is and how busy."""
+
+    name: str
+    pid: int
+    active: int
+    """Runs started and not yet finished."""
+    hosted_total: int
+    """Runs it has hosted so far."""
 
 
 @dataclass
@@ -68,15 +80,12 @@ class RunActor:
 
     # ------------------------------------------------------------------ methods
 
-    async def ping(self) -> dict[str, Any]:
+    async def ping(self) -> ActorHealth:
         """Health and identity; the first ping builds the deps (pre-warming)."""
         self._ensure_deps()
-        return {
-            "name": self.name,
-            "pid": os.getpid(),
-            "active": self._active,
-            "hosted_total": self.hosted_total,
-        }
+        return ActorHealth(
+            name=self.name, pid=os.getpid(), active=self._active, hosted_total=self.hosted_total
+        )
 
     async def start(self, run_id: str, request_json: str) -> None:
         """Open a run and execute it in the background; returns once it is registered.

@@ -13,7 +13,7 @@ from ray.exceptions import ActorAlreadyExistsError
 
 from actors.errors import resolve
 from actors.factory import create_run_actor
-from actors.run_actor import RunActor
+from actors.run_actor import ActorHealth, RunActor
 from harness.diagnosis import RunDeps
 from harness.errors import InternalError
 
@@ -53,11 +53,13 @@ class ActorSpawner:
         """Start an actor and wait for its first ping, which builds its deps."""
         handle, name = self._create()
         try:
-            info = await resolve(handle.ping.remote(), fallback=InternalError(message="ping"))
+            health: ActorHealth = await resolve(
+                handle.ping.remote(), fallback=InternalError(message="ping")
+            )
         except BaseException:
             ray.kill(handle)
             raise
-        return ActorSlot(name=name, handle=handle, pid=int(info["pid"]), fresh=fresh)
+        return ActorSlot(name=name, handle=handle, pid=health.pid, fresh=fresh)
 
     @staticmethod
     def kill(slot: ActorSlot) -> None:

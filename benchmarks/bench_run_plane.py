@@ -136,7 +136,7 @@ async def _rss(
         question = f"{question} @route_s=1.0"
     async with RunPool(1, k, factory, name_prefix=f"bench-rss-k{k}") as pool:
         await pool.run(_request(question))  # warm
-        process = psutil.Process(pool.actors()[0]["pid"])
+        process = psutil.Process(pool.actors()[0].pid)
         idle = process.memory_info().rss
         runs = asyncio.gather(*(pool.run(_request(question)) for _ in range(k)))
         peak = idle

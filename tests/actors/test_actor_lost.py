@@ -57,7 +57,7 @@ def test_killed_actor_loses_its_runs_and_is_replaced() -> None:
             assert await pool.result(after, timeout_s=30) == Answer(
                 run_id=after, intent="SYSTEM_CHAT", text="back"
             )
-            assert ([a["name"] for a in pool.actors()], pool.host_of(after)) == (
+            assert ([a.name for a in pool.actors()], pool.host_of(after)) == (
                 ["kill-actor-2"],
                 "kill-actor-2",
             )

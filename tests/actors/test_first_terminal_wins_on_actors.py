@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from actors.pool import RunPool
+from actors.pool import ActorView, RunPool
 from actors.testing import FakeDepsFactory
 from harness.ingress import RunRequest
 from harness.results import Answer, Cancelled, ReleasedResult, TimedOut
@@ -49,7 +49,7 @@ async def _race(pool: RunPool, seed: int) -> dict[str, Any]:
 
 
 def test_exactly_one_terminal_state_per_run_through_actors() -> None:
-    async def main() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    async def main() -> tuple[list[dict[str, Any]], list[ActorView]]:
         async with RunPool(3, 8, FakeDepsFactory(), name_prefix="race-actor") as pool:
             outcomes = await asyncio.gather(*(_race(pool, seed) for seed in range(RUNS)))
             return list(outcomes), pool.actors()
@@ -81,5 +81,5 @@ def test_exactly_one_terminal_state_per_run_through_actors() -> None:
     # The race really races: completion, cancel and deadline all win sometimes.
     assert seen >= {"COMPLETED", "CANCELLED", "TIMED_OUT"}
     # The runs were spread over the pooled actors and none was lost or replaced.
-    assert sorted(a["name"] for a in actors) == ["race-actor-1", "race-actor-2", "race-actor-3"]
-    assert all(a["started"] > 0 and a["load"] == 0 for a in actors)
+    assert sorted(a.name for a in actors) == ["race-actor-1", "race-actor-2", "race-actor-3"]
+    assert all(a.started > 0 and a.load == 0 for a in actors)

@@ -7,7 +7,7 @@ import asyncio
 import pytest
 from actor_helpers import eventually
 
-from actors.pool import RunPool
+from actors.pool import ActorView, RunPool
 from actors.testing import FakeDepsFactory
 from harness.context import RunStatus
 from harness.errors import HarnessError
@@ -33,7 +33,7 @@ def test_k_runs_run_concurrently_on_one_actor() -> None:
             ]
             assert {pool.host_of(r) for r in run_ids} == {"dense-actor-1"}
             assert pool.actors() == [
-                {"name": "dense-actor-1", "pid": pool.actors()[0]["pid"], "load": 0, "started": K}
+                ActorView(name="dense-actor-1", pid=pool.actors()[0].pid, load=0, started=K)
             ]
 
     asyncio.run(main())
@@ -75,7 +75,7 @@ def test_a_full_pool_waits_for_a_free_slot() -> None:
                 Answer(run_id=first, intent="SYSTEM_CHAT", text="1"),
                 Answer(run_id=second, intent="SYSTEM_CHAT", text="2"),
             ]
-            assert pool.actors()[0]["load"] == 0 and pool.actors()[0]["started"] == 2
+            assert pool.actors()[0].load == 0 and pool.actors()[0].started == 2
 
     asyncio.run(main())
 
@@ -108,6 +108,6 @@ def test_actors_are_retired_after_their_quota_of_runs() -> None:
                 await pool.result(run_id, timeout_s=30)
                 hosts.append(pool.host_of(run_id))
             assert hosts == ["quota-actor-1", "quota-actor-1", "quota-actor-2"]
-            assert [a["name"] for a in pool.actors()] == ["quota-actor-2"]
+            assert [a.name for a in pool.actors()] == ["quota-actor-2"]
 
     asyncio.run(main())
