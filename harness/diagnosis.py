@@ -35,7 +35,7 @@ from harness.ingress import RunRequest
 from harness.intent import Intent
 from harness.models import Component, ModelClient
 from harness.ports import AuditSink, CanonicalStore, Clock, ToolExecutor
-from harness.release import ReleaseContext, ReleasePolicy
+from harness.release import ContentPolicy, ReleaseContext, ReleasePolicy
 from harness.results import Answer, Cancelled, ReleasedResult, StableFailure, TimedOut
 from harness.retry import RetryPolicy
 from harness.snapshot import RunPhase, RunSnapshot
@@ -72,6 +72,7 @@ class RunDeps:
     audit: AuditSink | None = None
     trace_sink: TraceSink | None = None
     release: ReleasePolicy | None = None
+    content: ContentPolicy = field(default_factory=ContentPolicy)
 
 
 class DiagnosisRun:
@@ -112,7 +113,7 @@ class DiagnosisRun:
             settings=deps.component_settings,
             trace=self.trace,
         )
-        self.release_policy = deps.release or ReleasePolicy(store=deps.store)
+        self.release_policy = deps.release or ReleasePolicy(store=deps.store, content=deps.content)
         self.result: ReleasedResult | None = None
         self.intent: Intent | None = None
         self.phase = RunPhase.PENDING
@@ -244,9 +245,7 @@ class DiagnosisRun:
         )
 
     def _released_answer(self, answer: AgentAnswer) -> Answer:
-        return Answer.bounded(
-            run_id=self.run_id, intent=answer.intent, text=answer.text, citations=answer.citations
-        )
+        return self.release_policy.answer(self.run_id, answer)
 
     # ------------------------------------------------------------------ views
 

@@ -20,6 +20,7 @@ __all__ = [
     "Conclusion",
     "ConclusionKind",
     "DiagnosisDraft",
+    "NextStep",
     "RoundEvaluation",
     "parse_draft",
 ]
@@ -75,6 +76,19 @@ class Conclusion(_Ingress):
         return self
 
 
+class NextStep(_Ingress):
+    """A suggested action and the items it comes from (a runbook item at least).
+
+    The release keeps a step only when a runbook item of this run backs it; a plain string
+    is read as a step without citations, which is therefore never released.
+    """
+
+    text: str = Field(min_length=1, max_length=500, description="The action, in one sentence.")
+    citations: list[Citation] = Field(
+        default_factory=list, max_length=4, description="The runbook (and other) items it uses."
+    )
+
+
 class DiagnosisDraft(_Ingress):
     """The agent's draft diagnosis."""
 
@@ -84,7 +98,9 @@ class DiagnosisDraft(_Ingress):
     conclusions: list[Conclusion] = Field(
         default_factory=list, max_length=12, description="The claims, each with citations."
     )
-    next_steps: list[str] = Field(default_factory=list, max_length=10, description="What next.")
+    next_steps: list[NextStep] = Field(
+        default_factory=list, max_length=10, description="Suggested actions with their sources."
+    )
     limitations: list[str] = Field(
         default_factory=list, max_length=10, description="What could not be established."
     )
@@ -92,7 +108,14 @@ class DiagnosisDraft(_Ingress):
         default_factory=dict, description="tool_call_id → the agent's GAIN/NO_GAIN verdict."
     )
 
-    @field_validator("next_steps", "limitations")
+    @field_validator("next_steps", mode="before")
+    @classmethod
+    def _steps_from_text(cls, items: Any) -> Any:
+        if isinstance(items, list):
+            return [{"text": item} if isinstance(item, str) else item for item in items]
+        return items
+
+    @field_validator("limitations")
     @classmethod
     def _bounded_items(cls, items: list[str]) -> list[str]:
         if any(len(item) > 500 for item in items):

@@ -13,6 +13,7 @@ from enum import Enum
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic_core import to_jsonable_python
 
 from harness.invocation import EvidenceStatus
 
@@ -34,6 +35,7 @@ __all__ = [
     "RagScope",
     "RelevanceLevel",
     "ResultRow",
+    "iso_text",
     "observation_adapter",
 ]
 
@@ -54,6 +56,11 @@ class RelevanceLevel(str, Enum):
     HIGH = "HIGH"
     MEDIUM = "MEDIUM"
     REFERENCE = "REFERENCE"
+
+
+def iso_text(value: datetime) -> str:
+    """A time as the JSON projection carries it ("2026-11-02T14:05:10Z")."""
+    return str(to_jsonable_python(value))
 
 
 # ---------------------------------------------------------------- logs
@@ -111,6 +118,25 @@ class LogsObservation(_Frozen):
     def item_refs(self) -> set[str]:
         return {t.ref for t in self.templates} | {e.ref for e in self.events}
 
+    def item_texts(self) -> dict[str, str]:
+        """ref → the item's own text (what a citation of that ref can ground), and the scope."""
+        texts = {
+            t.ref: (
+                f"{t.template} | count {t.count} | level {t.level} | services "
+                f"{' '.join(t.services)} | first seen {iso_text(t.first_seen)} | last seen "
+                f"{iso_text(t.last_seen)}"
+            )
+            for t in self.templates
+        }
+        texts.update(
+            {
+                e.ref: f"{e.message} | {iso_text(e.ts)} | {e.service} | {e.level} | {e.template_ref}"
+                for e in self.events
+            }
+        )
+        texts[SCOPE_REF] = self.scope.model_dump_json()
+        return texts
+
 
 # ---------------------------------------------------------------- mysql
 
@@ -149,6 +175,12 @@ class MysqlObservation(_Frozen):
     def item_refs(self) -> set[str]:
         return {r.ref for r in self.rows}
 
+    def item_texts(self) -> dict[str, str]:
+        """ref → the row's ``column=value`` pairs, and the scope."""
+        texts = {r.ref: " | ".join(f"{k}={v}" for k, v in r.values.items()) for r in self.rows}
+        texts[SCOPE_REF] = self.scope.model_dump_json()
+        return texts
+
 
 # ---------------------------------------------------------------- knowledge
 
@@ -182,6 +214,12 @@ class RagObservation(_Frozen):
 
     def item_refs(self) -> set[str]:
         return {b.ref for b in self.evidence}
+
+    def item_texts(self) -> dict[str, str]:
+        """ref → the block's title, document id and excerpt, and the scope."""
+        texts = {b.ref: f"{b.title} | {b.doc_id} | {b.excerpt}" for b in self.evidence}
+        texts[SCOPE_REF] = self.scope.model_dump_json()
+        return texts
 
 
 AgentObservation = Annotated[

@@ -24,7 +24,7 @@ from typing import Annotated, ClassVar, Literal
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from harness.context import RunStatus
-from harness.draft import Conclusion
+from harness.draft import Conclusion, NextStep
 from harness.errors import ErrorCode
 from harness.intent import Intent
 
@@ -49,7 +49,7 @@ _MAX_ANSWER_CITATIONS = 20
 ResultKind = Literal[
     "DiagnosisReport", "SafeFallback", "Answer", "StableFailure", "Cancelled", "TimedOut"
 ]
-FailureStage = Literal["EVIDENCE", "SEMANTIC", "SEMANTIC_UNAVAILABLE"]
+FailureStage = Literal["EVIDENCE", "CONTENT", "SEMANTIC", "SEMANTIC_UNAVAILABLE"]
 
 
 class _Released(BaseModel):
@@ -63,7 +63,13 @@ class _Released(BaseModel):
 
 
 class DiagnosisReport(_Released):
-    """A diagnosis that passed EvidenceGuard and SemanticGuard, as the agent wrote it."""
+    """A diagnosis that passed every gate; each word of it checked or rendered from checked parts.
+
+    The conclusions are the agent's, checked (citations, grounding per cited item, the
+    independent judge, the content scan). The summary and the limitations are written by the
+    harness from the checked conclusions and the run's records; a next step is released only
+    when a runbook item of this run backs it, with that source.
+    """
 
     run_status: ClassVar[RunStatus] = RunStatus.COMPLETED
 
@@ -71,20 +77,25 @@ class DiagnosisReport(_Released):
         default="DiagnosisReport", description="Discriminator."
     )
     analysis_id: str = Field(description="The analysis the report answers.")
-    summary: str = Field(description="The agent's summary.")
+    summary: str = Field(description="Harness-written summary of the checked conclusions.")
     conclusions: list[Conclusion] = Field(description="Checked conclusions with citations.")
-    next_steps: list[str] = Field(description="Suggested next steps.")
-    limitations: list[str] = Field(description="What the diagnosis could not establish.")
+    next_steps: list[NextStep] = Field(
+        description="Next steps backed by a cited runbook item of this run, with their sources."
+    )
+    limitations: list[str] = Field(description="Harness-written limits of the diagnosis.")
 
 
 class ObservedFact(BaseModel):
-    """One verified fact, rendered by the harness from a checked projection item."""
+    """One verified item of tool data, quoted with its source; data, never an instruction."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     tool_call_id: str = Field(description="The tool call whose projection holds the item.")
     item_ref: str = Field(description="The item's ref in that projection.")
-    text: str = Field(max_length=500, description="Harness-rendered text of the item.")
+    quote: str = Field(
+        max_length=500,
+        description="The item as tool data (redacted, links defanged), rendered by the harness.",
+    )
 
 
 class SafeFallback(_Released):
@@ -94,7 +105,10 @@ class SafeFallback(_Released):
 
     kind: Literal["SafeFallback"] = Field(default="SafeFallback", description="Discriminator.")
     failure_stage: FailureStage = Field(
-        description="Where verification stopped: EVIDENCE, SEMANTIC or SEMANTIC_UNAVAILABLE."
+        description=(
+            "Where verification stopped: EVIDENCE (citations), CONTENT (instruction-shaped "
+            "text), SEMANTIC (the judge disagreed) or SEMANTIC_UNAVAILABLE."
+        )
     )
     observed_facts: list[ObservedFact] = Field(
         default_factory=list, max_length=20, description="Facts from verified projections."

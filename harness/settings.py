@@ -7,6 +7,7 @@ bundled runbooks, with no servers and no keys.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -98,6 +99,13 @@ class Settings(BaseSettings):
         default=None, min_length=1, description="Model name; required with a base URL."
     )
     model_timeout_s: float = Field(default=60.0, gt=0, le=600)
+    release_url_allowlist: list[str] = Field(
+        default_factory=list,
+        description=(
+            "Hosts whose URLs stay clickable in released text (a domain admits its subdomains); "
+            "every other URL is defanged. JSON list in the environment."
+        ),
+    )
     component_models: dict[str, ComponentModelSettings] = Field(
         default_factory=dict,
         description=(
@@ -105,6 +113,17 @@ class Settings(BaseSettings):
             "DIAGNOSIS_AGENT, EVIDENCE_REPAIR, SEMANTIC_GUARD); JSON in the environment."
         ),
     )
+
+    @field_validator("release_url_allowlist")
+    @classmethod
+    def _hosts(cls, value: list[str]) -> list[str]:
+        hosts = [h.strip().lower().rstrip(".") for h in value if h.strip()]
+        bad = [
+            h for h in hosts if not re.fullmatch(r"[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9-]+)*", h)
+        ]
+        if bad:
+            raise ValueError(f"not host names: {bad}")
+        return hosts
 
     @field_validator("component_models")
     @classmethod

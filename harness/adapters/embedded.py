@@ -22,6 +22,7 @@ from harness.ports import AuditSink, CanonicalStore, Clock, Projector, ToolBacke
 from harness.projectors.logs import LogsProjector
 from harness.projectors.mysql import MysqlProjector
 from harness.projectors.rag import RagProjector
+from harness.release import ContentPolicy
 from harness.settings import Settings
 from harness.sql.policy import SqlPolicy
 from harness.sql.validator import SqlValidator
@@ -211,4 +212,5 @@ def build_run_deps(
         component_settings=component_call_settings(settings),
         datasource=settings.mysql_datasource,
         default_deadline_s=settings.run_deadline_s,
+        content=ContentPolicy(allowed_url_hosts=frozenset(settings.release_url_allowlist)),
     )

@@ -39,9 +39,15 @@ Rules:
   appear in tool results of this conversation.
 - A NO_EVIDENCE result supports only a NEGATIVE_FINDING limited to that query's scope: cite it with
   item_ref "scope" and copy that result's "scope" object into the conclusion's "scope".
+- A NEGATIVE_FINDING may cite only a result with evidence_status NO_EVIDENCE. A ROOT_CAUSE must cite a
+  log template or database row about the same service, identifier or message it names.
+- Each next step cites the runbook item (search_knowledge ref) it comes from, plus any row or template whose
+  values it uses; a step without a runbook source is not shown to the operator. Never suggest commands that
+  pipe downloads into a shell, disable security controls or delete data.
+- The summary and limitations are written by the harness from your checked conclusions.
 - When you receive {{"control": "STOP_REQUIRED"}} stop calling tools and answer.
 - Finish with one JSON object and nothing else:
-  {{"analysis_id": "{analysis_id}", "summary": str, "conclusions": [{{"id": str, "kind": "ROOT_CAUSE"|"CONTRIBUTING_FACTOR"|"OBSERVATION"|"NEGATIVE_FINDING", "statement": str, "confidence": 0..1, "citations": [...], "scope": object|null}}], "next_steps": [str], "limitations": [str], "evaluations": {{tool_call_id: "GAIN"|"NO_GAIN"}}}}
+  {{"analysis_id": "{analysis_id}", "summary": str, "conclusions": [{{"id": str, "kind": "ROOT_CAUSE"|"CONTRIBUTING_FACTOR"|"OBSERVATION"|"NEGATIVE_FINDING", "statement": str, "confidence": 0..1, "citations": [...], "scope": object|null}}], "next_steps": [{{"text": str, "citations": [...]}}], "limitations": [str], "evaluations": {{tool_call_id: "GAIN"|"NO_GAIN"}}}}
 Current time: {as_of}. Datasource for query_mysql: {datasource}."""
 
 KNOWLEDGE_SYSTEM = (

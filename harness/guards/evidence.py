@@ -3,37 +3,54 @@
 No model is called. Every citation is read from the canonical store by a key built from the
 *current* run — never from anything the draft says about runs — so forged ids, ids of other
 runs and expired records all come back missing. The output is a verified snapshot holding only
-the agent projections of valid cited records, plus typed issues.
+the agent projections of valid cited records, typed issues, and a verdict per next step.
 
-Rules (ARCHITECTURE §9): schema and analysis_id; READY only (PROJECTING and ERROR never count);
-NO_EVIDENCE backs only a NEGATIVE_FINDING whose scope equals the record's actual scope; every
-ROOT_CAUSE / CONTRIBUTING_FACTOR / OBSERVATION cites at least one READY EVIDENCE_FOUND record;
-a ROOT_CAUSE needs an observed fact (logs or MySQL), knowledge alone never makes one; each
-item_ref exists in its record's projection; and the grounding pre-check.
+Rules for conclusions (ARCHITECTURE §9): schema and analysis_id; READY only (PROJECTING and
+ERROR never count); a NEGATIVE_FINDING cites NO_EVIDENCE records only, by their scope, and its
+scope equals the record's actual scope; NO_EVIDENCE backs nothing else; every ROOT_CAUSE /
+CONTRIBUTING_FACTOR / OBSERVATION cites at least one READY EVIDENCE_FOUND record; a ROOT_CAUSE
+needs an observed fact (logs or MySQL) that shares its subject — knowledge alone never makes
+one, and an unrelated log line does not either; each item_ref exists in its record's
+projection; and grounding per cited item (:mod:`harness.guards.grounding`): what a statement
+asserts must stand in the items it cites, not merely somewhere in their records.
+
+Next steps are checked the same way but do not fail the draft: a step is releasable when its
+citations are valid, one of them is a runbook item (search_knowledge), its claims are grounded
+in the cited items and its wording comes from them; any other step is withheld.
 """
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from harness.draft import Conclusion, ConclusionKind, DiagnosisDraft
+from harness.draft import Citation, Conclusion, ConclusionKind, DiagnosisDraft, NextStep
 from harness.errors import StoreError
-from harness.guards.grounding import ungrounded_tokens
+from harness.guards.grounding import (
+    EvidenceIndex,
+    content_words,
+    shares_subject,
+    ungrounded_tokens,
+)
 from harness.ids import is_tool_call_id
 from harness.invocation import CanonicalInvocation, EvidenceStatus, InvocationStatus
 from harness.observation import SCOPE_REF, AgentObservation, observation_adapter
 from harness.ports import CanonicalStore
 from harness.verdicts import IssueCode, ValidationIssue
 
-__all__ = ["EvidenceGuard", "EvidenceVerdict", "VerifiedSnapshot"]
+__all__ = ["EvidenceGuard", "EvidenceVerdict", "StepCheck", "VerifiedSnapshot"]
+
 _OBSERVED_FACT_TOOLS = frozenset({"query_logs", "query_mysql"})
+_KNOWLEDGE_TOOL = "search_knowledge"
 _CLAIMING = frozenset(
     {ConclusionKind.ROOT_CAUSE, ConclusionKind.CONTRIBUTING_FACTOR, ConclusionKind.OBSERVATION}
 )
+# A next step's distinctive words must mostly come from the items it cites.
+_MIN_STEP_WORDS_FROM_SOURCE = 0.5
+
+StepProblem = Literal["NO_RUNBOOK_CITED", "CITATION_INVALID", "UNGROUNDED", "NOT_FROM_SOURCE"]
 
 
 class VerifiedSnapshot(BaseModel):
@@ -48,11 +65,20 @@ class VerifiedSnapshot(BaseModel):
 
 
 @dataclass(frozen=True, kw_only=True)
+class StepCheck:
+    """One next step and why it may not be released (``problem`` None: it may)."""
+
+    step: NextStep
+    problem: StepProblem | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
 class EvidenceVerdict:
     """EvidenceGuard's result. ``store_failed`` means fail closed: nothing may be released."""
 
     issues: tuple[ValidationIssue, ...]
     snapshot: VerifiedSnapshot
+    steps: tuple[StepCheck, ...] = ()
     store_failed: bool = False
 
     @property
@@ -64,8 +90,7 @@ class EvidenceVerdict:
 class _Record:
     invocation: CanonicalInvocation
     observation: AgentObservation | None = None
-    refs: set[str] = field(default_factory=set)
-    text: str = ""
+    items: dict[str, str] = field(default_factory=dict)
 
 
 class EvidenceGuard:
@@ -93,6 +118,7 @@ class EvidenceGuard:
         valid: dict[str, _Record] = {}
         for conclusion in draft.conclusions:
             issues.extend(self._check_conclusion(conclusion, records, valid))
+        steps = tuple(self._check_step(step, records) for step in draft.next_steps)
         snapshot = VerifiedSnapshot(
             run_id=run_id,
             records={
@@ -101,20 +127,21 @@ class EvidenceGuard:
                 if rec.observation is not None
             },
         )
-        return EvidenceVerdict(issues=tuple(issues), snapshot=snapshot)
+        return EvidenceVerdict(issues=tuple(issues), snapshot=snapshot, steps=steps)
 
     async def _load(self, run_id: str, draft: DiagnosisDraft) -> dict[str, _Record | None]:
+        cited = [c for conclusion in draft.conclusions for c in conclusion.citations]
+        cited += [c for step in draft.next_steps for c in step.citations]
         records: dict[str, _Record | None] = {}
-        for conclusion in draft.conclusions:
-            for citation in conclusion.citations:
-                cid = citation.tool_call_id
-                if cid in records:
-                    continue
-                if not is_tool_call_id(cid):
-                    records[cid] = None
-                    continue
-                invocation = await self.store.get(run_id, cid)  # key from the *current* run
-                records[cid] = None if invocation is None else self._index(invocation)
+        for citation in cited:
+            cid = citation.tool_call_id
+            if cid in records:
+                continue
+            if not is_tool_call_id(cid):
+                records[cid] = None
+                continue
+            invocation = await self.store.get(run_id, cid)  # key from the *current* run
+            records[cid] = None if invocation is None else self._index(invocation)
         return records
 
     def _index(self, invocation: CanonicalInvocation) -> _Record:
@@ -125,16 +152,19 @@ class EvidenceGuard:
         ):
             observation = self._adapter.validate_python(invocation.agent_result)
             record.observation = observation
-            record.refs = observation.item_refs()
-            record.text = json.dumps(invocation.agent_result, ensure_ascii=False, default=str)
+            record.items = observation.item_texts()
         return record
+
+    # ------------------------------------------------------------------ conclusions
 
     def _check_conclusion(
         self, conclusion: Conclusion, records: dict[str, _Record | None], valid: dict[str, _Record]
     ) -> list[ValidationIssue]:
         issues: list[ValidationIssue] = []
+        negative = conclusion.kind is ConclusionKind.NEGATIVE_FINDING
         found_tools: list[str] = []
-        evidence_text: list[str] = []
+        cited_items: list[str] = []
+        observed_items: list[str] = []
         for citation in conclusion.citations:
             cid, ref = citation.tool_call_id, citation.item_ref
             base = {"conclusion_id": conclusion.id, "tool_call_id": cid[:64], "item_ref": ref}
@@ -151,39 +181,46 @@ class EvidenceGuard:
                 )
                 continue
             # A negative finding cites the record's scope itself: an empty result has no items.
-            scope_cited = ref == SCOPE_REF and conclusion.kind is ConclusionKind.NEGATIVE_FINDING
-            if ref not in record.refs and not scope_cited:
+            if ref not in record.items or (ref == SCOPE_REF and not negative):
                 issues.append(ValidationIssue(code=IssueCode.ITEM_REF_NOT_FOUND, **base))
                 continue
-            if (
-                inv.evidence_status is EvidenceStatus.NO_EVIDENCE
-                and conclusion.kind is not ConclusionKind.NEGATIVE_FINDING
-            ):
+            if negative:
+                if inv.evidence_status is not EvidenceStatus.NO_EVIDENCE:
+                    # "No errors at all" cannot rest on a result full of errors.
+                    issues.append(ValidationIssue(code=IssueCode.NEGATIVE_ON_EVIDENCE, **base))
+                    continue
+                actual = record.observation.scope if record.observation is not None else None
+                if not _same_scope(conclusion.scope, actual):
+                    issues.append(ValidationIssue(code=IssueCode.NEGATIVE_SCOPE_MISMATCH, **base))
+                    continue
+            elif inv.evidence_status is EvidenceStatus.NO_EVIDENCE:
                 issues.append(ValidationIssue(code=IssueCode.NO_EVIDENCE_NOT_NEGATIVE, **base))
                 continue
-            if conclusion.kind is ConclusionKind.NEGATIVE_FINDING and not _same_scope(
-                conclusion.scope, (inv.agent_result or {}).get("scope")
-            ):
-                issues.append(ValidationIssue(code=IssueCode.NEGATIVE_SCOPE_MISMATCH, **base))
-                continue
             valid[cid] = record
-            evidence_text.append(record.text)
+            cited_items.append(record.items[ref])
             if inv.evidence_status is EvidenceStatus.EVIDENCE_FOUND:
                 found_tools.append(inv.tool_name)
+                if inv.tool_name in _OBSERVED_FACT_TOOLS:
+                    observed_items.append(record.items[ref])
         if conclusion.kind in _CLAIMING and not found_tools:
             issues.append(
                 ValidationIssue(code=IssueCode.MISSING_EVIDENCE, conclusion_id=conclusion.id)
             )
-        if conclusion.kind is ConclusionKind.ROOT_CAUSE and not (
-            set(found_tools) & _OBSERVED_FACT_TOOLS
-        ):
-            issues.append(
-                ValidationIssue(
-                    code=IssueCode.ROOT_CAUSE_WITHOUT_OBSERVED_FACT, conclusion_id=conclusion.id
+        if conclusion.kind is ConclusionKind.ROOT_CAUSE:
+            if not set(found_tools) & _OBSERVED_FACT_TOOLS:
+                issues.append(
+                    ValidationIssue(
+                        code=IssueCode.ROOT_CAUSE_WITHOUT_OBSERVED_FACT, conclusion_id=conclusion.id
+                    )
                 )
-            )
-        if self.check_grounding and evidence_text:
-            for token in ungrounded_tokens(conclusion.statement, "\n".join(evidence_text))[:5]:
+            elif not any(shares_subject(conclusion.statement, item) for item in observed_items):
+                issues.append(
+                    ValidationIssue(
+                        code=IssueCode.ROOT_CAUSE_UNRELATED_FACT, conclusion_id=conclusion.id
+                    )
+                )
+        if self.check_grounding and cited_items:
+            for token in ungrounded_tokens(conclusion.statement, EvidenceIndex(cited_items))[:5]:
                 issues.append(
                     ValidationIssue(
                         code=IssueCode.UNGROUNDED_TOKEN,
@@ -193,16 +230,48 @@ class EvidenceGuard:
                 )
         return issues
 
+    # ------------------------------------------------------------------ next steps
 
-def _same_scope(claimed: dict[str, Any] | None, actual: Any) -> bool:
+    def _check_step(self, step: NextStep, records: dict[str, _Record | None]) -> StepCheck:
+        items: list[str] = []
+        runbook = False
+        for citation in step.citations:
+            item = _citable_item(records.get(citation.tool_call_id), citation)
+            if item is None:
+                return StepCheck(step=step, problem="CITATION_INVALID")
+            items.append(item)
+            record = records[citation.tool_call_id]
+            assert record is not None
+            runbook = runbook or record.invocation.tool_name == _KNOWLEDGE_TOOL
+        if not runbook:
+            return StepCheck(step=step, problem="NO_RUNBOOK_CITED")
+        if self.check_grounding and ungrounded_tokens(step.text, EvidenceIndex(items)):
+            return StepCheck(step=step, problem="UNGROUNDED")
+        words = content_words(step.text)
+        if words:
+            sourced = words & content_words("\n".join(items))
+            if len(sourced) < _MIN_STEP_WORDS_FROM_SOURCE * len(words):
+                return StepCheck(step=step, problem="NOT_FROM_SOURCE")
+        return StepCheck(step=step)
+
+
+def _citable_item(record: _Record | None, citation: Citation) -> str | None:
+    """The text of a cited item that may back a step: READY, EVIDENCE_FOUND, a real item."""
+    if record is None or record.invocation.evidence_status is not EvidenceStatus.EVIDENCE_FOUND:
+        return None
+    if citation.item_ref == SCOPE_REF:
+        return None
+    return record.items.get(citation.item_ref)
+
+
+def _same_scope(claimed: dict[str, object] | None, actual: BaseModel | None) -> bool:
     # A NEGATIVE_FINDING needs a scope; a missing one never equals the record's.
     if claimed is None or actual is None:
         return False
-    return _canonical(claimed) == _canonical(actual)
-
-
-def _canonical(value: Any) -> str:
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), default=str)
+    try:
+        return type(actual).model_validate(claimed) == actual
+    except ValueError:
+        return False
 
 
 def _bounded(token: str) -> str:

@@ -1,41 +1,404 @@
-"""Deterministic grounding pre-check: stated identifiers and numbers must be in the evidence.
+"""Deterministic grounding: what a statement asserts must stand in the evidence it cites.
 
-A conclusion that says "pool size changed from 40 to 4 at 14:04 (CHG-4821)" must cite
-projections in which ``40``, ``4``?, ``14:04`` and ``CHG-4821`` actually appear. Single digits
-are too common to check; everything else the regexes pick up is.
+A conclusion that says "pool size changed from 40 to 4 at 14:04 (CHG-4821)" must cite items
+in which ``40``, ``4``, ``14:04`` and ``CHG-4821`` actually occur. What counts as a claim and
+what counts as occurring is decided on *normalised* text on both sides, so that a claim cannot
+slip past by its spelling:
+
+- both sides are folded (:func:`harness.textnorm.fold`: NFKC, no zero-width characters,
+  look-alike letters to Latin, no case) — ``СНG-4821`` is checked as ``chg-4821``;
+- identifiers (tickets, change ids, error codes, dotted keys, schema.table) match as whole
+  tokens: ``CHG-479`` is not grounded by ``CHG-4797``;
+- numbers match by value: ``1,990`` and ``1990`` are the same claim, a unit (``250ms``,
+  ``30 s``, ``15%``) does not hide the number, spelled-out numbers (``forty``) are numbers,
+  and ``40`` is not grounded by ``1407``;
+- single digits are too common to check everywhere, but not in a change: "from 4 to 8",
+  "4 -> 8", "set to 8";
+- times (``14:05``, ``14:05:10``, ``2:05 pm``) and dates (``2026-11-02``, ``2026/11/02``,
+  ``2 November 2026``) match by value, against any time or date in the evidence.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
 
-__all__ = ["claimed_tokens", "ungrounded_tokens"]
+from harness.textnorm import fold
 
-_PATTERNS = [
-    re.compile(r"\b\d{1,2}:\d{2}(?::\d{2})?\b"),  # times
-    re.compile(r"\b[A-Z][A-Z0-9]+-\d+\b"),  # tickets, change ids: CHG-4821
-    re.compile(r"\b[A-Z]{2,}(?:_[A-Z0-9]+)+\b"),  # error codes: DB_POOL_TIMEOUT
-    re.compile(r"\b[a-z][a-z0-9_-]*(?:\.[a-z0-9_-]+){2,}\b"),  # dotted keys: spring.datasource.x
-    re.compile(r"\b[a-z][a-z0-9_]*\.[a-z][a-z0-9_]*\b(?=\s|$|[,;)])"),  # schema.table
-    re.compile(r"(?<![\w.:-])\d{2,}(?:\.\d+)?(?![\w:-])"),  # numbers with two or more digits
+__all__ = [
+    "Claim",
+    "EvidenceIndex",
+    "claims",
+    "content_words",
+    "shares_subject",
+    "ungrounded_tokens",
 ]
 
+# ---------------------------------------------------------------- claims
 
-def claimed_tokens(statement: str) -> list[str]:
-    """Identifiers and numbers a statement asserts, in order, without duplicates."""
-    seen: dict[str, None] = {}
+
+@dataclass(frozen=True, order=True)
+class Claim:
+    """One checkable assertion: its kind, its normalised value, and how it was written."""
+
+    kind: str  # "id" | "number" | "time" | "date"
+    value: str
+    text: str
+
+
+_UNITS = r"(?:ms|s|sec|secs|seconds?|m|min|mins|minutes?|h|hrs?|hours?|d|days?|%|b|kb|mb|gb|tb|kib|mib|gib|tib)"
+_ID_PATTERNS = (
+    re.compile(r"(?<![a-z0-9])[a-z][a-z0-9]+-\d{2,}(?![a-z0-9])"),  # tickets, change ids: chg-4821
+    re.compile(r"(?<![a-z0-9_])[a-z]{2,}(?:_[a-z0-9]+)+(?![a-z0-9_])"),  # codes: db_pool_timeout
+    re.compile(r"(?<![a-z0-9_.-])[a-z][a-z0-9_-]*(?:\.[a-z0-9_-]+){2,}(?![a-z0-9_-])"),  # keys
+    re.compile(r"(?<![a-z0-9_.])[a-z][a-z0-9_]*\.[a-z][a-z0-9_]*(?=\s|$|[,;)])"),  # schema.table
+)
+_DATE_ISO = re.compile(r"(?<!\d)(\d{4})[-/](\d{1,2})[-/](\d{1,2})(?!\d)")
+_MONTHS = {
+    m: i
+    for i, names in enumerate(
+        [
+            ("jan", "january"), ("feb", "february"), ("mar", "march"), ("apr", "april"),
+            ("may",), ("jun", "june"), ("jul", "july"), ("aug", "august"),
+            ("sep", "sept", "september"), ("oct", "october"), ("nov", "november"),
+            ("dec", "december"),
+        ],
+        1,
+    )
+    for m in names
+}  # fmt: skip
+_MONTH = "|".join(sorted(_MONTHS, key=len, reverse=True))
+_DATE_DMY = re.compile(
+    rf"(?<![a-z0-9])(\d{{1,2}})(?:st|nd|rd|th)?\s+({_MONTH})\.?,?\s+(\d{{4}})(?!\d)"
+)
+_DATE_MDY = re.compile(
+    rf"(?<![a-z0-9])({_MONTH})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+(\d{{4}})(?!\d)"
+)
+_TIME = re.compile(
+    r"(?<![\d:])(\d{1,2}):(\d{2})(?::(\d{2}))?(?:\.\d+)?(?:\s*(am|pm|a\.m\.|p\.m\.))?(?![\d:])"
+)
+# Thousands separators: a comma (a plain space separates list items; see _GROUP_SPACE).
+_GROUPED = r"\d{1,3}(?:,\d{3})+"
+_NUMBER = re.compile(
+    rf"(?<![a-z0-9_.])-?({_GROUPED}|\d+)(\.\d+)?(?:\s?{_UNITS})?(?![a-z0-9_]|\.\d)"
+)
+_CHANGE_DIGITS = (
+    re.compile(r"\bfrom\s+(\d+)\s+to\s+(\d+)\b"),
+    re.compile(r"(?<![\d.])(\d+)\s*(?:->|→|=>|⇒)\s*(\d+)(?![\d.])"),
+    re.compile(
+        r"\b(?:set|changed|lowered|raised|reduced|increased|dropped|cut|bumped)\s+"
+        r"(?:\w+\s+){0,6}?to\s+(\d+)\b"
+    ),
+)
+
+_UNITS_WORDS = {
+    w: i
+    for i, w in enumerate(
+        [
+            "zero",
+            "one",
+            "two",
+            "three",
+            "four",
+            "five",
+            "six",
+            "seven",
+            "eight",
+            "nine",
+            "ten",
+            "eleven",
+            "twelve",
+            "thirteen",
+            "fourteen",
+            "fifteen",
+            "sixteen",
+            "seventeen",
+            "eighteen",
+            "nineteen",
+        ]
+    )
+}
+_TENS_WORDS = {
+    w: 10 * i
+    for i, w in enumerate(
+        ["_", "_", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]
+    )
+    if w != "_"
+}
+_SCALE_WORDS = {"hundred": 100, "thousand": 1000}
+_WORD_NUMBER = re.compile(
+    r"\b(?:(?:"
+    + "|".join([*_UNITS_WORDS, *_TENS_WORDS, *_SCALE_WORDS, "and", "a"])
+    + r")(?:[\s-]+|\b)){1,8}"
+)
+
+
+def _spelled(match: re.Match[str]) -> str:
+    words = [w for w in re.split(r"[\s-]+", match.group(0).strip()) if w]
+    if not any(w in _UNITS_WORDS or w in _TENS_WORDS for w in words):
+        return match.group(0)
+    total = current = 0
+    seen = False
+    for word in words:
+        if word in _UNITS_WORDS:
+            current += _UNITS_WORDS[word]
+            seen = True
+        elif word in _TENS_WORDS:
+            current += _TENS_WORDS[word]
+            seen = True
+        elif word in _SCALE_WORDS:
+            current = max(current, 1) * _SCALE_WORDS[word]
+            if word == "thousand":
+                total, current = total + current, 0
+            seen = True
+        elif (word == "a" and not seen) or (word == "and" and seen):
+            continue
+        else:
+            return match.group(0)
+    trailing = " " if match.group(0).endswith((" ", "-")) else ""
+    return f"{total + current}{trailing}"
+
+
+def _canonical_number(digits: str, fraction: str | None) -> str:
+    plain = digits.replace(",", "") + (fraction or "")
+    try:
+        return format(Decimal(plain).normalize(), "f")
+    except InvalidOperation:  # pragma: no cover - the regex only passes digits
+        return plain
+
+
+def _canonical_time(hour: str, minute: str, second: str | None, meridiem: str | None) -> str:
+    h = int(hour)
+    if meridiem:
+        h = h % 12 + (12 if meridiem.startswith("p") else 0)
+    return f"{h:02d}:{minute}" + (f":{second}" if second else "")
+
+
+def _dates(text: str) -> list[tuple[str, str, tuple[int, int]]]:
+    found = []
+    for m in _DATE_ISO.finditer(text):
+        found.append(
+            (f"{m.group(1)}-{int(m.group(2)):02d}-{int(m.group(3)):02d}", m.group(0), m.span())
+        )
+    for m in _DATE_DMY.finditer(text):
+        found.append(
+            (f"{m.group(3)}-{_MONTHS[m.group(2)]:02d}-{int(m.group(1)):02d}", m.group(0), m.span())
+        )
+    for m in _DATE_MDY.finditer(text):
+        found.append(
+            (f"{m.group(3)}-{_MONTHS[m.group(1)]:02d}-{int(m.group(2)):02d}", m.group(0), m.span())
+        )
+    return found
+
+
+# NFKC turns a no-break or thin space into a plain one; between digit groups it is a thousands
+# separator, so it becomes a comma first.
+_GROUP_SPACE = re.compile(r"(?<=\d)[\u00a0\u2007\u2009\u202f](?=\d{3}(?!\d))")
+
+
+def _normalised(text: str) -> str:
+    return fold(_GROUP_SPACE.sub(",", text))
+
+
+def claims(statement: str) -> list[Claim]:
+    """What ``statement`` asserts, in order of appearance, without duplicates."""
+    text = _WORD_NUMBER.sub(_spelled, _normalised(statement))
+    found: list[tuple[int, Claim]] = []
     taken: list[tuple[int, int]] = []
-    for pattern in _PATTERNS:
-        for match in pattern.finditer(statement):
-            span = match.span()
-            if any(s <= span[0] < e or s < span[1] <= e for s, e in taken):
-                continue  # already covered by a more specific pattern
-            taken.append(span)
-            seen.setdefault(match.group(0), None)
-    return list(seen)
+
+    def add(kind: str, value: str, written: str, span: tuple[int, int]) -> None:
+        if any(s <= span[0] < e or s < span[1] <= e for s, e in taken):
+            return  # already covered by a more specific claim
+        taken.append(span)
+        found.append((span[0], Claim(kind, value, written)))
+
+    for value, written, span in _dates(text):
+        add("date", value, written, span)
+    for m in _TIME.finditer(text):
+        if int(m.group(1)) < 24 and int(m.group(2)) < 60:
+            add("time", _canonical_time(*m.group(1, 2, 3, 4)), m.group(0), m.span())
+    for pattern in _ID_PATTERNS:
+        for m in pattern.finditer(text):
+            add("id", m.group(0), m.group(0), m.span())
+    for pattern in _CHANGE_DIGITS:
+        for m in pattern.finditer(text):
+            for group in range(1, (m.lastindex or 0) + 1):
+                add(
+                    "number", _canonical_number(m.group(group), None), m.group(group), m.span(group)
+                )
+    for m in _NUMBER.finditer(text):
+        digits = m.group(1).lstrip("-")
+        if len(re.sub(r"\D", "", digits)) >= 2 or m.group(2):
+            add("number", _canonical_number(digits, m.group(2)), m.group(0).strip(), m.span())
+    unique: dict[tuple[str, str], Claim] = {}
+    for _, claim in sorted(found, key=lambda pair: pair[0]):
+        unique.setdefault((claim.kind, claim.value), claim)
+    return list(unique.values())
 
 
-def ungrounded_tokens(statement: str, evidence_text: str) -> list[str]:
-    """The claimed tokens that do not occur in the cited evidence (case-insensitive)."""
-    haystack = evidence_text.lower()
-    return [token for token in claimed_tokens(statement) if token.lower() not in haystack]
+# ---------------------------------------------------------------- evidence
+
+
+class EvidenceIndex:
+    """The values a body of evidence holds, normalised the way claims are."""
+
+    def __init__(self, texts: list[str]) -> None:
+        self._text = "\n".join(_normalised(t) for t in texts)
+        self.numbers: set[str] = set()
+        self.times: set[str] = set()
+        self.dates: set[str] = set()
+        for m in re.finditer(rf"(?<!\d)({_GROUPED}|\d+)(\.\d+)?", self._text):
+            self.numbers.add(_canonical_number(m.group(1), m.group(2)))
+            if m.group(2):  # "2.5" also holds the numbers 2 and 5 as written
+                self.numbers.add(_canonical_number(m.group(1), None))
+        for m in re.finditer(r"(?<!\d)\d+", self._text):  # every digit run, as written
+            self.numbers.add(_canonical_number(m.group(0), None))
+        for m in _TIME.finditer(self._text):
+            value = _canonical_time(*m.group(1, 2, 3, 4))
+            self.times.update({value, value[:5]})
+        self.dates.update(value for value, _, _ in _dates(self._text))
+
+    def holds(self, claim: Claim) -> bool:
+        """Whether the evidence contains the claimed value."""
+        if claim.kind == "number":
+            return claim.value in self.numbers
+        if claim.kind == "time":
+            return claim.value in self.times
+        if claim.kind == "date":
+            return claim.value in self.dates
+        pattern = rf"(?<![a-z0-9]){re.escape(claim.value)}(?![a-z0-9])"
+        return re.search(pattern, self._text) is not None
+
+    def mentions(self, token: str) -> bool:
+        """Whether ``token`` occurs as a whole word (folded) anywhere in the evidence."""
+        pattern = rf"(?<![a-z0-9]){re.escape(fold(token))}(?![a-z0-9])"
+        return re.search(pattern, self._text) is not None
+
+
+def ungrounded_tokens(statement: str, evidence: EvidenceIndex | list[str] | str) -> list[str]:
+    """The claims of ``statement`` the evidence does not hold, as written in the statement."""
+    index = (
+        evidence
+        if isinstance(evidence, EvidenceIndex)
+        else EvidenceIndex([evidence] if isinstance(evidence, str) else evidence)
+    )
+    return [claim.text for claim in claims(statement) if not index.holds(claim)]
+
+
+# ---------------------------------------------------------------- subjects
+
+_WORD = re.compile(r"[a-z][a-z0-9]{3,}")
+_NAME = re.compile(r"(?<![a-z0-9_.-])[a-z][a-z0-9]*(?:[-_][a-z0-9]+)+(?![a-z0-9_-])")
+# Words too common in incident text to tie a statement to one item.
+_GENERIC = frozenset(
+    [
+        "about",
+        "above",
+        "after",
+        "again",
+        "against",
+        "also",
+        "because",
+        "been",
+        "before",
+        "being",
+        "below",
+        "between",
+        "both",
+        "cause",
+        "caused",
+        "causes",
+        "could",
+        "does",
+        "done",
+        "during",
+        "each",
+        "error",
+        "errors",
+        "event",
+        "events",
+        "failed",
+        "failure",
+        "fails",
+        "first",
+        "from",
+        "have",
+        "having",
+        "into",
+        "last",
+        "later",
+        "likely",
+        "more",
+        "most",
+        "other",
+        "over",
+        "same",
+        "seen",
+        "since",
+        "some",
+        "such",
+        "than",
+        "that",
+        "their",
+        "them",
+        "then",
+        "there",
+        "these",
+        "they",
+        "this",
+        "those",
+        "through",
+        "under",
+        "until",
+        "very",
+        "warn",
+        "warning",
+        "were",
+        "what",
+        "when",
+        "where",
+        "which",
+        "while",
+        "with",
+        "within",
+        "would",
+        "root",
+        "service",
+        "services",
+        "change",
+        "changed",
+        "changes",
+        "changing",
+        "config",
+        "logs",
+        "log",
+        "line",
+        "lines",
+        "request",
+        "requests",
+        "response",
+        "time",
+    ]
+)
+
+
+def content_words(text: str) -> set[str]:
+    """Distinctive words of ``text``: four letters or more, not generic incident vocabulary."""
+    return {w for w in _WORD.findall(fold(text)) if w not in _GENERIC}
+
+
+def shares_subject(statement: str, item_text: str) -> bool:
+    """Whether an item is about what the statement is about.
+
+    It is when the item holds one of the statement's identifiers (a ticket, a dotted key, an
+    error code), a name the statement uses (a service such as ``checkout-api``), or at least
+    two of its distinctive words (a template's wording). Numbers alone never tie them.
+    """
+    index = EvidenceIndex([item_text])
+    if any(index.holds(c) for c in claims(statement) if c.kind == "id"):
+        return True
+    folded = fold(statement)
+    if any(index.mentions(name) for name in _NAME.findall(folded)):
+        return True
+    return len(content_words(statement) & content_words(item_text)) >= 2

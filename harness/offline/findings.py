@@ -209,29 +209,28 @@ def _gaps(conversation: Conversation, analysis: Analysis) -> list[str]:
     return gaps
 
 
-def _next_steps(analysis: Analysis) -> list[str]:
-    steps: list[str] = []
+def _next_steps(analysis: Analysis) -> list[dict[str, Any]]:
+    """Steps taken from the runbooks the agent read, each citing the block it comes from."""
+    steps: dict[str, list[dict[str, str]]] = {}
     root = analysis.root
     blocks = list(analysis.rollback_blocks)
     if analysis.symptom_block is not None:
         blocks.append(analysis.symptom_block)
     if root is not None and analysis.rollback_blocks:
-        title = analysis.rollback_blocks[0][1].title
-        steps.append(
+        exchange, block = analysis.rollback_blocks[0]
+        text = (
             f"Revert {root.value('ticket') or 'the change'}: set {root.value('config_key')} on "
             f"{root.service} back to {root.value('old_value')} (now {root.value('new_value')}), "
-            f"as '{title}' prescribes."
+            f"as '{block.title}' prescribes."
         )
-    for _, block in blocks:
+        steps[_clip(text)] = [_cite(exchange, block.ref), _cite(root.exchange, root.row.ref)]
+    for exchange, block in blocks:
         for sentence in _sentences(block.excerpt):
             if _ACTION.search(sentence):
-                steps.append(f"{sentence} (runbook: {block.title})")
-    if not steps and analysis.onset is not None:
-        steps.append(
-            f"Look for other changes before {_time(analysis.onset)} (feature flags, "
-            "infrastructure, dependencies) and widen the window."
-        )
-    return [_clip(s) for s in dict.fromkeys(steps)]
+                steps.setdefault(
+                    _clip(f"{sentence} (runbook: {block.title})"), [_cite(exchange, block.ref)]
+                )
+    return [{"text": text, "citations": citations} for text, citations in steps.items()]
 
 
 def _summary(analysis: Analysis) -> str:

@@ -1,39 +1,54 @@
-"""Observed facts: harness-written text rendered from verified, typed projections.
+"""Observed facts: verified tool data a SafeFallback quotes, with the source of each quote.
 
 A SafeFallback never carries the draft; what it says about the incident comes from here, built
-item by item from the observations EvidenceGuard verified (already redacted and bounded).
+item by item from the observations EvidenceGuard verified (already redacted and bounded). Each
+fact is quoted data: its links are defanged, and an item that reads like an instruction is
+withheld rather than quoted (the caller learns which, to list it as a validation issue).
 """
 
 from __future__ import annotations
 
-from datetime import datetime
-
-from pydantic_core import to_jsonable_python
+from dataclasses import dataclass
 
 from harness.guards.evidence import VerifiedSnapshot
-from harness.observation import AgentObservation, LogsObservation, MysqlObservation
+from harness.observation import AgentObservation, LogsObservation, MysqlObservation, iso_text
+from harness.release.content import ContentPolicy, injection
 from harness.results import ObservedFact
 
-__all__ = ["observed_facts"]
+__all__ = ["QuotedFacts", "observed_facts"]
 
-_TEXT_CHARS = 500
+_QUOTE_CHARS = 500
 _LOG_TEMPLATES = 5
 _ROWS = 5
 _DOCUMENTS = 3
 _EXCERPT_CHARS = 200
 
 
-def observed_facts(snapshot: VerifiedSnapshot, *, limit: int = 20) -> list[ObservedFact]:
+@dataclass(frozen=True, kw_only=True)
+class QuotedFacts:
+    """The facts to quote, and the items withheld because they read like instructions."""
+
+    facts: tuple[ObservedFact, ...]
+    withheld: tuple[tuple[str, str, str], ...]
+    """(tool_call_id, item_ref, injection class) of each withheld item."""
+
+
+def observed_facts(
+    snapshot: VerifiedSnapshot, content: ContentPolicy, *, limit: int = 20
+) -> QuotedFacts:
     """Up to ``limit`` facts, in snapshot order (by tool_call_id)."""
     facts: list[ObservedFact] = []
+    withheld: list[tuple[str, str, str]] = []
     for tool_call_id, observation in snapshot.records.items():
         for ref, text in _items(observation):
-            facts.append(
-                ObservedFact(tool_call_id=tool_call_id, item_ref=ref, text=text[:_TEXT_CHARS])
-            )
-            if len(facts) >= limit:
-                return facts
-    return facts
+            found = injection(text)
+            if found is not None:
+                withheld.append((tool_call_id, ref, found))
+                continue
+            if len(facts) < limit:
+                quote = content.defang(text)[:_QUOTE_CHARS]
+                facts.append(ObservedFact(tool_call_id=tool_call_id, item_ref=ref, quote=quote))
+    return QuotedFacts(facts=tuple(facts), withheld=tuple(withheld))
 
 
 def _items(observation: AgentObservation) -> list[tuple[str, str]]:
@@ -41,7 +56,7 @@ def _items(observation: AgentObservation) -> list[tuple[str, str]]:
         return [
             (
                 t.ref,
-                f"{t.template} — {t.count} events, {_iso(t.first_seen)} to {_iso(t.last_seen)}, "
+                f"{t.template} — {t.count} events, {iso_text(t.first_seen)} to {iso_text(t.last_seen)}, "
                 f"{', '.join(t.services)}",
             )
             for t in observation.templates[:_LOG_TEMPLATES]
@@ -55,8 +70,3 @@ def _items(observation: AgentObservation) -> list[tuple[str, str]]:
         (b.ref, f"{b.title}: {b.excerpt[:_EXCERPT_CHARS]}")
         for b in observation.evidence[:_DOCUMENTS]
     ]
-
-
-def _iso(value: datetime) -> str:
-    # The same text the JSON projection carries ("2026-11-02T14:05:00Z").
-    return str(to_jsonable_python(value))

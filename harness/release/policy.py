@@ -1,32 +1,39 @@
 """Release policy: from the agent's draft to the one released result (ARCHITECTURE §9).
 
-    draft ─► EvidenceGuard ─► [one repair round] ─► SemanticGuard ─► release
-      SUPPORTED                         → DiagnosisReport (the draft, as the agent wrote it)
+    draft ─► EvidenceGuard ─► [one repair round] ─► content checks ─► SemanticGuard ─► release
+      all gates pass                    → DiagnosisReport (checked conclusions; harness-written
+                                          summary and limitations; runbook-backed next steps)
       evidence still failing            → SafeFallback(EVIDENCE)
+      instruction-shaped released text  → SafeFallback(CONTENT)
       UNSUPPORTED                       → SafeFallback(SEMANTIC)
       judge unavailable after one retry → SafeFallback(SEMANTIC_UNAVAILABLE)
       canonical store unavailable       → StableFailure(STORE_ERROR)  (fail closed)
 
-A SafeFallback is built from verified projections and harness-written text only; it never
-contains the draft. The policy sees a run only through a small frozen :class:`ReleaseContext`.
+Every released word is checked or rendered from checked parts. A SafeFallback is built from
+verified projections and harness-written text only; it never contains the draft. The policy
+sees a run only through a small frozen :class:`ReleaseContext`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from harness.agent.answers import AgentAnswer
 from harness.agent.caller import ModelCaller
 from harness.agent.loop import AgentOutcome
 from harness.agent.prompts import repair_message
-from harness.draft import DiagnosisDraft, parse_draft
+from harness.draft import Conclusion, DiagnosisDraft, NextStep, parse_draft
 from harness.errors import BudgetExhausted, ErrorCode, InvalidDraft, ModelError
-from harness.guards.evidence import EvidenceGuard, EvidenceVerdict, VerifiedSnapshot
+from harness.guards.evidence import EvidenceGuard, EvidenceVerdict, StepCheck, VerifiedSnapshot
 from harness.guards.semantic import SemanticGuard
 from harness.models import Component
 from harness.ports import CanonicalStore
+from harness.release.content import ContentPolicy, dangerous_command, injection
 from harness.release.facts import observed_facts
+from harness.release.report import render_limitations, render_summary
 from harness.results import (
+    Answer,
     DiagnosisReport,
     FailureStage,
     ReleasedResult,
@@ -40,14 +47,18 @@ from harness.trace import (
     SemanticCheck,
     TraceRecorder,
 )
-from harness.verdicts import SemanticVerdict
+from harness.verdicts import IssueCode, SemanticVerdict, ValidationIssue
 
-__all__ = ["ReleaseContext", "ReleasePolicy"]
+__all__ = ["WITHHELD_ANSWER", "ReleaseContext", "ReleasePolicy"]
 
 _FALLBACK_STEPS: dict[FailureStage, tuple[str, ...]] = {
     "EVIDENCE": (
         "Review the verified facts listed here; the draft's conclusions could not be tied to evidence.",
         "Re-run the diagnosis with a narrower question (service, time window).",
+    ),
+    "CONTENT": (
+        "Review the verified facts listed here; the draft repeated instruction-shaped text from tool data.",
+        "Check the quoted sources for planted instructions before acting on them.",
     ),
     "SEMANTIC": (
         "Review the verified facts listed here; an independent check found the conclusions unsupported.",
@@ -60,10 +71,15 @@ _FALLBACK_STEPS: dict[FailureStage, tuple[str, ...]] = {
 }
 _LIMITATIONS: dict[FailureStage, str] = {
     "EVIDENCE": "The diagnosis was withheld because its citations failed evidence validation.",
+    "CONTENT": "The diagnosis was withheld because its text carried instruction-shaped content.",
     "SEMANTIC": "The diagnosis was withheld because the verified evidence did not support it.",
     "SEMANTIC_UNAVAILABLE": "The diagnosis was withheld because it could not be independently checked.",
 }
 _MAX_ISSUES = 30
+WITHHELD_ANSWER = (
+    "The answer was withheld: the material it drew on contains instruction-shaped text. "
+    "The cited items are listed; read them at their source."
+)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -77,12 +93,23 @@ class ReleaseContext:
     trace: TraceRecorder
 
 
+@dataclass(frozen=True, kw_only=True)
+class _Vetted:
+    """The releasable parts of a draft after the content checks, or why it is not releasable."""
+
+    conclusions: list[Conclusion]
+    steps: list[NextStep]
+    withheld: list[tuple[StepCheck, str]]
+    issues: list[ValidationIssue]
+
+
 @dataclass
 class ReleasePolicy:
     """Decides what a finished diagnosis releases."""
 
     store: CanonicalStore
     repair_enabled: bool = True
+    content: ContentPolicy = field(default_factory=ContentPolicy)
 
     async def release(self, run: ReleaseContext, outcome: AgentOutcome) -> ReleasedResult:
         guard = EvidenceGuard(self.store)
@@ -101,6 +128,11 @@ class ReleasePolicy:
             return self._fallback(
                 run, "EVIDENCE", verdict.snapshot, [i.render(public=True) for i in verdict.issues]
             )
+        vetted = self._vet(draft, verdict)
+        if vetted.issues:
+            return self._fallback(
+                run, "CONTENT", verdict.snapshot, [i.render(public=True) for i in vetted.issues]
+            )
         judgement = await SemanticGuard(run.caller).judge(
             query=run.question, draft=draft, snapshot=verdict.snapshot
         )
@@ -114,13 +146,29 @@ class ReleasePolicy:
         report = DiagnosisReport(
             run_id=run.run_id,
             analysis_id=draft.analysis_id,
-            summary=draft.summary,
-            conclusions=draft.conclusions,
-            next_steps=draft.next_steps,
-            limitations=draft.limitations,
+            summary=self.content.defang(render_summary(vetted.conclusions)),
+            conclusions=vetted.conclusions,
+            next_steps=vetted.steps,
+            limitations=render_limitations(
+                vetted.conclusions, verdict.snapshot, run.trace.events, vetted.withheld
+            ),
         )
         run.trace.record(ReleaseDecision(result_kind=report.kind))
         return report
+
+    def answer(self, run_id: str, answer: AgentAnswer) -> Answer:
+        """An Answer to release: links defanged; withheld when it reads like an instruction."""
+        text = answer.text or ""
+        if injection(text) is not None:
+            text = WITHHELD_ANSWER
+        return Answer.bounded(
+            run_id=run_id,
+            intent=answer.intent,
+            text=self.content.defang(text),
+            citations=answer.citations,
+        )
+
+    # ------------------------------------------------------------------ gates
 
     async def _check(
         self, run: ReleaseContext, guard: EvidenceGuard, draft: DiagnosisDraft, *, attempt: int
@@ -154,6 +202,39 @@ class ReleasePolicy:
         run.trace.record(EvidenceRepair(outcome="DRAFT"))
         return repaired
 
+    def _vet(self, draft: DiagnosisDraft, verdict: EvidenceVerdict) -> _Vetted:
+        """Defang links, hold back unsafe steps, and scan every word that would be released."""
+        issues: list[ValidationIssue] = []
+        conclusions = []
+        for conclusion in draft.conclusions:
+            found = injection(conclusion.statement)
+            if found is not None:
+                issues.append(_injection_issue(found, conclusion_id=conclusion.id))
+            conclusions.append(
+                conclusion.model_copy(
+                    update={"statement": self.content.defang(conclusion.statement)}
+                )
+            )
+        steps: list[NextStep] = []
+        withheld: list[tuple[StepCheck, str]] = []
+        for index, check in enumerate(verdict.steps, 1):
+            if check.problem is not None:
+                withheld.append((check, check.problem))
+                continue
+            if dangerous_command(check.step.text) is not None:
+                withheld.append((check, "DANGEROUS"))
+                continue
+            found = injection(check.step.text)
+            if found is not None:
+                issues.append(_injection_issue(found, detail=f"next_step={index}"))
+                continue
+            steps.append(
+                check.step.model_copy(update={"text": self.content.defang(check.step.text)})
+            )
+        return _Vetted(conclusions=conclusions, steps=steps, withheld=withheld, issues=issues)
+
+    # ------------------------------------------------------------------ results
+
     def _fallback(
         self,
         run: ReleaseContext,
@@ -161,11 +242,16 @@ class ReleasePolicy:
         snapshot: VerifiedSnapshot,
         issues: Sequence[str],
     ) -> SafeFallback:
+        quoted = observed_facts(snapshot, self.content)
+        withheld = [
+            _injection_issue(kind, item_ref=ref, tool_call_id=tool_call_id).render(public=True)
+            for tool_call_id, ref, kind in quoted.withheld
+        ]
         result = SafeFallback(
             run_id=run.run_id,
             failure_stage=stage,
-            observed_facts=observed_facts(snapshot),
-            validation_issues=list(issues[:_MAX_ISSUES]),
+            observed_facts=list(quoted.facts),
+            validation_issues=[*issues, *withheld][:_MAX_ISSUES],
             limitations=[_LIMITATIONS[stage]],
             next_steps=list(_FALLBACK_STEPS[stage]),
         )
@@ -175,3 +261,12 @@ class ReleasePolicy:
     def _failure(self, run: ReleaseContext, code: ErrorCode) -> StableFailure:
         run.trace.record(ReleaseDecision(result_kind="StableFailure", error_code=code))
         return StableFailure(run_id=run.run_id, error_code=code)
+
+
+def _injection_issue(kind: str, **where: str) -> ValidationIssue:
+    detail = where.pop("detail", "")
+    return ValidationIssue(
+        code=IssueCode.INJECTION_DETECTED,
+        detail=f"{detail} class={kind}".strip(),
+        **where,
+    )

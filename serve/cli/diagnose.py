@@ -17,6 +17,8 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
+from rich.markup import escape
+
 from harness.demo import WINDOW_END
 
 if TYPE_CHECKING:
@@ -101,7 +103,7 @@ def _handle(args: argparse.Namespace) -> int:
     try:
         request = RunRequest(question=args.question, as_of=args.as_of, deadline_s=args.deadline_s)
     except ValueError as exc:
-        Console(stderr=True).print(f"[red]invalid request:[/red] {exc}")
+        Console(stderr=True).print(f"[red]invalid request:[/red] {escape(str(exc))}")
         return 2
     with local_ray(num_cpus=2):
         result = _run(request, args)
@@ -116,7 +118,7 @@ def _run(request: RunRequest, args: argparse.Namespace) -> ReleasedResult:
         print(json.dumps(result.model_dump(mode="json"), ensure_ascii=False))
         return result
     console = Console()
-    console.print(f'[bold]Diagnosis Harness[/bold] — "{request.question}"')
+    console.print(f'[bold]Diagnosis Harness[/bold] — "{escape(request.question)}"')
     if args.deps_factory is None:
         console.print(
             "[dim]embedded default: local Ray, bundled demo incident, offline demo model[/dim]"
@@ -142,15 +144,17 @@ def _render(console: Console, result: ReleasedResult) -> None:
     colour = "green" if result.kind in _SUCCESS_KINDS else "yellow"
     console.print(f"[bold {colour}]{result.kind}[/bold {colour}]  run_id={result.run_id}")
     if isinstance(result, DiagnosisReport):
-        console.print(result.summary)
+        # Released text is data: escape it so that no markup in it styles or links anything.
+        console.print(escape(result.summary))
         table = Table("kind", "statement", "confidence", "citations")
         for c in result.conclusions:
             cites = ", ".join(f"{x.tool_call_id}:{x.item_ref}" for x in c.citations)
-            table.add_row(c.kind.value, c.statement, f"{c.confidence:.2f}", cites)
+            table.add_row(c.kind.value, escape(c.statement), f"{c.confidence:.2f}", escape(cites))
         console.print(table)
-        for line in result.next_steps:
-            console.print(f"- next steps: {line}")
+        for step in result.next_steps:
+            sources = ", ".join(f"{x.tool_call_id}:{x.item_ref}" for x in step.citations)
+            console.print(f"- next step: {escape(step.text)} [dim]({escape(sources)})[/dim]")
         for line in result.limitations:
-            console.print(f"- limitations: {line}")
+            console.print(f"- limitation: {escape(line)}")
         return
     console.print_json(result.model_dump_json())

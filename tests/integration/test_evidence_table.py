@@ -252,19 +252,31 @@ CASES: list[tuple[str, DiagnosisDraft, set[str], str]] = [
         R,
     ),
     (
-        "valid-negative",
+        # "No errors" cannot rest on a record full of errors, whatever its scope says.
+        "negative-on-evidence-template",
         draft(
-            c("NEGATIVE_FINDING", "No FATAL payment-service logs", ("c_empty", "scope"))
-            if False
-            else c(
+            c(
                 "NEGATIVE_FINDING",
                 "No FATAL payment-service logs",
                 LOG_REF,
                 scope=LOGS.scope.model_dump(mode="json"),
             )
         ),
-        set(),
-        R,
+        {"NEGATIVE_ON_EVIDENCE"},
+        F,
+    ),
+    (
+        "negative-on-evidence-scope",
+        draft(
+            c(
+                "NEGATIVE_FINDING",
+                "no errors at all, the service is healthy",
+                ("c_logs", "scope"),
+                scope=LOGS.scope.model_dump(mode="json"),
+            )
+        ),
+        {"NEGATIVE_ON_EVIDENCE"},
+        F,
     ),
     (
         "valid-multi",
@@ -363,10 +375,10 @@ CASES: list[tuple[str, DiagnosisDraft, set[str], str]] = [
         F,
     ),
     (
-        "single-digit-numbers-are-not-checked",
+        "single-digit-in-a-change-is-checked",
         draft(c("OBSERVATION", "pool size changed from 40 to 8", ROW_REF)),
-        set(),
-        R,
+        {"UNGROUNDED_TOKEN"},
+        F,
     ),
     (
         "wrong-count",
@@ -383,7 +395,7 @@ CASES: list[tuple[str, DiagnosisDraft, set[str], str]] = [
     (
         "wrong-ticket",
         draft(c("ROOT_CAUSE", "Change CHG-9999 reduced the pool", ROW_REF, LOG_REF)),
-        {"UNGROUNDED_TOKEN"},
+        {"UNGROUNDED_TOKEN", "ROOT_CAUSE_UNRELATED_FACT"},
         F,
     ),
     (
@@ -426,7 +438,7 @@ CASES: list[tuple[str, DiagnosisDraft, set[str], str]] = [
     ),
     (
         "negative-no-scope",
-        draft(c("NEGATIVE_FINDING", "No errors anywhere", LOG_REF)),
+        draft(c("NEGATIVE_FINDING", "No errors anywhere", ("c_empty", "scope"))),
         {"NEGATIVE_SCOPE_MISMATCH"},
         F,
     ),
@@ -436,8 +448,8 @@ CASES: list[tuple[str, DiagnosisDraft, set[str], str]] = [
             c(
                 "NEGATIVE_FINDING",
                 "No errors anywhere",
-                LOG_REF,
-                scope={**LOGS.scope.model_dump(mode="json"), "services": []},
+                ("c_empty", "scope"),
+                scope={**EMPTY_SCOPE_JSON, "services": []},
             )
         ),
         {"NEGATIVE_SCOPE_MISMATCH"},

@@ -112,7 +112,9 @@ def test_offline_model_through_the_sdk_transport_diagnoses_the_demo_incident(
 ) -> None:
     run, report = diagnose(plane, offline_openai_client())
     assert_cites_real_change_and_symptom(plane, run, report)
-    assert any(step.startswith("Revert CHG-4821") for step in report.next_steps)
+    revert = next(s for s in report.next_steps if s.text.startswith("Revert CHG-4821"))
+    # Released with its sources: the runbook it comes from and the row its values come from.
+    assert sorted(c.item_ref.split(":")[0] for c in revert.citations) == ["doc", "row"]
     ledger = run.budget.ledger
     assert (ledger.executions, ledger.rejections, ledger.usage_unavailable) == (
         ledger.tool_calls,

@@ -362,9 +362,16 @@ def test_final_draft_cites_the_exact_refs_and_names_the_change() -> None:
     assert draft.analysis_id == "an-1"
     cited = {(c.tool_call_id, c.item_ref) for k in draft.conclusions for c in k.citations}
     assert ("c_logs", "tpl:old1") not in cited  # pre-onset noise is not a symptom
-    assert draft.next_steps[0] == (
+    assert (
+        draft.next_steps[0].text,
+        [c.model_dump() for c in draft.next_steps[0].citations],
+    ) == (
         "Revert CHG-4821: set spring.datasource.hikari.maximum-pool-size on checkout-api back "
-        "to 40 (now 4), as 'HikariCP connection pool exhaustion' prescribes."
+        "to 40 (now 4), as 'HikariCP connection pool exhaustion' prescribes.",
+        [
+            {"tool_call_id": "c_kb", "item_ref": "doc:rb-hikari#7"},
+            {"tool_call_id": "c_cfg", "item_ref": "row:0"},
+        ],
     )
     assert {k: v.value for k, v in draft.evaluations.items()} == {
         "c_kb": "GAIN",

@@ -1,0 +1,253 @@
+"""Released text is data: links defanged, dangerous commands held back, injections caught.
+
+Tool data (a log line, a database value, a runbook excerpt) can carry text written by an
+attacker, and the agent may quote it. Whatever reaches a released result therefore passes
+three deterministic checks here:
+
+- :meth:`ContentPolicy.defang` rewrites every URL whose host is not on the configured
+  allowlist (``https://evil.example/x`` → ``hxxps://evil[.]example/x``), so that nothing an
+  operator reads is one click from an attacker's server;
+- :func:`dangerous_command` recognises commands that pipe a download into a shell, disable a
+  security control or destroy data — never released as a next step, whoever suggested them;
+- :func:`injection` recognises instruction-shaped text: text addressed to a model or an agent
+  (override and role markers, directives about "your reply", hidden-instruction wrappers,
+  tool-steering, exfiltration requests). A hit anywhere in a report downgrades it to a
+  SafeFallback.
+
+The patterns name classes of attack, not payloads; ``tests/harness/release/test_content.py``
+holds several inputs per class and the bundled incident data as the no-false-positive check.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from harness.textnorm import plain, visible
+
+__all__ = ["ContentPolicy", "dangerous_command", "injection"]
+
+
+def _readings(text: str) -> tuple[str, ...]:
+    """The text as a reader sees it, once with look-alike letters folded to Latin and once
+    without (a Russian sentence must stay Russian), whitespace runs folded in both."""
+    seen = visible(text)
+    folded = plain(text)
+    readings = (seen, folded) if folded != seen else (seen,)
+    return tuple(re.sub(r"\s+", " ", r) for r in readings)
+
+
+# ---------------------------------------------------------------- injections
+
+_I = re.IGNORECASE
+# A download piped into an interpreter: both an injection (it is what attackers plant) and a
+# dangerous command.
+_PIPE_TO_SHELL = re.compile(
+    r"\b(curl|wget|fetch|iwr|invoke-webrequest)\b[^|;\n]{0,200}\|\s*(sudo\s+)?"
+    r"(ba|z|k|da)?sh\b|"
+    r"\b(curl|wget)\b[^|;\n]{0,200}\|\s*(sudo\s+)?(python\d?|perl|ruby|node|php)\b|"
+    r"\b(ba)?sh\s+(-c\s+)?[\"']?\s*(<\(|\$\()\s*(curl|wget)\b|"
+    r"\bbase64\s+(-d|--decode)\b[^|;\n]{0,80}\|\s*(sudo\s+)?(ba)?sh\b|"
+    r"\biex\s*\(\s*(new-object|iwr|invoke-webrequest)",
+    _I,
+)
+_INJECTION_CLASSES: tuple[tuple[str, re.Pattern[str]], ...] = (
+    (
+        "OVERRIDE",
+        re.compile(
+            r"\b(ignore|disregard|forget|override|bypass|drop)\b[^.!?\n]{0,40}?"
+            r"\b(previous|prior|above|earlier|preceding|all|any|your|system|original|these|those)\b"
+            r"[^.!?\n]{0,30}?\b(instructions?|rules?|prompts?|directions?|guidelines?|guardrails?|"
+            r"polic(?:y|ies)|constraints?|context|messages?)\b|"
+            # The same override in other languages.
+            r"(忽略|无视|忽视|不要理会)\s*(之前|以前|先前|上面|以上|所有|全部)?\s*的?\s*(所有)?\s*"
+            r"(指令|指示|说明|规则|提示)|"
+            r"(以前|前|上記|これまで)の(すべての)?(指示|命令|ルール)を(無視|忘れ)|"
+            r"\bignor(a|e|ez|ieren?|iere)\b[^.!?\n]{0,30}\b(instrucciones|instructions|anweisungen|"
+            r"regeln|consignes|reglas)\b|"
+            r"(игнорируй|игнорируйте|забудь|забудьте)\s+[^.!?\n]{0,30}(инструкци|правил|указани)",
+            _I,
+        ),
+    ),
+    (
+        "ROLE_MARKER",
+        re.compile(
+            r"\[\s*(system|inst|/inst|override|admin|developer|assistant|agent|sys)\s*\]|"
+            r"<\|?\s*(im_start|im_end|system|endoftext|assistant)\s*\|?>|"
+            r"(^|[\n>])\s*(system|assistant|developer)\s*:\s|"
+            r"\b(system|assistant|user)\s*:\s*(ignore|you are|from now on|new instructions)|"
+            r"#{2,}\s*(system|instructions?|embedded directive|directive)\b|"
+            r"\bsystem\s+(notice|prompt|message|override|directive)\b|"
+            r"</?\s*[a-z_]*(injection|instruction|directive|prompt)[a-z_]*\s*>",
+            _I,
+        ),
+    ),
+    (
+        "HIDDEN_INSTRUCTION",
+        re.compile(
+            r"\b(hidden|embedded|mandatory|secret|injected|agent|ai|llm|model)\s+"
+            r"(instructions?|directives?|commands?|compliance marker)\b|"
+            r"\b(instructions?|directives?)\s+(embedded|hidden)\b|"
+            r"<!--[^>]{0,200}\b(instruction|directive|agent|assistant|model|ai|llm|injection)\b",
+            _I,
+        ),
+    ),
+    (
+        "REPLY_DIRECTIVE",
+        re.compile(
+            r"\b(prepend|append|echo|output|print|say|write|begin|start|respond|reply|answer|"
+            r"prefix|include|repeat)\b[^.!?\n]{0,60}?\b(your|the agent'?s?|the assistant'?s?|"
+            r"the model'?s?|next|agent|assistant)\s+(reply|response|answer|output|message)\b|"
+            r"\b(your|agent|assistant|model)\s+(reply|response|answer|output)\b[^.!?\n]{0,40}?"
+            r"\b(must|should|needs? to|has to|requires?)\b|"
+            r"\b(always|must|now)\s+(answer|respond|reply|output|start|begin|say|prepend)\b|"
+            r"\byou\s+(must|should|shall|have to|need to|are required to)\s+(now\s+)?"
+            r"(output|say|respond|reply|answer|print|prepend|echo|ignore|disregard|forget|"
+            r"obey|comply|follow these)\b|"
+            r"\byou\s+are\s+now\s+(a|an|the|in|my|no\s+longer|(?-i:[A-Z][A-Za-z]*[A-Z]))\b|"
+            r"\b(the\s+)?(assistant|model|ai|llm|chatbot|language model|copilot)\s+"
+            r"(must|should|shall|needs? to|is required to|is instructed to)\s+\w+|"
+            r"\b(tell|assure|convince|reassure)\s+(the\s+)?(operator|user|human|reader)\s+(that|the)\b|"
+            r"\bbefore\s+(summari[sz]ing|processing|answering|responding|replying)\b|"
+            r"\bto\s+(acknowledge|validate|confirm)\s+(this|the)\s+(tool|message|instruction)",
+            _I,
+        ),
+    ),
+    (
+        "TOOL_STEERING",
+        re.compile(
+            r"\b(call|invoke|use|run|execute|trigger)\s+(the\s+|this\s+)?(\w+\s+)?(tool|function)\b"
+            r"(?!\s+(call|result)s?\b)|"
+            r"\b(as an? (ai|language model|assistant))\b|"
+            r"\b(new|updated|real|actual)\s+(instructions?|task|objective|goal)\s*:",
+            _I,
+        ),
+    ),
+    (
+        "EXFILTRATION",
+        re.compile(
+            r"\b(send|post|upload|exfiltrate|forward|leak|email|transmit)\b[^.!?\n]{0,60}?"
+            r"\b(to|at|via)\s+(https?://|ftp://|\S+@\S+\.\w+)|"
+            r"!\[[^\]]*\]\(\s*https?://[^)\s]*[?&][^)\s]*\)|"
+            r"\b(data\s+exfil\w*|exfiltration\s+request)\b",
+            _I,
+        ),
+    ),
+    ("PIPE_TO_SHELL", _PIPE_TO_SHELL),
+)
+
+
+# A class's pattern runs only when one of its keywords occurs (lower case): most text holds
+# none, and a substring test is far cheaper than a case-insensitive alternation.
+_KEYWORDS: dict[str, tuple[str, ...]] = {
+    "OVERRIDE": (
+        "ignor", "disregard", "forget", "override", "bypass", "drop", "忽略", "无视", "忽视",
+        "不要理会", "無視", "忘れ", "игнор", "забуд",
+    ),
+    "ROLE_MARKER": (
+        "system", "assistant", "developer", "inst", "im_", "endoftext", "admin", "agent",
+        "sys", "injection", "instruction", "directive", "prompt", "user",
+    ),
+    "HIDDEN_INSTRUCTION": ("instruction", "directive", "command", "compliance", "<!--"),
+    "REPLY_DIRECTIVE": (
+        "reply", "response", "answer", "output", "message", "must", "should", "always", "now",
+        "you", "before", "acknowledge", "validate", "confirm", "tell", "assure", "convince",
+    ),
+    "TOOL_STEERING": ("tool", "function", "as a", "instruction", "task", "objective", "goal"),
+    "EXFILTRATION": (
+        "send", "post", "upload", "exfil", "forward", "leak", "email", "transmit", "![",
+    ),
+    "PIPE_TO_SHELL": ("curl", "wget", "fetch", "iwr", "invoke-webrequest", "base64", "iex"),
+}  # fmt: skip
+
+
+def injection(text: str) -> str | None:
+    """The first injection class ``text`` matches, or None (see the module docstring)."""
+    for reading in _readings(text):
+        low = reading.lower()
+        for name, pattern in _INJECTION_CLASSES:
+            if any(word in low for word in _KEYWORDS[name]) and pattern.search(reading):
+                return name
+    return None
+
+
+# ---------------------------------------------------------------- dangerous commands
+
+_DANGEROUS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("PIPE_TO_SHELL", _PIPE_TO_SHELL),
+    (
+        "DESTROYS_DATA",
+        re.compile(
+            r"\brm\s+(-[a-z]*[rf][a-z]*\s+)+(/|~|\*|\$home|--no-preserve-root)|"
+            r"\brm\s+-[a-z]*r[a-z]*f|\brm\s+-[a-z]*f[a-z]*r|"
+            r"\b(drop|truncate)\s+(table|database|schema|keyspace|index)\b|"
+            r"\bdelete\s+from\s+[\w.`\"]+\s*(;|$|\))|"
+            r"\bflush(all|db)\b|\bmkfs(\.\w+)?\b|\bdd\s+if=\S+\s+of=/dev/|"
+            r"\bkubectl\s+delete\s+(ns|namespace|namespaces|pv|pvc|pvcs|--all)\b|"
+            r"\bkubectl\s+delete\s+\S+\s+--all\b|"
+            r"\b(docker|podman)\s+(system\s+prune|volume\s+rm|rm\s+-f)\b|"
+            r"\bgit\s+push\s+(\S+\s+)*(--force|-f)\b|\bwipefs\b|\bshred\b|"
+            r":\(\)\s*\{\s*:\|:&\s*\}\s*;",
+            _I,
+        ),
+    ),
+    (
+        "DISABLES_SECURITY",
+        re.compile(
+            r"\bsetenforce\s+0\b|\b(ufw|firewalld?|apparmor|selinux|auditd|falco)\b[^.\n]{0,20}"
+            r"\b(disable|stop|off|down|kill)\b|\b(disable|stop|kill)\s+(the\s+)?"
+            r"(firewall|ufw|firewalld|apparmor|selinux|auditd|antivirus|edr|waf|mfa|2fa|tls|ssl)\b|"
+            r"\biptables\s+(-f|--flush|-p\s+\w+\s+accept)\b|\bchmod\s+(-r\s+)?0?777\b|"
+            r"\bchmod\s+(-r\s+)?[ugoa]*\+s\b|--no-verify\b|--insecure\b|\bcurl\s+(\S+\s+)*-k\b|"
+            r"\bverify\s*=\s*false\b|\bstrict_?host_?key_?checking\s*=?\s*no\b|"
+            r"\bpasswd\s+-d\b|authorized_keys\b|\bnc\s+(\S+\s+)*-e\b|/dev/tcp/|"
+            r"\bsudo\s+(su|-i|bash|sh)\b|\bchown\s+-r\s+\S+\s+/\s*$",
+            _I,
+        ),
+    ),
+)
+
+
+def dangerous_command(text: str) -> str | None:
+    """The first dangerous-command class ``text`` matches, or None."""
+    for reading in _readings(text):
+        for name, pattern in _DANGEROUS:
+            if pattern.search(reading):
+                return name
+    return None
+
+
+# ---------------------------------------------------------------- links
+
+_URL = re.compile(r"\b((?:https?|ftp|wss?|file)://)([^\s/?#<>\"'`)\]]+)([^\s<>\"'`)\]]*)", _I)
+
+
+@dataclass(frozen=True, kw_only=True)
+class ContentPolicy:
+    """What released text may link to.
+
+    Attributes:
+        allowed_url_hosts: Hosts whose URLs stay clickable: an exact host, or a domain that
+            admits its subdomains (``corp.example`` admits ``wiki.corp.example``). Every other
+            URL is defanged.
+    """
+
+    allowed_url_hosts: frozenset[str] = frozenset()
+
+    def allows(self, host: str) -> bool:
+        host = host.lower().rsplit("@", 1)[-1].split(":", 1)[0].rstrip(".")
+        return any(host == h or host.endswith("." + h) for h in self.allowed_url_hosts)
+
+    def defang(self, text: str) -> str:
+        """``text`` with every URL outside the allowlist made unclickable."""
+
+        def rewrite(match: re.Match[str]) -> str:
+            scheme, host, rest = match.group(1), match.group(2), match.group(3)
+            if self.allows(host):
+                return match.group(0)
+            fanged = scheme.lower().replace("http", "hxxp").replace("ftp", "fxp")
+            if fanged == scheme.lower():  # a scheme without a conventional defanged form
+                fanged = fanged.replace("://", "[://]")
+            return f"{fanged}{host.replace('.', '[.]')}{rest}"
+
+        return _URL.sub(rewrite, text)
