@@ -133,8 +133,22 @@ class ReleasePolicy:
             return self._fallback(
                 run, "CONTENT", verdict.snapshot, [i.render(public=True) for i in vetted.issues]
             )
+        summary = self.content.defang(render_summary(vetted.conclusions))
+        limitations = render_limitations(
+            vetted.conclusions, verdict.snapshot, run.trace.events, vetted.withheld
+        )
+        # The judge reads what would be released, not the words the release leaves out.
+        candidate = draft.model_copy(
+            update={
+                "summary": summary,
+                "conclusions": vetted.conclusions,
+                "next_steps": vetted.steps,
+                "limitations": limitations,
+                "evaluations": {},
+            }
+        )
         judgement = await SemanticGuard(run.caller).judge(
-            query=run.question, draft=draft, snapshot=verdict.snapshot
+            query=run.question, draft=candidate, snapshot=verdict.snapshot
         )
         run.trace.record(
             SemanticCheck(verdict=judgement.verdict, issue_count=len(judgement.issues))
@@ -146,12 +160,10 @@ class ReleasePolicy:
         report = DiagnosisReport(
             run_id=run.run_id,
             analysis_id=draft.analysis_id,
-            summary=self.content.defang(render_summary(vetted.conclusions)),
+            summary=summary,
             conclusions=vetted.conclusions,
             next_steps=vetted.steps,
-            limitations=render_limitations(
-                vetted.conclusions, verdict.snapshot, run.trace.events, vetted.withheld
-            ),
+            limitations=limitations,
         )
         run.trace.record(ReleaseDecision(result_kind=report.kind))
         return report

@@ -131,7 +131,11 @@ def test_semantic_guard_is_isolated() -> None:
     payload = json.loads(judge.messages[1].content)
     assert set(payload) == {"query", "draft", "verified_evidence"}
     assert payload["query"] == "Why 500 since 14:05?"
-    assert payload["draft"] == DiagnosisDraft.model_validate_json(good).model_dump(mode="json")
+    written = DiagnosisDraft.model_validate_json(good).model_dump(mode="json")
+    # The judge reads what would be released: the agent's conclusions, the harness's summary.
+    assert payload["draft"]["conclusions"] == written["conclusions"]
+    assert payload["draft"]["summary"].startswith("No root cause is established")
+    assert payload["draft"]["summary"] != written["summary"]
     assert set(payload["verified_evidence"]["records"]) == {"k1"}
     everything = judge.model_dump_json()
     assert "RAW-ONLY-MARKER" not in everything  # no raw payload
