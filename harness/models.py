@@ -22,6 +22,7 @@ __all__ = [
     "ModelClient",
     "ModelReply",
     "ModelRequest",
+    "OutputSchema",
     "ToolCall",
     "ToolDefinition",
     "Usage",
@@ -80,6 +81,18 @@ class Usage(_Model):
     total_tokens: int = Field(ge=0)
 
 
+class OutputSchema(_Model):
+    """The JSON Schema a reply must follow, for endpoints that can constrain decoding to it."""
+
+    name: str = Field(pattern=r"^[A-Za-z0-9_-]{1,64}$", description="Schema name.")
+    json_schema: dict[str, Any] = Field(description="JSON Schema of the reply object.")
+
+    @classmethod
+    def of(cls, model: type[BaseModel], name: str | None = None) -> OutputSchema:
+        """The schema of a pydantic model."""
+        return cls(name=name or model.__name__, json_schema=model.model_json_schema())
+
+
 class ModelRequest(_Model):
     """One model call: what goes in, and the caps the harness imposes."""
 
@@ -89,6 +102,9 @@ class ModelRequest(_Model):
     max_tokens: int = Field(ge=1, description="Output cap derived from the remaining token budget.")
     timeout_s: float = Field(gt=0)
     json_mode: bool = Field(default=False, description="Ask for a JSON object reply.")
+    output_schema: OutputSchema | None = Field(
+        default=None, description="With json_mode: the schema the object must follow."
+    )
 
 
 class ModelReply(_Model):

@@ -18,7 +18,12 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 from harness.models import Component
 from harness.store.ttl import check_ttl_covers
 
-__all__ = ["ComponentModelSettings", "ModelEndpoint", "Settings"]
+__all__ = ["ComponentModelSettings", "ModelEndpoint", "Settings", "StructuredOutput"]
+
+StructuredOutput = Literal["json_schema", "json_object_schema", "json_object", "none"]
+"""How an endpoint is asked for JSON: OpenAI's ``json_schema`` response format; a
+``json_object`` format carrying the schema (llama-cpp-python's server); a plain ``json_object``;
+or nothing (the prompt alone asks for JSON)."""
 
 
 class ComponentModelSettings(BaseModel):
@@ -30,6 +35,9 @@ class ComponentModelSettings(BaseModel):
     api_key: SecretStr | None = Field(default=None, description="API key for that endpoint.")
     model: str | None = Field(default=None, min_length=1, description="Model name.")
     timeout_s: float | None = Field(default=None, gt=0, le=600, description="Call timeout.")
+    structured_output: StructuredOutput | None = Field(
+        default=None, description="How this endpoint constrains JSON replies."
+    )
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -40,6 +48,7 @@ class ModelEndpoint:
     api_key: SecretStr | None
     model: str
     timeout_s: float
+    structured_output: StructuredOutput = "json_object"
 
     @property
     def offline(self) -> bool:
@@ -99,6 +108,13 @@ class Settings(BaseSettings):
         default=None, min_length=1, description="Model name; required with a base URL."
     )
     model_timeout_s: float = Field(default=60.0, gt=0, le=600)
+    model_structured_output: StructuredOutput = Field(
+        default="json_object",
+        description=(
+            "How the endpoint constrains JSON replies: json_schema (OpenAI, vLLM), "
+            "json_object_schema (llama-cpp-python's server), json_object, none."
+        ),
+    )
     release_url_allowlist: list[str] = Field(
         default_factory=list,
         description=(
@@ -150,12 +166,14 @@ class Settings(BaseSettings):
                 api_key=None,
                 model=OFFLINE_MODEL_NAME,
                 timeout_s=override.timeout_s or self.model_timeout_s,
+                structured_output="json_schema",
             )
         return ModelEndpoint(
             base_url=base_url,
             api_key=override.api_key or self.model_api_key,
             model=override.model or self.model_name or "",
             timeout_s=override.timeout_s or self.model_timeout_s,
+            structured_output=override.structured_output or self.model_structured_output,
         )
 
     @model_validator(mode="after")

@@ -27,13 +27,14 @@ from harness.models import (
     ToolDefinition,
     Usage,
 )
-from harness.settings import Settings
+from harness.settings import Settings, StructuredOutput
 
 __all__ = [
     "OpenAIModelClient",
     "build_model_clients",
     "component_call_settings",
     "render_messages",
+    "render_response_format",
     "render_tools",
 ]
 
@@ -42,11 +43,24 @@ _PLACEHOLDER_KEY = "not-set"
 
 
 class OpenAIModelClient:
-    """ModelClient over one ``AsyncOpenAI`` client and one model name."""
+    """ModelClient over one ``AsyncOpenAI`` client and one model name.
 
-    def __init__(self, client: openai.AsyncOpenAI, model: str) -> None:
+    Args:
+        client: The SDK client (shared by components that share an endpoint).
+        model: The model name.
+        structured_output: How this endpoint is asked for JSON (see ``render_response_format``).
+    """
+
+    def __init__(
+        self,
+        client: openai.AsyncOpenAI,
+        model: str,
+        *,
+        structured_output: StructuredOutput = "json_object",
+    ) -> None:
         self.client = client
         self.model = model
+        self.structured_output: StructuredOutput = structured_output
 
     async def complete(self, request: ModelRequest) -> ModelReply:
         """One chat completion; ModelError(MODEL_TIMEOUT / MODEL_ERROR) on failure."""
@@ -59,15 +73,36 @@ class OpenAIModelClient:
                 tools=render_tools(request.tools) or openai.NOT_GIVEN,
                 max_tokens=request.max_tokens,
                 timeout=request.timeout_s,
-                response_format=(
-                    {"type": "json_object"} if request.json_mode else openai.NOT_GIVEN
-                ),
+                response_format=render_response_format(request, self.structured_output)
+                or openai.NOT_GIVEN,
             )
             return _reply(response)
         except openai.APITimeoutError:
             raise ModelError(ErrorCode.MODEL_TIMEOUT, "APITimeoutError") from None
         except Exception as exc:  # status, connection, malformed JSON or shape: all technical
             raise ModelError(ErrorCode.MODEL_ERROR, type(exc).__name__) from None
+
+
+def render_response_format(
+    request: ModelRequest, structured_output: StructuredOutput
+) -> dict[str, Any] | None:
+    """The ``response_format`` for a JSON request, spelled the way the endpoint takes it.
+
+    ``json_schema`` is OpenAI's form (vLLM and others follow it); llama-cpp-python's server
+    rejects it and takes ``{"type": "json_object", "schema": ...}`` instead. Without a schema
+    both fall back to a plain JSON object; ``none`` sends nothing.
+    """
+    if not request.json_mode or structured_output == "none":
+        return None
+    schema = request.output_schema
+    if schema is None or structured_output == "json_object":
+        return {"type": "json_object"}
+    if structured_output == "json_object_schema":
+        return {"type": "json_object", "schema": schema.json_schema}
+    return {
+        "type": "json_schema",
+        "json_schema": {"name": schema.name, "schema": schema.json_schema, "strict": False},
+    }
 
 
 def render_messages(messages: Sequence[ChatMessage]) -> list[dict[str, Any]]:
@@ -155,7 +190,9 @@ def build_model_clients(settings: Settings) -> dict[Component, ModelClient]:
                 from harness.adapters.offline_transport import offline_openai_client
 
                 offline = offline_openai_client()
-            result[component] = OpenAIModelClient(offline, endpoint.model)
+            result[component] = OpenAIModelClient(
+                offline, endpoint.model, structured_output=endpoint.structured_output
+            )
             continue
         key = endpoint.api_key.get_secret_value() if endpoint.api_key else _PLACEHOLDER_KEY
         identity = (endpoint.base_url, key, endpoint.timeout_s)
@@ -166,7 +203,9 @@ def build_model_clients(settings: Settings) -> dict[Component, ModelClient]:
                 timeout=endpoint.timeout_s,
                 max_retries=0,
             )
-        result[component] = OpenAIModelClient(clients[identity], endpoint.model)
+        result[component] = OpenAIModelClient(
+            clients[identity], endpoint.model, structured_output=endpoint.structured_output
+        )
     return result
 
 

@@ -22,6 +22,7 @@ from harness.models import (
     ModelClient,
     ModelReply,
     ModelRequest,
+    OutputSchema,
     ToolDefinition,
 )
 from harness.ports import Clock
@@ -72,6 +73,7 @@ class ModelCaller:
         *,
         tools: Sequence[ToolDefinition] = (),
         json_mode: bool = False,
+        output_schema: OutputSchema | None = None,
     ) -> ModelReply: ...
 
     @overload
@@ -82,6 +84,7 @@ class ModelCaller:
         *,
         tools: Sequence[ToolDefinition] = (),
         json_mode: bool = False,
+        output_schema: OutputSchema | None = None,
         parse: Callable[[ModelReply], T],
     ) -> T: ...
 
@@ -92,11 +95,14 @@ class ModelCaller:
         *,
         tools: Sequence[ToolDefinition] = (),
         json_mode: bool = False,
+        output_schema: OutputSchema | None = None,
         parse: Callable[[ModelReply], Any] | None = None,
     ) -> Any:
         """One logical call, retried per policy; raises a HarnessError with a stable code.
 
         Args:
+            output_schema: The JSON Schema the reply must follow (implies json_mode); endpoints
+                that can constrain decoding to a schema do so, the others ask for JSON.
             parse: Turns the reply into the caller's value; a ``ValueError`` from it makes the
                 reply unusable, which counts as a technical failure (retried where allowed).
                 Without it the reply itself is returned.
@@ -105,7 +111,9 @@ class ModelCaller:
         last: HarnessError | None = None
         for attempt in range(1, attempts + 1):
             try:
-                reply = await self._attempt(component, attempt, messages, tools, json_mode)
+                reply = await self._attempt(
+                    component, attempt, messages, tools, json_mode, output_schema
+                )
                 return parse(reply) if parse is not None else reply
             except ValueError:
                 last = ModelError(ErrorCode.MODEL_ERROR, "unusable reply")
@@ -127,6 +135,7 @@ class ModelCaller:
         messages: Sequence[ChatMessage],
         tools: Sequence[ToolDefinition],
         json_mode: bool,
+        output_schema: OutputSchema | None,
     ) -> ModelReply:
         self.run.ensure_active(self.clock.now())
         settings = self.settings_for(component)
@@ -139,7 +148,8 @@ class ModelCaller:
             tools=list(tools),
             max_tokens=max_tokens,
             timeout_s=timeout_s,
-            json_mode=json_mode,
+            json_mode=json_mode or output_schema is not None,
+            output_schema=output_schema,
         )
         client = self.models[component]
         t0 = self.clock.monotonic()

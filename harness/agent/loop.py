@@ -18,9 +18,12 @@ from harness.agent.turns import run_tool_calls
 from harness.boundary import ToolBoundary
 from harness.draft import DiagnosisDraft, RoundEvaluation, parse_draft
 from harness.jsontext import loads_object
-from harness.models import ChatMessage, Component, ModelReply
+from harness.models import ChatMessage, Component, ModelReply, OutputSchema
 
-__all__ = ["AgentOutcome", "DiagnosisAgent"]
+__all__ = ["DRAFT_OUTPUT", "AgentOutcome", "DiagnosisAgent"]
+
+DRAFT_OUTPUT = OutputSchema.of(DiagnosisDraft, "diagnosis_draft")
+"""The draft's schema: asked for whenever the agent must answer without tools."""
 
 
 @dataclass
@@ -52,7 +55,14 @@ class DiagnosisAgent:
         tools = self.boundary.registry.definitions(self.boundary.policy.authorized_tools)
         turns = 0
         while True:
-            reply = await self.caller.call(Component.DIAGNOSIS_AGENT, messages, tools=tools)
+            # Once the harness required a stop, the agent must answer: no tools are offered and
+            # the reply is asked for in the draft's schema.
+            reply = await self.caller.call(
+                Component.DIAGNOSIS_AGENT,
+                messages,
+                tools=[] if self.stop_injected else tools,
+                output_schema=DRAFT_OUTPUT if self.stop_injected else None,
+            )
             turns += 1
             if not reply.tool_calls:
                 draft = parse_draft(reply.content)

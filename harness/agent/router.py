@@ -2,19 +2,32 @@
 
 from __future__ import annotations
 
+from pydantic import BaseModel, ConfigDict, Field
+
 from harness.agent.caller import ModelCaller
 from harness.agent.prompts import router_messages
 from harness.intent import Intent
 from harness.jsontext import loads_object
-from harness.models import Component, ModelReply
+from harness.models import Component, ModelReply, OutputSchema
 
-__all__ = ["route"]
+__all__ = ["ROUTER_OUTPUT", "RouterReply", "route"]
+
+
+class RouterReply(BaseModel):
+    """The router's reply object."""
+
+    model_config = ConfigDict(frozen=True)
+
+    intent: Intent = Field(description="The path for the question.")
+
+
+ROUTER_OUTPUT = OutputSchema.of(RouterReply, "router_reply")
 
 
 async def route(caller: ModelCaller, question: str) -> Intent:
     """Return the intent; an unparseable reply is a technical failure (retried per policy)."""
     return await caller.call(
-        Component.ROUTER, router_messages(question), json_mode=True, parse=_parse
+        Component.ROUTER, router_messages(question), output_schema=ROUTER_OUTPUT, parse=_parse
     )
 
 

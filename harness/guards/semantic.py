@@ -10,6 +10,9 @@ which the release policy turns into a SafeFallback — never a SUPPORTED release
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
 
 from harness.agent.caller import ModelCaller
 from harness.agent.prompts import semantic_messages
@@ -17,10 +20,29 @@ from harness.draft import DiagnosisDraft
 from harness.errors import ModelError
 from harness.guards.evidence import VerifiedSnapshot
 from harness.jsontext import loads_object
-from harness.models import Component, ModelReply
+from harness.models import Component, ModelReply, OutputSchema
 from harness.verdicts import SemanticVerdict
 
-__all__ = ["SemanticGuard", "SemanticJudgement"]
+__all__ = ["SEMANTIC_OUTPUT", "SemanticGuard", "SemanticJudgement", "SemanticReply"]
+
+
+class _Objection(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    conclusion_id: str = Field(description="The conclusion the judge objects to.")
+    reason: str = Field(description="Why it is not supported.")
+
+
+class SemanticReply(BaseModel):
+    """The judge's reply object."""
+
+    model_config = ConfigDict(frozen=True)
+
+    verdict: Literal["SUPPORTED", "UNSUPPORTED"] = Field(description="The judgement.")
+    issues: list[_Objection] = Field(default_factory=list, description="Objections, if any.")
+
+
+SEMANTIC_OUTPUT = OutputSchema.of(SemanticReply, "semantic_verdict")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -43,7 +65,7 @@ class SemanticGuard:
         messages = semantic_messages(query, draft.model_dump_json(), snapshot.model_dump_json())
         try:
             return await self.caller.call(
-                Component.SEMANTIC_GUARD, messages, json_mode=True, parse=_parse
+                Component.SEMANTIC_GUARD, messages, output_schema=SEMANTIC_OUTPUT, parse=_parse
             )
         except ModelError:
             return SemanticJudgement(verdict=SemanticVerdict.UNAVAILABLE)

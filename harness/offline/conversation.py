@@ -158,7 +158,7 @@ def parse_conversation(body: Any) -> Conversation:
         stop_required=stop,
         tools=tools,
         json_mode=isinstance(response_format, dict)
-        and response_format.get("type") == "json_object",
+        and response_format.get("type") in ("json_object", "json_schema"),
         max_tokens=max_tokens if isinstance(max_tokens, int) and max_tokens > 0 else None,
         last_role=str(messages[-1].get("role") or ""),
         last_user=users[-1] if users else "",

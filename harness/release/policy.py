@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 from harness.agent.answers import AgentAnswer
 from harness.agent.caller import ModelCaller
-from harness.agent.loop import AgentOutcome
+from harness.agent.loop import DRAFT_OUTPUT, AgentOutcome
 from harness.agent.prompts import repair_message
 from harness.draft import Conclusion, DiagnosisDraft, NextStep, parse_draft
 from harness.errors import BudgetExhausted, ErrorCode, InvalidDraft, ModelError
@@ -203,7 +203,9 @@ class ReleasePolicy:
         """One round: the agent gets the typed issues, no tools, and may return a new draft."""
         messages = [*outcome.messages, repair_message([i.render() for i in verdict.issues])]
         try:
-            reply = await run.caller.call(Component.EVIDENCE_REPAIR, messages)
+            reply = await run.caller.call(
+                Component.EVIDENCE_REPAIR, messages, output_schema=DRAFT_OUTPUT
+            )
             repaired = parse_draft(reply.content)
         except (ModelError, BudgetExhausted) as err:
             run.trace.record(EvidenceRepair(outcome="FAILED", error_code=err.error_code))

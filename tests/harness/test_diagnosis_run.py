@@ -346,3 +346,22 @@ def test_no_gain_threshold_is_a_policy_setting(threshold: int) -> None:
     codes = [tool_messages(r)[-1].get("error_code") for r in model.requests[2 : 4 + threshold]]
     # First call gains (doc a); then `threshold` NO_GAIN rounds, then saturation.
     assert codes == [None] * (threshold + 1) + ["INFORMATION_SATURATED"]
+
+
+def test_after_stop_required_the_agent_is_asked_for_the_draft_without_tools() -> None:
+    from harness.agent.loop import DRAFT_OUTPUT
+    from harness.agent.prompts import CONTROL_STOP
+    from harness.envelope import ToolPolicy
+
+    steps: list[Any] = [route("DIAGNOSIS")] + [
+        tool_reply(("search_knowledge", {"query": f"q{i}"})) for i in range(3)
+    ]
+    steps.append(text_reply(draft_json("an-1")))
+    model = ScriptedModel(steps)
+    policy = ToolPolicy(no_gain_threshold=1, execute_timeout_s=2.0)
+    run_with(model, policy=policy, budgets=Budgets(max_tool_calls_per_tool={}))
+    agent_turns = [r for r in model.requests if r.component is Component.DIAGNOSIS_AGENT]
+    stopped = [r for r in agent_turns if any(m.content == CONTROL_STOP for m in r.messages)]
+    assert stopped, "the harness required a stop"
+    assert all(r.tools == [] and r.output_schema == DRAFT_OUTPUT and r.json_mode for r in stopped)
+    assert all(r.tools and r.output_schema is None for r in agent_turns if r not in stopped)

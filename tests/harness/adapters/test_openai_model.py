@@ -22,6 +22,7 @@ from harness.models import (
     Component,
     ModelReply,
     ModelRequest,
+    OutputSchema,
     ToolCall,
     ToolDefinition,
     Usage,
@@ -265,3 +266,73 @@ def test_settings_refuse_an_endpoint_without_a_model_or_an_unknown_component() -
         Settings(model_base_url="http://llm.invalid/v1")
     with pytest.raises(ValueError, match="unknown components"):
         Settings(component_models={"PLANNER": {"model": "x"}})
+
+
+SCHEMA = OutputSchema(
+    name="router_reply",
+    json_schema={"type": "object", "properties": {"intent": {"type": "string"}}},
+)
+
+
+@pytest.mark.parametrize(
+    ("mode", "expected"),
+    [
+        (
+            "json_schema",
+            {
+                "type": "json_schema",
+                "json_schema": {
+                    "name": "router_reply",
+                    "schema": SCHEMA.json_schema,
+                    "strict": False,
+                },
+            },
+        ),
+        ("json_object_schema", {"type": "json_object", "schema": SCHEMA.json_schema}),
+        ("json_object", {"type": "json_object"}),
+        ("none", None),
+    ],
+)
+def test_structured_output_is_spelled_the_way_the_endpoint_takes_it(
+    mode: str, expected: dict[str, Any] | None
+) -> None:
+    recorder = Recorder(
+        lambda r: httpx.Response(200, json=completion({"role": "assistant", "content": "{}"}))
+    )
+    client = recorder.client()
+    client.structured_output = mode  # type: ignore[assignment]
+    asyncio.run(client.complete(request(tools=[], json_mode=True, output_schema=SCHEMA)))
+    body = json.loads(recorder.requests[0].content)
+    assert body.get("response_format") == expected
+    # Without a schema every JSON mode asks for a plain object.
+    asyncio.run(client.complete(request(tools=[], json_mode=True)))
+    plain = json.loads(recorder.requests[1].content).get("response_format")
+    assert plain == (None if mode == "none" else {"type": "json_object"})
+
+
+def test_structured_output_is_a_per_endpoint_setting() -> None:
+    settings = Settings(
+        model_base_url="http://llm.invalid/v1",
+        model_name="m",
+        model_structured_output="json_object_schema",
+        component_models={"SEMANTIC_GUARD": {"structured_output": "none"}},
+    )
+    clients = build_model_clients(settings)
+    modes = {c: m.structured_output for c, m in clients.items()}  # type: ignore[attr-defined]
+    assert modes[Component.ROUTER] == "json_object_schema"
+    assert modes[Component.SEMANTIC_GUARD] == "none"
+    offline = build_model_clients(Settings())
+    assert {m.structured_output for m in offline.values()} == {"json_schema"}  # type: ignore[attr-defined]
+
+
+def test_the_router_draft_and_verdict_schemas_reach_the_model() -> None:
+    from harness.agent.loop import DRAFT_OUTPUT
+    from harness.agent.router import ROUTER_OUTPUT
+    from harness.guards.semantic import SEMANTIC_OUTPUT
+
+    assert ROUTER_OUTPUT.json_schema["properties"]["intent"]["$ref"].endswith("Intent")
+    assert set(DRAFT_OUTPUT.json_schema["properties"]) >= {"analysis_id", "conclusions"}
+    assert SEMANTIC_OUTPUT.json_schema["properties"]["verdict"]["enum"] == [
+        "SUPPORTED",
+        "UNSUPPORTED",
+    ]
