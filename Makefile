@@ -7,6 +7,7 @@ VENV   ?= .venv
 PY      = $(VENV)/bin/python
 MAIN_LOCK  = requirements/main.lock
 DEV_LOCK   = requirements/dev.lock
+LIVE_LOCK  = requirements/live.lock
 LOCK_TOOLS = requirements/lock-tools.txt
 LOCK_VENV ?= .venv-lock
 PIP_VERSION = $(shell sed -n 's/^pip==//p' $(LOCK_TOOLS))
@@ -15,9 +16,10 @@ PIP_VERSION = $(shell sed -n 's/^pip==//p' $(LOCK_TOOLS))
 checksum   = $(shell cat $(1) pyproject.toml 2>/dev/null | cksum | cut -d' ' -f1)
 MAIN_STAMP = $(VENV)/.installed-main-$(call checksum,$(MAIN_LOCK))
 DEV_STAMP  = $(VENV)/.installed-dev-$(call checksum,$(DEV_LOCK))
+LIVE_STAMP = $(VENV)/.installed-live-$(call checksum,$(LIVE_LOCK))
 LOCK_STAMP = $(LOCK_VENV)/.installed-$(call checksum,$(LOCK_TOOLS))
 
-.PHONY: install demo test lint typecheck pytest services bench lock clean
+.PHONY: install demo test test-live lint typecheck pytest services bench lock clean
 
 # $(call install,LOCK): the venv, the pinned pip, every pin of LOCK, then the project (no deps).
 define install
@@ -40,6 +42,11 @@ $(DEV_STAMP): $(DEV_LOCK) pyproject.toml
 	$(call install,$(DEV_LOCK))
 	@touch $@ $(MAIN_STAMP)
 
+# The live lock holds the dev lock's pins plus the live extra (compiled under the dev lock).
+$(LIVE_STAMP): $(LIVE_LOCK) pyproject.toml
+	$(call install,$(LIVE_LOCK))
+	@touch $@ $(DEV_STAMP) $(MAIN_STAMP)
+
 install: $(DEV_STAMP)
 
 ## Run the main job on the embedded default: no servers, no API keys (runtime lock only).
@@ -54,6 +61,10 @@ services:
 	@bash scripts/services.sh redis mariadb || { \
 	  if [ "$$CI" = "true" ]; then echo "services: not all up (fatal under CI=true)"; exit 1; fi; \
 	  echo "services: not all up; tests that need them skip (they fail under CI=true)"; }
+
+## The live end-to-end test against a real inference server (llama-cpp-python compiles once).
+test-live: $(LIVE_STAMP) services
+	$(PY) -m pytest -q -rs -m live tests/live
 
 lint: $(DEV_STAMP)
 	$(VENV)/bin/ruff check harness actors serve tests benchmarks
@@ -81,6 +92,7 @@ PIP_COMPILE = CUSTOM_COMPILE_COMMAND="make lock" $(LOCK_VENV)/bin/pip-compile --
 lock: $(LOCK_STAMP)
 	$(PIP_COMPILE) --extra dev --output-file $(DEV_LOCK) pyproject.toml
 	$(PIP_COMPILE) --constraint $(DEV_LOCK) --output-file $(MAIN_LOCK) pyproject.toml
+	$(PIP_COMPILE) --extra dev --extra live --constraint $(DEV_LOCK) --output-file $(LIVE_LOCK) pyproject.toml
 
 $(LOCK_STAMP): $(LOCK_TOOLS)
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "need $(PYTHON) (Python 3.11)"; exit 1; }

@@ -202,5 +202,6 @@ class ModelCaller:
                     usage=usage,
                     error_code=code,
                     tool_calls=len(reply.tool_calls) if reply else 0,
+                    reasoning="AVAILABLE" if reply and reply.reasoning_content else "UNAVAILABLE",
                 )
             )

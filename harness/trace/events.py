@@ -90,6 +90,10 @@ class ModelTokenUsage(_Details):
     usage: Usage | None = Field(description="Provider-reported usage; None = unavailable.")
     error_code: ErrorCode | None = Field(default=None, description="Why the attempt failed.")
     tool_calls: int = Field(default=0, ge=0, description="Tool calls in the reply.")
+    reasoning: Literal["AVAILABLE", "UNAVAILABLE"] = Field(
+        default="UNAVAILABLE",
+        description="Whether the provider returned reasoning (its text is never traced).",
+    )
 
     def category(self) -> TraceCategory:
         if self.component is Component.ROUTER:

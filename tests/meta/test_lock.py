@@ -51,3 +51,9 @@ def test_main_lock_pins_the_runtime_dependencies() -> None:
 def test_main_lock_agrees_with_dev_lock() -> None:
     main, dev = _pins("main.lock"), _pins("dev.lock")
     assert {name: v for name, v in main.items() if dev.get(name) != v} == {}
+
+
+def test_live_lock_pins_the_live_extra_and_agrees_with_dev_lock() -> None:
+    live, dev = _pins("live.lock"), _pins("dev.lock")
+    assert _unmet(PROJECT["optional-dependencies"]["live"], live) == [], "run `make lock`"
+    assert {name: v for name, v in dev.items() if live.get(name) != v} == {}
