@@ -39,6 +39,7 @@ class RejectReason(str, Enum):
     STAR_OVER_DENIED_COLUMNS = "STAR_OVER_DENIED_COLUMNS"
     SENSITIVE_COLUMN_IN_PREDICATE = "SENSITIVE_COLUMN_IN_PREDICATE"
     UNRESOLVED_LINEAGE = "UNRESOLVED_LINEAGE"
+    SENSITIVE_COLUMN_IN_EXPRESSION = "SENSITIVE_COLUMN_IN_EXPRESSION"
 
 
 EXPLANATIONS: dict[RejectReason, str] = {
@@ -67,6 +68,10 @@ EXPLANATIONS: dict[RejectReason, str] = {
     RejectReason.UNRESOLVED_LINEAGE: (
         "A column reference is ambiguous or cannot be traced to an allowlisted column; "
         "qualify it with its table alias."
+    ),
+    RejectReason.SENSITIVE_COLUMN_IN_EXPRESSION: (
+        "A sensitive column may only be selected as a bare column (optionally aliased), never "
+        "computed on: no function, operator, CASE, CAST, aggregate or subquery over it."
     ),
 }
 
