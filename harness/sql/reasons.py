@@ -40,6 +40,7 @@ class RejectReason(str, Enum):
     SENSITIVE_COLUMN_IN_PREDICATE = "SENSITIVE_COLUMN_IN_PREDICATE"
     UNRESOLVED_LINEAGE = "UNRESOLVED_LINEAGE"
     SENSITIVE_COLUMN_IN_EXPRESSION = "SENSITIVE_COLUMN_IN_EXPRESSION"
+    CROSS_PRODUCT = "CROSS_PRODUCT"
 
 
 EXPLANATIONS: dict[RejectReason, str] = {
@@ -72,6 +73,10 @@ EXPLANATIONS: dict[RejectReason, str] = {
     RejectReason.SENSITIVE_COLUMN_IN_EXPRESSION: (
         "A sensitive column may only be selected as a bare column (optionally aliased), never "
         "computed on: no function, operator, CASE, CAST, aggregate or subquery over it."
+    ),
+    RejectReason.CROSS_PRODUCT: (
+        "Every joined table must be linked to the others by a join condition (ON, USING or a "
+        "comparison in WHERE); a cross product is not allowed."
     ),
 }
 
