@@ -3,6 +3,9 @@
 Every refusal is a :class:`harness.errors.SqlRejected` whose ``context["reason"]`` is a
 :class:`RejectReason` value. Callers (the boundary, the CLI, tests) branch on the reason; the
 optional ``detail`` names the offending identifier or keyword and never carries a literal value.
+All reasons but one come from the validator, before anything runs; ROW_ESTIMATE_TOO_LARGE comes
+from the read-only executor on MySQL/MariaDB, which compares the database's EXPLAIN estimate
+with the plan's bound before executing the statement.
 """
 
 from __future__ import annotations
@@ -41,6 +44,7 @@ class RejectReason(str, Enum):
     UNRESOLVED_LINEAGE = "UNRESOLVED_LINEAGE"
     SENSITIVE_COLUMN_IN_EXPRESSION = "SENSITIVE_COLUMN_IN_EXPRESSION"
     CROSS_PRODUCT = "CROSS_PRODUCT"
+    ROW_ESTIMATE_TOO_LARGE = "ROW_ESTIMATE_TOO_LARGE"
 
 
 EXPLANATIONS: dict[RejectReason, str] = {
@@ -77,6 +81,9 @@ EXPLANATIONS: dict[RejectReason, str] = {
     RejectReason.CROSS_PRODUCT: (
         "Every joined table must be linked to the others by a join condition (ON, USING or a "
         "comparison in WHERE); a cross product is not allowed."
+    ),
+    RejectReason.ROW_ESTIMATE_TOO_LARGE: (
+        "The database estimates that the statement reads more rows than the policy allows."
     ),
 }
 

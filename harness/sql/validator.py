@@ -13,6 +13,10 @@ The pipeline, each step refusing with a stable reason (see :mod:`harness.sql.rea
 7. no cross product in any SELECT (:func:`harness.sql.joins.check_join_graph`);
 8. LIMIT enforced on the outermost query (added, or clamped to ``max_limit``).
 
+The plan carries the policy's ``max_explain_rows``: the executor refuses the plan when the
+database's own row estimate exceeds it (MySQL/MariaDB ``EXPLAIN``; see
+:mod:`harness.adapters.readonly_sql`).
+
 The executor runs ``plan.sql``: sqlglot's regeneration of the *qualified* tree, with every
 identifier quoted and no comments. Executing the regenerated text rather than the model's text
 is what makes the checks sound — MySQL receives exactly the statement that was analysed, with
@@ -160,6 +164,7 @@ class SqlValidator:
                 for column in lineage.columns
             ],
             limit=limit,
+            max_explain_rows=self._policy.max_explain_rows,
         )
         _check_round_trip(plan.sql)
         return plan
