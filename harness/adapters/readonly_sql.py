@@ -12,6 +12,16 @@ Defence in depth around the validator. Each plan runs
 Engines handed in are assumed dedicated to this executor: the read-only session flag stays on
 their pooled connections. In production the datasource user should also hold only SELECT.
 
+Cost bound. On MariaDB/MySQL a plan that carries ``max_explain_rows`` (every plan the validator
+builds does, from the policy) is first run as ``EXPLAIN`` in the same read-only transaction and
+under the same statement timeout; when the database's row estimate exceeds the bound the
+statement is not executed and the executor raises :class:`harness.errors.SqlRejected`
+(SQL_REJECTED, ``context["reason"] == "ROW_ESTIMATE_TOO_LARGE"``) — a policy refusal, not a
+backend failure, so it keeps the code the model already knows for refused SQL. See
+:func:`explain_row_estimate` for the arithmetic. SQLite has no row estimate (``EXPLAIN QUERY
+PLAN`` names a strategy, not a size), so the bound does not apply there; the statement timeout
+(the progress handler) still does, and the validator refuses cross products on both.
+
 Failures surface as ``BackendError`` with BACKEND_ERROR or BACKEND_TIMEOUT; the database's own
 message is logged locally after redaction and never reaches the model.
 """
@@ -26,7 +36,7 @@ import re
 import sqlite3
 import time
 import uuid
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from decimal import Decimal
 from functools import lru_cache
 from typing import Any
@@ -36,10 +46,11 @@ import sqlglot
 from sqlglot import exp
 from sqlglot.errors import ErrorLevel
 
-from harness.errors import BackendError, ErrorCode
+from harness.errors import BackendError, ErrorCode, SqlRejected
 from harness.sql.plan import MysqlQueryPlan
+from harness.sql.reasons import EXPLANATIONS, RejectReason
 
-__all__ = ["RAW_FORMAT", "ReadOnlySqlBackend", "json_safe_value"]
+__all__ = ["RAW_FORMAT", "ReadOnlySqlBackend", "explain_row_estimate", "json_safe_value"]
 
 logger = logging.getLogger(__name__)
 
@@ -104,6 +115,8 @@ class ReadOnlySqlBackend:
         Raises:
             BackendError: BACKEND_ERROR for anything but a plan, an unknown datasource or a
                 database failure; BACKEND_TIMEOUT when the statement timeout fired.
+            SqlRejected: On MariaDB/MySQL, the database estimates more rows than the plan's
+                ``max_explain_rows`` (reason ROW_ESTIMATE_TOO_LARGE); nothing was executed.
         """
         if not isinstance(request, MysqlQueryPlan):
             raise BackendError(
@@ -124,14 +137,14 @@ class ReadOnlySqlBackend:
             if engine.dialect.name == "sqlite":
                 columns, rows = self._run_sqlite(engine, request.sql)
             elif engine.dialect.name in {"mysql", "mariadb"}:
-                columns, rows = self._run_mysql(engine, request.sql)
+                columns, rows = self._run_mysql(engine, request)
             else:
                 raise BackendError(
                     ErrorCode.BACKEND_ERROR,
                     "unsupported database dialect",
                     {"reason": "unsupported_dialect", "dialect": engine.dialect.name},
                 )
-        except BackendError:
+        except (BackendError, SqlRejected):
             raise
         except _SqliteDeadline as exc:
             raise self._fail(
@@ -156,27 +169,61 @@ class ReadOnlySqlBackend:
 
     # ------------------------------------------------------------ MariaDB / MySQL
 
-    def _run_mysql(self, engine: sa.Engine, sql: str) -> tuple[list[str], list[list[Any]]]:
+    def _run_mysql(
+        self, engine: sa.Engine, plan: MysqlQueryPlan
+    ) -> tuple[list[str], list[list[Any]]]:
         with engine.connect() as conn:
             try:
                 conn.exec_driver_sql("SET SESSION TRANSACTION READ ONLY")
                 if conn.dialect.is_mariadb:  # type: ignore[attr-defined]
                     seconds = f"{self.statement_timeout_s:.3f}"
-                    statement = f"SET STATEMENT max_statement_time={seconds} FOR {sql}"
+                    prefix = f"SET STATEMENT max_statement_time={seconds} FOR "
                 else:
                     millis = max(1, round(self.statement_timeout_s * 1000))
                     conn.exec_driver_sql(f"SET SESSION max_execution_time = {millis}")
-                    statement = sql
+                    prefix = ""
                 conn.exec_driver_sql("START TRANSACTION READ ONLY")
+                if plan.max_explain_rows is not None:
+                    self._check_estimate(conn, prefix, plan, plan.max_explain_rows)
                 # '%' would otherwise be read as a pyformat placeholder by the driver.
-                result = conn.exec_driver_sql(statement.replace("%", "%%"))
+                result = conn.exec_driver_sql((prefix + plan.sql).replace("%", "%%"))
                 return self._collect(result)
             finally:
                 conn.rollback()
 
+    def _check_estimate(
+        self, conn: sa.Connection, prefix: str, plan: MysqlQueryPlan, limit: int
+    ) -> None:
+        """Refuse the plan, before it runs, when the database expects it to read too much."""
+        explained = conn.exec_driver_sql((prefix + "EXPLAIN " + plan.sql).replace("%", "%%"))
+        keys = [str(key).lower() for key in list(explained.keys())]
+        lines = [dict(zip(keys, row, strict=True)) for row in explained.fetchall()]
+        estimate = explain_row_estimate(lines)
+        if estimate > limit:
+            logger.info(
+                "sql plan refused by its row estimate: %d > %d",
+                estimate,
+                limit,
+                extra={"datasource": plan.datasource},
+            )
+            reason = RejectReason.ROW_ESTIMATE_TOO_LARGE
+            raise SqlRejected(
+                message=EXPLANATIONS[reason],
+                context={
+                    "reason": reason.value,
+                    "estimated_rows": estimate,
+                    "max_explain_rows": limit,
+                },
+            )
+
     # ------------------------------------------------------------ SQLite
 
     def _run_sqlite(self, engine: sa.Engine, sql: str) -> tuple[list[str], list[list[Any]]]:
+        """Run one plan's text on SQLite.
+
+        A plan's ``max_explain_rows`` does not apply here: SQLite has no row estimate to compare
+        it with. Its cost is bounded by the progress-handler deadline only.
+        """
         sqlite_sql = _to_sqlite(sql)
         with engine.connect() as conn:
             raw = conn.connection.driver_connection
@@ -246,6 +293,37 @@ class ReadOnlySqlBackend:
             # Timeouts and dropped connections may pass on a retry; SQL errors never will.
             retryable=retryable,
         )
+
+
+def explain_row_estimate(lines: Sequence[Mapping[str, Any]]) -> int:
+    """The rows a statement is expected to examine, from MySQL/MariaDB tabular ``EXPLAIN``.
+
+    Each line is one table access of one SELECT (``id``); its ``rows`` column is the number of
+    rows the optimizer expects to read there per combination of the tables before it. So one
+    SELECT costs the *product* of its lines' rows (a join), and the statement costs the *sum*
+    over its SELECTs (a UNION branch, a derived table or an uncorrelated subquery runs once),
+    except that a ``DEPENDENT`` subquery runs once per outer row and is multiplied by the
+    largest of the other SELECTs' products. Lines without an id (the UNION RESULT) or without
+    rows (no table used) count as one row. The result is an estimate, as the database's is; it
+    only ever over-counts a filtered join.
+
+    Args:
+        lines: EXPLAIN output rows as mappings with lower-case keys (``id``, ``select_type``,
+            ``rows``).
+    """
+    products: dict[int, int] = {}
+    dependent: set[int] = set()
+    for line in lines:
+        select_id = line.get("id")
+        if select_id is None:
+            continue
+        number = int(select_id)
+        rows = line.get("rows")
+        products[number] = products.get(number, 1) * max(1, int(rows) if rows is not None else 1)
+        if "DEPENDENT" in str(line.get("select_type") or "").upper():
+            dependent.add(number)
+    outer = max((p for n, p in products.items() if n not in dependent), default=1)
+    return sum(p * outer if n in dependent else p for n, p in products.items())
 
 
 class _SqliteDeadline(Exception):

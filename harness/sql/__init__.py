@@ -2,8 +2,8 @@
 
 ``policy`` is datasource → schema → table → column allowlists with sensitive columns;
 ``validator`` turns one model-written SELECT into a :class:`MysqlQueryPlan` or refuses it with
-a :class:`RejectReason` (``constructs``, ``functions`` and ``lineage`` are its rules); the
-read-only executor in ``harness.adapters`` runs only plans.
+a :class:`RejectReason` (``constructs``, ``functions``, ``lineage`` and ``joins`` are its
+rules); the read-only executor in ``harness.adapters`` runs only plans.
 """
 
 from harness.sql.plan import MysqlQueryPlan, PlanColumn

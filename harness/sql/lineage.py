@@ -9,10 +9,23 @@ expanded. :class:`LineageAnalyzer` then walks sqlglot's scope tree and
   allowlisted column (``UNRESOLVED_LINEAGE`` / ``COLUMN_NOT_ALLOWED`` otherwise);
 * computes, for each output column, the set of ``schema.table.column`` it derives from: every
   column that occurs anywhere in the projection counts, including inside CASE conditions,
-  aggregates and scalar subqueries, so a value computed from a sensitive column is sensitive;
-* refuses sensitive sources in any position other than a projection (WHERE, JOIN ON, GROUP BY,
-  HAVING, ORDER BY, window PARTITION/ORDER, subqueries used as predicates, DISTINCT and
-  de-duplicating set operations), because a predicate leaks a masked value by inference.
+  aggregates and scalar subqueries;
+* enforces the one rule for sensitive columns. A reference is *tainted* when its lineage
+  includes a sensitive base column — directly, or through a CTE, a derived table, a set
+  operation, an alias or an expanded ``*``. A tainted reference may only be a *bare* column
+  (optionally aliased or parenthesised) directly in a SELECT list that neither groups nor
+  aggregates; its output is then itself tainted and the same rule applies to every reference
+  to it, up to the outermost query, where the projector masks it. Anywhere else is a refusal:
+  WHERE, JOIN ON (USING is rewritten to ON), GROUP BY, HAVING, ORDER BY (positions and aliases
+  included), window PARTITION/ORDER, DISTINCT and de-duplicating or comparing set operations
+  are SENSITIVE_COLUMN_IN_PREDICATE; a function, operator, CASE, CAST, aggregate (explicit or
+  implied by grouping), window function or a subquery used as a value over it is
+  SENSITIVE_COLUMN_IN_EXPRESSION.
+
+Why so strict: whatever a statement computes from a masked value can change an outcome the
+model sees — a row count, an order, an error (an overflow taken only for some values), a
+latency — and so leaks the value one bit per call, however well the projector masks the cell
+itself. A bare value is copied, never inspected, so nothing about the result depends on it.
 
 :func:`check_stars` runs earlier, on the unqualified tree, because qualification erases the
 difference between a written ``*`` and an explicit column list.
@@ -133,6 +146,9 @@ class LineageAnalyzer:
         self._outputs_cache: dict[int, tuple[OutputColumn, ...]] = {}
         self._in_progress: set[int] = set()
         self._tables: set[str] = set()
+        # Sensitive-column violations are collected over the whole statement and the most
+        # telling one is raised at the end: a predicate over a hidden value before a computation.
+        self._violations: dict[RejectReason, str] = {}
 
     def analyze(self, root: exp.Expr) -> Lineage:
         """Check every scope of ``root`` and return its lineage (raises SqlRejected)."""
@@ -146,6 +162,9 @@ class LineageAnalyzer:
                 self._base_table(table)
         for scope in scope_root.traverse():
             self._check_scope(scope)
+        for reason in _SENSITIVE_PRIORITY:
+            if reason in self._violations:
+                reject(reason, self._violations[reason])
         return Lineage(tables=frozenset(self._tables), columns=self._outputs(scope_root))
 
     def is_sensitive(self, sources: frozenset[str]) -> bool:
@@ -178,7 +197,11 @@ class LineageAnalyzer:
                 sources = by_name.get(node.name.lower())
                 if sources is None or node.table:
                     reject(RejectReason.UNRESOLVED_LINEAGE, node.name)
+                # Only ORDER BY of the whole set operation names its outputs here.
                 self._forbid_sensitive(sources, node.name)
+        for position in _positional_references(expression):
+            self._forbid_sensitive(_nth(outputs, position).sources, f"position {position}")
+        # UNION DISTINCT, INTERSECT and EXCEPT compare whole rows.
         deduplicates = not isinstance(expression, exp.Union) or expression.args.get("distinct")
         if deduplicates:
             for column in outputs:
@@ -191,31 +214,53 @@ class LineageAnalyzer:
             if isinstance(projection, exp.Alias)
         }
         self._check_unique_sources(select)
+        grouped = _groups_rows(select)
         for node in walk_in_scope(select):
             if isinstance(node, exp.Star):
                 if not isinstance(node.parent, exp.Count):
                     reject(RejectReason.STAR_OVER_DENIED_COLUMNS)
             elif isinstance(node, exp.Column):
-                clause = _clause_of(node, select)
                 alias = aliases.get(node.name.lower()) if _in_order_by(node, select) else None
                 if alias is not None and not node.table:
                     sources = self._expression_sources(alias.this, scope)
                 else:
                     sources = self._resolve(node, scope)
-                if clause == "predicate":
-                    self._forbid_sensitive(sources, node.name)
+                if self.is_sensitive(sources):
+                    self._check_tainted_reference(node, select, grouped=grouped)
+        outputs = self._outputs(scope)
+        for position in _positional_references(select):
+            self._forbid_sensitive(_nth(outputs, position).sources, f"position {position}")
         for subquery in scope.subquery_scopes:
-            if _clause_of(subquery.expression, select) == "predicate":
-                for column in self._outputs(subquery):
-                    self._forbid_sensitive(column.sources, column.name)
+            # A subquery used as a value or a predicate (scalar, IN, EXISTS, ANY/ALL) computes
+            # on what it selects, so it may not select anything tainted, even bare.
+            in_predicate = _clause_of(subquery.expression, select) == "predicate"
+            for column in self._outputs(subquery):
+                if self.is_sensitive(column.sources):
+                    self._violate(
+                        RejectReason.SENSITIVE_COLUMN_IN_PREDICATE
+                        if in_predicate
+                        else RejectReason.SENSITIVE_COLUMN_IN_EXPRESSION,
+                        column.name,
+                    )
         if select.args.get("distinct"):
-            for column in self._outputs(scope):
+            for column in outputs:
                 self._forbid_sensitive(column.sources, column.name)
+
+    def _check_tainted_reference(
+        self, column: exp.Column, select: exp.Select, *, grouped: bool
+    ) -> None:
+        """Refuse a tainted reference anywhere but as a bare projection of a row-wise select."""
+        if _clause_of(column, select) == "predicate":
+            self._violate(RejectReason.SENSITIVE_COLUMN_IN_PREDICATE, column.name)
+        elif not _is_bare_projection(column, select) or grouped:
+            # A bare column of a grouped select is an implicit aggregate (any value of the
+            # group): the database chooses among hidden values.
+            self._violate(RejectReason.SENSITIVE_COLUMN_IN_EXPRESSION, column.name)
 
     def _check_unique_sources(self, select: exp.Select) -> None:
         # sqlglot keys sources by alias, so a repeated alias would silently shadow a table.
         names = []
-        from_ = select.args.get("from")
+        from_ = select.args.get("from_") or select.args.get("from")
         if from_ is not None:
             names.append(from_.this.alias_or_name.lower())
         names.extend(join.this.alias_or_name.lower() for join in select.args.get("joins") or [])
@@ -224,7 +269,10 @@ class LineageAnalyzer:
 
     def _forbid_sensitive(self, sources: frozenset[str], name: str) -> None:
         if self.is_sensitive(sources):
-            reject(RejectReason.SENSITIVE_COLUMN_IN_PREDICATE, name)
+            self._violate(RejectReason.SENSITIVE_COLUMN_IN_PREDICATE, name)
+
+    def _violate(self, reason: RejectReason, name: str) -> None:
+        self._violations.setdefault(reason, name)
 
     # -- lineage ---------------------------------------------------------------------------
 
@@ -332,3 +380,69 @@ def _in_order_by(node: exp.Expr, select: exp.Select) -> bool:
             return True
         parent = parent.parent
     return False
+
+
+_ANONYMOUS_AGGREGATES = frozenset({"JSON_ARRAYAGG"})
+_SENSITIVE_PRIORITY = (
+    RejectReason.SENSITIVE_COLUMN_IN_PREDICATE,
+    RejectReason.SENSITIVE_COLUMN_IN_EXPRESSION,
+)
+
+
+def _is_bare_projection(column: exp.Column, select: exp.Select) -> bool:
+    """True when ``column`` *is* a select-list item: bare, parenthesised or aliased."""
+    child: exp.Expr = column
+    parent = column.parent
+    while isinstance(parent, exp.Paren):
+        child, parent = parent, parent.parent
+    if isinstance(parent, exp.Alias) and parent.this is child:
+        child, parent = parent, parent.parent
+    return parent is select and child.arg_key == "expressions"
+
+
+def _groups_rows(select: exp.Select) -> bool:
+    """True when ``select`` folds rows: GROUP BY, or an aggregate outside any window."""
+    if select.args.get("group"):
+        return True
+    having = select.args.get("having")
+    for item in [*select.selects, *([having] if having is not None else [])]:
+        for node in walk_in_scope(item):
+            aggregate = isinstance(node, exp.AggFunc) or (
+                isinstance(node, exp.Anonymous) and str(node.name).upper() in _ANONYMOUS_AGGREGATES
+            )
+            if aggregate and not _under_window(node, select):
+                return True
+    return False
+
+
+def _under_window(node: exp.Expr, select: exp.Select) -> bool:
+    parent = node.parent
+    while parent is not None and parent is not select:
+        if isinstance(parent, exp.Window):
+            return True
+        parent = parent.parent
+    return False
+
+
+def _positional_references(query: exp.Query) -> list[int]:
+    """``ORDER BY 2`` / ``GROUP BY 1`` items left as integer literals (1-based positions).
+
+    qualify rewrites positions into the expressions they name; any it leaves are read here, so
+    that a position can never hide a sensitive output.
+    """
+    positions: list[int] = []
+    order = query.args.get("order")
+    items = [ordered.this for ordered in order.expressions] if order is not None else []
+    group = query.args.get("group")
+    if group is not None:
+        items.extend(group.expressions)
+    for item in items:
+        if isinstance(item, exp.Literal) and item.is_int:
+            positions.append(int(item.this))
+    return positions
+
+
+def _nth(outputs: tuple[OutputColumn, ...], position: int) -> OutputColumn:
+    if not 1 <= position <= len(outputs):
+        reject(RejectReason.UNRESOLVED_LINEAGE, f"position {position}")
+    return outputs[position - 1]

@@ -2,7 +2,7 @@
 
 The read-only executor runs only :class:`MysqlQueryPlan` objects; only ``SqlValidator`` builds
 them. The plan also carries each output column's lineage so that the projector can mask every
-value derived from a sensitive column.
+value read from a sensitive column, and the policy's row-estimate bound for the executor.
 """
 
 from __future__ import annotations
@@ -38,3 +38,11 @@ class MysqlQueryPlan(BaseModel):
     tables: list[str] = Field(description="schema.table names the plan reads, sorted.")
     columns: list[PlanColumn] = Field(description="Output columns in result order.")
     limit: int = Field(description="The row limit the statement enforces.")
+    max_explain_rows: int | None = Field(
+        default=None,
+        ge=1,
+        description=(
+            "Largest row estimate (MySQL/MariaDB EXPLAIN) the executor may run the plan with; "
+            "None only for plans not built from a policy (no estimate is checked)."
+        ),
+    )

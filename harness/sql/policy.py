@@ -3,16 +3,20 @@
 A policy is loaded from JSON (``SqlPolicy.load``) and is the only input besides the SQL text
 that :class:`harness.sql.validator.SqlValidator` uses. Its shape::
 
-    {"default_limit": 100, "max_limit": 500,
+    {"default_limit": 100, "max_limit": 500, "max_explain_rows": 1000000,
      "datasources": {"shop-primary": {"default_schema": "shop", "schemas": {
         "shop": {"tables": {"customers": {
             "columns": ["id", "name", "email"], "sensitive": ["email"], "star": false}}}}}}}
 
 ``columns`` is an allowlist: a column of the real table that is not listed is denied. A
-``sensitive`` column must also be listed; it is readable only in the outer select list and its
-values are always masked by the projector. Because the validator never sees the real table, a
-``*`` can only be honoured when the policy declares ``"star": true`` (the allowlist is the whole
-table) and the table has no sensitive columns.
+``sensitive`` column must also be listed; it is readable only as a bare column of a select list
+(never computed on, filtered, joined, grouped or sorted on) and its values are always masked by
+the projector. Because the validator never sees the real table, a ``*`` can only be honoured
+when the policy declares ``"star": true`` (the allowlist is the whole table) and the table has
+no sensitive columns.
+
+``max_explain_rows`` bounds cost where the database can estimate it: on MySQL/MariaDB the
+executor runs ``EXPLAIN`` before the statement and refuses a plan whose row estimate exceeds it.
 
 Identifiers are normalised to lower case on load: MySQL column names are case-insensitive, and
 the validator rewrites every reference to the policy's spelling, so the executed statement reads
@@ -28,6 +32,7 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 __all__ = [
+    "DEFAULT_MAX_EXPLAIN_ROWS",
     "FORBIDDEN_SCHEMAS",
     "DatasourcePolicy",
     "SchemaPolicy",
@@ -37,6 +42,9 @@ __all__ = [
 
 FORBIDDEN_SCHEMAS = frozenset({"information_schema", "mysql", "performance_schema", "sys"})
 """MySQL's own catalogues: never readable, whatever a policy file says."""
+
+DEFAULT_MAX_EXPLAIN_ROWS = 1_000_000
+"""Default bound on the database's row estimate of one statement (see ``max_explain_rows``)."""
 
 # Plain identifiers only: policy names end up in generated SQL and in sqlglot schemas.
 _NAME = re.compile(r"^[a-z_][a-z0-9_$]{0,63}$")
@@ -146,6 +154,14 @@ class SqlPolicy(_Config):
     max_joins: int = Field(default=8, ge=0, description="Most JOINs in one statement.")
     max_subquery_depth: int = Field(
         default=4, ge=0, description="Deepest nesting of SELECTs (CTEs and subqueries)."
+    )
+    max_explain_rows: int = Field(
+        default=DEFAULT_MAX_EXPLAIN_ROWS,
+        ge=1,
+        description=(
+            "Largest row estimate a statement may have on MySQL/MariaDB, where the executor runs "
+            "EXPLAIN first (SQLite gives no estimate: the bound does not apply there)."
+        ),
     )
     datasources: dict[str, DatasourcePolicy] = Field(
         description="Logical datasource name to its schemas."

@@ -3,6 +3,9 @@
 Every refusal is a :class:`harness.errors.SqlRejected` whose ``context["reason"]`` is a
 :class:`RejectReason` value. Callers (the boundary, the CLI, tests) branch on the reason; the
 optional ``detail`` names the offending identifier or keyword and never carries a literal value.
+All reasons but one come from the validator, before anything runs; ROW_ESTIMATE_TOO_LARGE comes
+from the read-only executor on MySQL/MariaDB, which compares the database's EXPLAIN estimate
+with the plan's bound before executing the statement.
 """
 
 from __future__ import annotations
@@ -39,6 +42,9 @@ class RejectReason(str, Enum):
     STAR_OVER_DENIED_COLUMNS = "STAR_OVER_DENIED_COLUMNS"
     SENSITIVE_COLUMN_IN_PREDICATE = "SENSITIVE_COLUMN_IN_PREDICATE"
     UNRESOLVED_LINEAGE = "UNRESOLVED_LINEAGE"
+    SENSITIVE_COLUMN_IN_EXPRESSION = "SENSITIVE_COLUMN_IN_EXPRESSION"
+    CROSS_PRODUCT = "CROSS_PRODUCT"
+    ROW_ESTIMATE_TOO_LARGE = "ROW_ESTIMATE_TOO_LARGE"
 
 
 EXPLANATIONS: dict[RejectReason, str] = {
@@ -67,6 +73,17 @@ EXPLANATIONS: dict[RejectReason, str] = {
     RejectReason.UNRESOLVED_LINEAGE: (
         "A column reference is ambiguous or cannot be traced to an allowlisted column; "
         "qualify it with its table alias."
+    ),
+    RejectReason.SENSITIVE_COLUMN_IN_EXPRESSION: (
+        "A sensitive column may only be selected as a bare column (optionally aliased), never "
+        "computed on: no function, operator, CASE, CAST, aggregate or subquery over it."
+    ),
+    RejectReason.CROSS_PRODUCT: (
+        "Every joined table must be linked to the others by a join condition (ON, USING or a "
+        "comparison in WHERE); a cross product is not allowed."
+    ),
+    RejectReason.ROW_ESTIMATE_TOO_LARGE: (
+        "The database estimates that the statement reads more rows than the policy allows."
     ),
 }
 

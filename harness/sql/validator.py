@@ -8,8 +8,14 @@ The pipeline, each step refusing with a stable reason (see :mod:`harness.sql.rea
 4. ``*`` only where the policy allows it (:func:`harness.sql.lineage.check_stars`);
 5. ``sqlglot.optimizer.qualify`` against a schema built from the allowlist, so that every
    column is bound to a table alias and every table to its schema;
-6. name resolution, allowlists and lineage (:class:`harness.sql.lineage.LineageAnalyzer`);
-7. LIMIT enforced on the outermost query (added, or clamped to ``max_limit``).
+6. name resolution, allowlists, lineage and the sensitive-column rule
+   (:class:`harness.sql.lineage.LineageAnalyzer`);
+7. no cross product in any SELECT (:func:`harness.sql.joins.check_join_graph`);
+8. LIMIT enforced on the outermost query (added, or clamped to ``max_limit``).
+
+The plan carries the policy's ``max_explain_rows``: the executor refuses the plan when the
+database's own row estimate exceeds it (MySQL/MariaDB ``EXPLAIN``; see
+:mod:`harness.adapters.readonly_sql`).
 
 The executor runs ``plan.sql``: sqlglot's regeneration of the *qualified* tree, with every
 identifier quoted and no comments. Executing the regenerated text rather than the model's text
@@ -32,6 +38,7 @@ from sqlglot.optimizer.qualify import qualify
 
 from harness.errors import SqlRejected
 from harness.sql.constructs import check_constructs, check_raw_text, classify_unparsable
+from harness.sql.joins import check_join_graph
 from harness.sql.lineage import LineageAnalyzer, check_stars
 from harness.sql.plan import MysqlQueryPlan, PlanColumn
 from harness.sql.policy import DatasourcePolicy, SqlPolicy
@@ -139,6 +146,7 @@ class SqlValidator:
         _inline_nested_order_aliases(root)
         analyzer = LineageAnalyzer(source_policy)
         lineage = analyzer.analyze(root)
+        check_join_graph(root)
         limit = self._enforce_limit(root)
         sql = root.sql(dialect=_DIALECT, identify=True, comments=False)
         plan = MysqlQueryPlan(
@@ -156,6 +164,7 @@ class SqlValidator:
                 for column in lineage.columns
             ],
             limit=limit,
+            max_explain_rows=self._policy.max_explain_rows,
         )
         _check_round_trip(plan.sql)
         return plan

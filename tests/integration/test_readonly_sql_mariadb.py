@@ -1,4 +1,4 @@
-"""ReadOnlySqlBackend against a real MariaDB: demo install, plans, read-only, timeouts.
+"""ReadOnlySqlBackend against a real MariaDB: demo install, plans, read-only, timeouts, EXPLAIN.
 
 Needs MariaDB on 127.0.0.1:3306 (root, empty password). Under ``CI=true`` an unreachable
 server fails the tests; elsewhere they are skipped.
@@ -6,6 +6,8 @@ server fails the tests; elsewhere they are skipped.
 
 from __future__ import annotations
 
+import asyncio
+import json
 import logging
 import os
 import time
@@ -21,10 +23,14 @@ from harness.adapters.demo_db import (
     mariadb_engine,
     sqlite_demo_engine,
 )
-from harness.adapters.readonly_sql import ReadOnlySqlBackend
+from harness.adapters.embedded import build_tool_plane
+from harness.adapters.readonly_sql import ReadOnlySqlBackend, explain_row_estimate
 from harness.demo.database import DEMO_DATASOURCE, demo_policy_text, shop_sql_sha256
-from harness.errors import BackendError, ErrorCode
+from harness.envelope import ToolCallEnvelope
+from harness.errors import BackendError, ErrorCode, SqlRejected
+from harness.invocation import InvocationStatus
 from harness.projectors.mysql import MysqlProjector
+from harness.settings import Settings
 from harness.sql.plan import MysqlQueryPlan, PlanColumn
 from harness.sql.policy import SqlPolicy
 from harness.sql.validator import SqlValidator
@@ -269,3 +275,99 @@ def test_statement_timeout_applies_to_a_recursive_cte(executor: ReadOnlySqlBacke
     with pytest.raises(BackendError) as info:
         executor.fetch(slow)
     assert info.value.error_code is ErrorCode.BACKEND_TIMEOUT
+
+
+# ---------------------------------------------------------------- the row-estimate bound
+
+
+def _validated(sql: str, **policy: int) -> MysqlQueryPlan:
+    demo = SqlPolicy.model_validate_json(demo_policy_text()).model_copy(update=policy)
+    return SqlValidator(demo).validate(DEMO_DATASOURCE, sql)
+
+
+def _estimate(admin: sa.Engine, sql: str) -> int:
+    with admin.connect() as conn:
+        result = conn.exec_driver_sql("EXPLAIN " + sql.replace("%", "%%"))
+        keys = [str(key).lower() for key in list(result.keys())]
+        return explain_row_estimate([dict(zip(keys, row, strict=True)) for row in result])
+
+
+# The select list overflows when it is evaluated (MariaDB error 1690), so the outcome tells
+# whether the statement ran: BACKEND_ERROR if it did, the estimate refusal if it did not.
+_BOOM_SQL = (
+    "SELECT o.id, ABS(-9223372036854775807 - 1) AS boom FROM shop.orders AS o "
+    "JOIN shop.order_items AS i ON i.order_id = o.id WHERE o.status = 'FAILED'"
+)
+
+
+def test_the_row_estimate_bound_is_enforced_at_its_edge_before_anything_runs(
+    executor: ReadOnlySqlBackend, admin: sa.Engine
+) -> None:
+    estimate = _estimate(admin, _validated(_BOOM_SQL).sql)
+    assert estimate > 1
+
+    at_limit = _validated(_BOOM_SQL, max_explain_rows=estimate)
+    assert at_limit.max_explain_rows == estimate
+    with pytest.raises(BackendError) as ran:
+        executor.fetch(at_limit)
+    assert ran.value.error_code is ErrorCode.BACKEND_ERROR  # it ran, and overflowed
+
+    with pytest.raises(SqlRejected) as refused:
+        executor.fetch(_validated(_BOOM_SQL, max_explain_rows=estimate - 1))
+    assert refused.value.error_code is ErrorCode.SQL_REJECTED
+    assert refused.value.context == {
+        "reason": "ROW_ESTIMATE_TOO_LARGE",
+        "estimated_rows": estimate,
+        "max_explain_rows": estimate - 1,
+    }
+    assert refused.value.retryable is False
+    # The connection stays usable (the read-only transaction was rolled back).
+    assert executor.fetch(_plan("SELECT COUNT(*) AS n FROM ops.services"))["rows"] == [[6]]
+
+
+def test_the_demo_policy_refuses_a_range_join_over_two_large_tables(
+    executor: ReadOnlySqlBackend, admin: sa.Engine
+) -> None:
+    # Linked (so not a cross product), but the range condition makes it one in cost.
+    sql = (
+        "SELECT o.id, p.id AS payment FROM shop.orders AS o "
+        "JOIN shop.payments AS p ON p.created_at >= o.created_at"
+    )
+    plan = _validated(sql)
+    assert plan.max_explain_rows == 100_000 < _estimate(admin, plan.sql)
+    with pytest.raises(SqlRejected) as refused:
+        executor.fetch(plan)
+    assert refused.value.context["reason"] == "ROW_ESTIMATE_TOO_LARGE"
+    # The analytical query of the incident stays well inside the demo bound.
+    impact = _validated(CHANGE_IMPACT_SQL)
+    assert _estimate(admin, impact.sql) <= impact.max_explain_rows
+    assert executor.fetch(impact)["row_count"] > 0
+
+
+def test_through_the_boundary_an_estimate_refusal_is_an_error_after_begin(admin: sa.Engine) -> None:
+    # The check runs in the backend, after the canonical record began: the call is an ERROR
+    # (budgeted, executed) carrying SQL_REJECTED, the code the model knows for refused SQL.
+    plane = build_tool_plane(Settings(mysql_url=URL))
+    boundary = plane.open_run()
+    sql = (
+        "SELECT o.id FROM shop.orders AS o JOIN shop.payments AS p ON p.created_at >= o.created_at"
+    )
+    envelope = ToolCallEnvelope(
+        run_id=boundary.run.run_id,
+        tool_call_id="call_estimate",
+        tool_name="query_mysql",
+        arguments=json.dumps({"datasource": DEMO_DATASOURCE, "sql": sql}),
+    )
+    result = asyncio.run(boundary.call(envelope))
+    assert (result.outcome, result.error_code) == ("ERROR", ErrorCode.SQL_REJECTED)
+    assert json.loads(result.model_content()) == {
+        "tool_call_id": "call_estimate",
+        "error_code": "SQL_REJECTED",
+    }
+    record = asyncio.run(plane.store.get(boundary.run.run_id, "call_estimate"))
+    assert record is not None
+    assert (record.invocation_status, record.error_code) == (
+        InvocationStatus.ERROR,
+        ErrorCode.SQL_REJECTED,
+    )
+    assert (boundary.budget.ledger.executions, boundary.budget.ledger.rejections) == (1, 0)

@@ -29,13 +29,17 @@ def columns(validator: SqlValidator, sql: str) -> list[tuple[str, list[str], boo
 
 
 CASES = {
-    "function over sensitive": (
-        "SELECT UPPER(password_hash) AS x FROM shop.customers",
-        [("x", [PW], True)],
+    "bare sensitive": (
+        "SELECT password_hash FROM shop.customers",
+        [("password_hash", [PW], True)],
     ),
-    "length of sensitive": (
-        "SELECT LENGTH(email) FROM shop.customers",
-        [("length(email)", [EMAIL], True)],
+    "aliased sensitive": (
+        "SELECT email AS contact FROM shop.customers",
+        [("contact", [EMAIL], True)],
+    ),
+    "parenthesised sensitive": (
+        "SELECT (email) AS e FROM shop.customers",
+        [("e", [EMAIL], True)],
     ),
     "non-sensitive stays unmasked": (
         "SELECT id, name, region FROM shop.customers",
@@ -47,16 +51,16 @@ CASES = {
     ),
     "via cte alias": (
         "WITH c AS (SELECT id, password_hash AS p FROM shop.customers) "
-        "SELECT c.id, LOWER(c.p) AS hidden FROM c",
+        "SELECT c.id, c.p AS hidden FROM c",
         [("id", ["shop.customers.id"], False), ("hidden", [PW], True)],
     ),
     "via derived table alias": (
-        "SELECT d.k FROM (SELECT CONCAT(name, '/', email) AS k FROM shop.customers) AS d",
-        [("k", [EMAIL, "shop.customers.name"], True)],
+        "SELECT d.k FROM (SELECT email AS k FROM shop.customers) AS d",
+        [("k", [EMAIL], True)],
     ),
     "via two levels": (
         "WITH a AS (SELECT token AS t, customer_id FROM shop.api_tokens), "
-        "b AS (SELECT SUBSTRING(t, 1, 4) AS prefix FROM a) SELECT prefix AS p FROM b",
+        "b AS (SELECT t AS prefix FROM a) SELECT prefix AS p FROM b",
         [("p", [TOKEN], True)],
     ),
     "via union branch": (
@@ -68,19 +72,9 @@ CASES = {
         "UNION ALL SELECT provider FROM shop.payments",
         [("scope", ["shop.api_tokens.scope", TOKEN, "shop.payments.provider"], True)],
     ),
-    "case condition": (
-        "SELECT CASE WHEN card_token IS NULL THEN 'none' ELSE 'card' END AS kind "
-        "FROM shop.payments",
-        [("kind", ["shop.payments.card_token"], True)],
-    ),
-    "aggregate": (
-        "SELECT COUNT(DISTINCT email) AS n, COUNT(*) AS total FROM shop.customers",
-        [("n", [EMAIL], True), ("total", [], False)],
-    ),
-    "scalar subquery in select list": (
-        "SELECT c.id, (SELECT MAX(t.token) FROM shop.api_tokens t "
-        "WHERE t.customer_id = c.id) AS last_token FROM shop.customers c",
-        [("id", ["shop.customers.id"], False), ("last_token", [TOKEN], True)],
+    "count star over a sensitive table": (
+        "SELECT COUNT(*) AS total FROM shop.customers",
+        [("total", [], False)],
     ),
     "join keeps sides apart": (
         "SELECT o.id AS order_id, c.email, o.status FROM shop.orders o "
@@ -102,6 +96,10 @@ CASES = {
                 False,
             ),
         ],
+    ),
+    "window next to a bare sensitive column": (
+        "SELECT token, ROW_NUMBER() OVER (ORDER BY id) AS n FROM shop.api_tokens",
+        [("token", [TOKEN], True), ("n", ["shop.api_tokens.id"], False)],
     ),
     "star over a derived table": (
         "SELECT * FROM (SELECT id, token FROM shop.api_tokens) AS t",
@@ -134,8 +132,36 @@ def test_output_lineage(validator: SqlValidator, case: str) -> None:
 
 
 def test_plan_columns_are_typed_plan_columns(validator: SqlValidator) -> None:
-    plan = validator.validate(DS, "SELECT UPPER(password_hash) AS x FROM shop.customers")
+    plan = validator.validate(DS, "SELECT password_hash AS x FROM shop.customers")
     assert plan.columns == [PlanColumn(name="x", sources=[PW], sensitive=True)]
+
+
+@pytest.mark.parametrize(
+    "sql",
+    [
+        "SELECT UPPER(password_hash) AS x FROM shop.customers",
+        "SELECT LENGTH(email) FROM shop.customers",
+        "WITH c AS (SELECT id, password_hash AS p FROM shop.customers) SELECT LOWER(c.p) FROM c",
+        "SELECT d.k FROM (SELECT CONCAT(name, '/', email) AS k FROM shop.customers) AS d",
+        "WITH a AS (SELECT token AS t FROM shop.api_tokens), "
+        "b AS (SELECT SUBSTRING(t, 1, 4) AS prefix FROM a) SELECT prefix AS p FROM b",
+        "SELECT CASE WHEN card_token IS NULL THEN 'none' ELSE 'card' END AS kind "
+        "FROM shop.payments",
+        "SELECT COUNT(DISTINCT email) AS n FROM shop.customers",
+        "SELECT c.id, (SELECT MAX(t.token) FROM shop.api_tokens t "
+        "WHERE t.customer_id = c.id) AS last_token FROM shop.customers c",
+        "SELECT c.id, (SELECT t.token FROM shop.api_tokens t "
+        "WHERE t.customer_id = c.id LIMIT 1) AS last_token FROM shop.customers c",
+        "SELECT region, email FROM shop.customers GROUP BY region",
+    ],
+)
+def test_values_computed_from_sensitive_columns_are_refused(
+    validator: SqlValidator, sql: str
+) -> None:
+    # Masking a computed value is not enough: what is computed can fail, or not, per value.
+    with pytest.raises(SqlRejected) as caught:
+        validator.validate(DS, sql)
+    assert caught.value.context["reason"] == "SENSITIVE_COLUMN_IN_EXPRESSION"
 
 
 @pytest.mark.parametrize(
