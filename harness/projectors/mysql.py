@@ -12,7 +12,10 @@ bounded :class:`MysqlObservation`:
   fits ``max_observation_bytes``; ``truncated`` says when anything was cut.
 
 Harness-only facts: ``returned_count`` (rows the query returned) and one evidence identity per
-distinct raw row, a short hash of its unmasked values, so gain is measured without revealing them.
+distinct row *as the model sees it* — a short hash of its masked, redacted cells. The
+information-gain control counts these identities, and it steers the run (STOP_REQUIRED,
+INFORMATION_SATURATED): had they hashed hidden values, "is this guess new evidence?" would
+confirm a guessed secret.
 """
 
 from __future__ import annotations
@@ -108,16 +111,21 @@ class MysqlProjector:
         names = _unique_names([c.name for c in plan.columns])
         masked = [c.sensitive for c in plan.columns]
 
-        shown_raw = parsed.rows[: self.limits.max_rows]
-        truncated = parsed.row_count > len(shown_raw)
-        rows: list[ResultRow] = []
-        for index, values in enumerate(shown_raw):
-            cells: dict[str, Scalar] = {}
-            for name, value, mask in zip(names, values, masked, strict=True):
+        # Every returned row as the model would see it (masked, redacted, cut); the shown ones
+        # become items, all of them become evidence identities.
+        truncated = parsed.row_count > min(len(parsed.rows), self.limits.max_rows)
+        seen_rows: list[list[Scalar]] = []
+        for index, values in enumerate(parsed.rows):
+            cells: list[Scalar] = []
+            for value, mask in zip(values, masked, strict=True):
                 cell, cut = self._cell(value, mask)
-                cells[name] = cell
-                truncated = truncated or cut
-            rows.append(ResultRow(ref=f"row:{index}", values=cells))
+                cells.append(cell)
+                truncated = truncated or (cut and index < self.limits.max_rows)
+            seen_rows.append(cells)
+        rows = [
+            ResultRow(ref=f"row:{index}", values=dict(zip(names, cells, strict=True)))
+            for index, cells in enumerate(seen_rows[: self.limits.max_rows])
+        ]
 
         def observe(kept: Sequence[ResultRow], cut: bool) -> MysqlObservation:
             return MysqlObservation(
@@ -158,7 +166,7 @@ class MysqlProjector:
 
         facts = ProjectionFacts(
             returned_count=parsed.row_count,
-            evidence_identities=frozenset(_identity(names, row) for row in parsed.rows),
+            evidence_identities=frozenset(_identity(names, cells) for cells in seen_rows),
         )
         return Projection(observation=observation, facts=facts)
 

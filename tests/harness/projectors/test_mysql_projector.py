@@ -219,17 +219,21 @@ def test_empty_result_is_no_evidence() -> None:
     )
 
 
-def test_evidence_identities_hash_unmasked_values_without_revealing_them() -> None:
+def test_evidence_identities_depend_only_on_what_the_model_sees() -> None:
     plan = _plan(("id", False), ("token", True))
     secret_a, secret_b = "sk_live_" + "A" * 40, "sk_live_" + "B" * 40
-    raw = _raw(["id", "token"], [[1, secret_a], [1, secret_b], [1, secret_a]])
+    raw = _raw(["id", "token"], [[1, secret_a], [1, secret_b], [2, secret_a]])
 
     facts = PLAIN.project("c", plan, raw).facts
 
-    # Rows differing only in a masked column are still distinct evidence; duplicates are one.
+    # Rows that differ only in a masked column look the same to the model, so they are one
+    # piece of evidence: the gain control (which steers the run) cannot tell hidden values
+    # apart. Visible differences still count.
     assert len(facts.evidence_identities) == 2
     assert all(re.fullmatch(r"row:[0-9a-f]{16}", i) for i in facts.evidence_identities)
     assert "AAAA" not in repr(facts) and "BBBB" not in repr(facts)
+    other = PLAIN.project("c", plan, _raw(["id", "token"], [[1, "sk_live_" + "C" * 40]])).facts
+    assert other.evidence_identities <= facts.evidence_identities
 
 
 def test_duplicate_column_names_get_distinct_keys() -> None:
