@@ -91,8 +91,10 @@ def llama_server() -> Iterator[str]:
         pytest.skip(reason)
     port = _free_port()
     server = subprocess.Popen(
-        [sys.executable, "-m", "llama_cpp.server", "--model", str(gguf), "--host", "127.0.0.1"]
-        + ["--port", str(port), "--n_ctx", "8192", "--verbose", "False"],
+        [
+            *(sys.executable, "-m", "llama_cpp.server", "--model", str(gguf)),
+            *("--host", "127.0.0.1", "--port", str(port), "--n_ctx", "8192", "--verbose", "False"),
+        ],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
