@@ -16,7 +16,7 @@ Order of checks, each failure a stable code and nothing else:
 10. reserve the raw bytes (RAW_TOO_LARGE: raw is never silently truncated)
 11. project (PROJECTION_ERROR) and reserve the projection bytes
 12. mark READY (RECORD_TOO_LARGE, STORE_ERROR, RECORD_EXPIRED) and return the observation
-13. best-effort metadata audit
+13. trace TOOL_INVOCATION and keep the metadata-only audit row (the run stores it)
 
 Steps 1–7 are *rejections*: no canonical record, no execution. Protocol refusals (1–5) consume
 no budget; from step 6 on the tool-call budget is consumed, so a model that loops on
@@ -52,7 +52,7 @@ from harness.errors import (
 from harness.ids import is_tool_call_id, loggable_id
 from harness.invocation import CanonicalInvocation, EvidenceStatus, InvocationStatus
 from harness.observation import AgentObservation, ControlView, Projection
-from harness.ports import AuditSink, CanonicalStore, Clock, ToolExecutor
+from harness.ports import CanonicalStore, Clock, ToolExecutor
 from harness.tools import ToolRegistry, ToolSpec, scope_identity
 from harness.trace import ToolInvocation, ToolRequestRejected, TraceRecorder
 
@@ -90,7 +90,6 @@ class ToolBoundary:
         executor: Runs backends and projectors (Ray tasks or inline).
         clock: Time source.
         control: Duplicate and gain control; one per run.
-        audit: Optional metadata audit sink; failures never change a result.
         auto_round: Close an information-gain round after every call (CLI and tool-plane use;
             the agent loop closes rounds itself).
     """
@@ -106,7 +105,6 @@ class ToolBoundary:
         executor: ToolExecutor,
         clock: Clock,
         control: InformationControl | None = None,
-        audit: AuditSink | None = None,
         auto_round: bool = False,
         trace: TraceRecorder | None = None,
     ) -> None:
@@ -118,10 +116,10 @@ class ToolBoundary:
         self.executor = executor
         self.clock = clock
         self.control = control or InformationControl(no_gain_threshold=policy.no_gain_threshold)
-        self.audit = audit
         self.auto_round = auto_round
         self.trace = trace
-        self.audit_failures = 0
+        self.audit_rows: list[ToolInvocationAudit] = []
+        """Metadata of every call that entered execution, for the run's durable record."""
 
     # ------------------------------------------------------------------ public
 
@@ -274,7 +272,7 @@ class ToolBoundary:
         call.new_identities = new
         call.returned_count = projection.facts.returned_count
         result = self._result(call, "OBSERVATION", None, observation=observation)
-        await self._audit(call, result, t0)
+        self._audit(call, result, t0)
         return result
 
     async def _bounded(
@@ -301,7 +299,7 @@ class ToolBoundary:
             call.spec.name if call.spec else "-",
             code.value,
         )
-        await self._audit(call, result, t0)
+        self._audit(call, result, t0)
         return result
 
     async def _mark_error(self, tool_call_id: str, code: ErrorCode, raw: Any) -> None:
@@ -378,7 +376,7 @@ class ToolBoundary:
                 )
             )
 
-    async def _audit(self, call: _Call, result: ToolBoundaryResult, t0: float) -> None:
+    def _audit(self, call: _Call, result: ToolBoundaryResult, t0: float) -> None:
         assert result.outcome != "REJECTED", "rejections are traced, never audited"
         latency_ms = round((self.clock.monotonic() - t0) * 1000, 3)
         outcome: Literal["OBSERVATION", "ERROR"] = (
@@ -395,25 +393,20 @@ class ToolBoundary:
                     latency_ms=latency_ms,
                 )
             )
-        if self.audit is None:
-            return
-        record = ToolInvocationAudit(
-            run_id=self.run.run_id,
-            tool_call_id=call.envelope.tool_call_id,
-            tool_name=result.tool_name,
-            outcome=outcome,
-            evidence_status=result.control.evidence_status,
-            error_code=result.error_code,
-            latency_ms=latency_ms,
-            request_bytes=call.request_bytes,
-            raw_bytes=call.raw_bytes,
-            projection_bytes=call.projection_bytes,
+        self.audit_rows.append(
+            ToolInvocationAudit(
+                run_id=self.run.run_id,
+                tool_call_id=call.envelope.tool_call_id,
+                tool_name=result.tool_name,
+                outcome=outcome,
+                evidence_status=result.control.evidence_status,
+                error_code=result.error_code,
+                latency_ms=latency_ms,
+                request_bytes=call.request_bytes,
+                raw_bytes=call.raw_bytes,
+                projection_bytes=call.projection_bytes,
+            )
         )
-        try:
-            await self.audit.record_tool_invocation(record)
-        except Exception:  # best effort by design: the result stands
-            self.audit_failures += 1
-            log.warning("audit write failed id=%s", loggable_id(call.envelope.tool_call_id))
 
 
 def _parse_arguments(spec: ToolSpec, arguments: str) -> BaseModel:

@@ -13,6 +13,7 @@ import asyncio
 import logging
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from datetime import timedelta
 
 from harness.agent import (
     AgentAnswer,
@@ -24,6 +25,7 @@ from harness.agent import (
     answer_system_chat,
     route,
 )
+from harness.audit import AgentStepAudit, AuditSink, RunAudit, RunRecord
 from harness.boundary import ToolBoundary
 from harness.budget import Budgets, RunBudget
 from harness.context import RunContext
@@ -34,19 +36,20 @@ from harness.ids import new_run_id
 from harness.ingress import RunRequest
 from harness.intent import Intent
 from harness.models import Component, ModelClient
-from harness.ports import AuditSink, CanonicalStore, Clock, ToolExecutor
+from harness.ports import CanonicalStore, Clock, ToolExecutor
+from harness.reasoning import ReasoningCipher, seal_reasoning
 from harness.release import ContentPolicy, ReleaseContext, ReleasePolicy
 from harness.results import Answer, Cancelled, ReleasedResult, StableFailure, TimedOut
 from harness.retry import RetryPolicy
 from harness.snapshot import RunPhase, RunSnapshot
 from harness.tools import ToolRegistry
 from harness.trace import (
+    AgentStep,
     ModelCallUsage,
     Routed,
     RunFinished,
     RunStarted,
     TraceRecorder,
-    TraceSink,
 )
 
 __all__ = ["DiagnosisRun", "RunDeps"]
@@ -70,7 +73,10 @@ class RunDeps:
     datasource: str = "shop-primary"
     default_deadline_s: float = 120.0
     audit: AuditSink | None = None
-    trace_sink: TraceSink | None = None
+    """Where each run's durable record goes (a batching writer in production)."""
+    cipher: ReasoningCipher | None = None
+    """Seals provider reasoning; without one, reasoning text is never stored."""
+    reasoning_retention: timedelta = timedelta(days=30)
     release: ReleasePolicy | None = None
     content: ContentPolicy = field(default_factory=ContentPolicy)
 
@@ -91,7 +97,7 @@ class DiagnosisRun:
             analysis_id=request.analysis_id or f"an-{run_id.removeprefix('run-')}",
         )
         self.budget = RunBudget(deps.budgets)
-        self.trace = TraceRecorder(run_id=run_id, clock=deps.clock, sink=deps.trace_sink)
+        self.trace = TraceRecorder(run_id=run_id, clock=deps.clock)
         self.boundary = ToolBoundary(
             run=self.run,
             budget=self.budget,
@@ -101,7 +107,6 @@ class DiagnosisRun:
             executor=deps.executor,
             clock=deps.clock,
             control=InformationControl(no_gain_threshold=deps.policy.no_gain_threshold),
-            audit=deps.audit,
             trace=self.trace,
         )
         self.caller = ModelCaller(
@@ -115,6 +120,9 @@ class DiagnosisRun:
         )
         self.release_policy = deps.release or ReleasePolicy(store=deps.store, content=deps.content)
         self.result: ReleasedResult | None = None
+        self.record: RunRecord | None = None
+        """The run's durable record, once it has ended."""
+        self.audit_failures = 0
         self.intent: Intent | None = None
         self.phase = RunPhase.PENDING
         self._done: asyncio.Event | None = None
@@ -129,6 +137,7 @@ class DiagnosisRun:
     async def execute(self) -> ReleasedResult:
         """Run to the first terminal outcome and return what was released."""
         self._done = asyncio.Event()
+        self._started_s = self.deps.clock.monotonic()
         self.run.start()
         self.trace.record(RunStarted(status=self.run.status))
         remaining_s = (self.run.deadline - self.deps.clock.now()).total_seconds()
@@ -143,7 +152,8 @@ class DiagnosisRun:
             await asyncio.gather(self._task, return_exceptions=True)
         assert self.result is not None
         self._record_finish(self.result)
-        await self.trace.flush()
+        self.record = self._durable_record(self.result)
+        await self._store(self.record)
         return self.result
 
     def _record_finish(self, result: ReleasedResult) -> None:
@@ -163,6 +173,72 @@ class DiagnosisRun:
                 dropped_finishes=self.run.dropped_finishes,
             )
         )
+
+    def _durable_record(self, result: ReleasedResult) -> RunRecord:
+        """Everything this run leaves behind: metadata, the timeline, sealed reasoning."""
+        now = self.deps.clock.now()
+        ledger = self.budget.ledger
+        run = RunAudit(
+            run_id=self.run_id,
+            session_id=self.run.session_id,
+            owner=self.run.owner,
+            analysis_id=self.run.analysis_id,
+            intent=self.intent,
+            status=self.run.status,
+            result_kind=result.kind,
+            failure_stage=getattr(result, "failure_stage", None),
+            error_code=result.error_code if isinstance(result, StableFailure) else None,
+            created_at=self.run.created_at,
+            finished_at=now,
+            duration_ms=round((self.deps.clock.monotonic() - self._started_s) * 1000, 3),
+            ledger=ledger.snapshot(),
+            usage_unavailable=ledger.usage_unavailable,
+            tokens_reconciled=self.budget.tokens_reconciled(),
+        )
+        steps = [
+            AgentStepAudit(
+                run_id=self.run_id,
+                step_no=e.details.step_no,
+                token_count=e.details.token_count,
+                latency_ms=e.details.latency_ms,
+                tool_calls=e.details.tool_calls,
+                outcome=e.details.outcome,
+            )
+            for e in self.trace.events
+            if isinstance(e.details, AgentStep)
+        ]
+        notes = self.caller.reasoning
+        cipher = self.deps.cipher
+        if cipher is None:
+            # Without a cipher reasoning text is never stored, not even for a moment: only the
+            # "unavailable" rows are kept, and those need no encryption.
+            notes, cipher = [n for n in notes if not n.text], _NO_CIPHER
+        reasoning = seal_reasoning(
+            notes,
+            run_id=self.run_id,
+            session_id=self.run.session_id,
+            owner=self.run.owner,
+            cipher=cipher,
+            now=now,
+            retention=self.deps.reasoning_retention,
+        )
+        return RunRecord(
+            run=run,
+            tool_invocations=list(self.boundary.audit_rows),
+            agent_steps=steps,
+            trace=list(self.trace.events),
+            reasoning=reasoning,
+        )
+
+    async def _store(self, record: RunRecord) -> None:
+        """Hand the record to the audit; a failure is counted and logged, never raised."""
+        if self.deps.audit is None:
+            return
+        try:
+            await self.deps.audit.record(record)
+        except Exception as exc:  # best effort by design: the released result stands
+            self.audit_failures += 1
+            log.warning("audit record failed run_id=%s error=%s", self.run_id, type(exc).__name__)
 
     def cancel(self) -> bool:
         """Cancel the run; True when this call decided its terminal state."""
@@ -266,3 +342,17 @@ class DiagnosisRun:
             dropped_late=self.run.dropped_late,
             dropped_finishes=self.run.dropped_finishes,
         )
+
+
+class _NoCipher:
+    """Stands in when no cipher is configured: only unavailable notes reach it, so it never
+    encrypts anything."""
+
+    def encrypt(self, plaintext: bytes) -> tuple[str, bytes]:
+        raise AssertionError("reasoning text without a cipher is dropped before sealing")
+
+    def decrypt(self, key_id: str, ciphertext: bytes) -> bytes:
+        raise AssertionError("nothing was encrypted")
+
+
+_NO_CIPHER = _NoCipher()

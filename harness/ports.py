@@ -12,13 +12,11 @@ from typing import Any, Protocol, TypeVar, runtime_checkable
 
 from pydantic import BaseModel
 
-from harness.audit import ToolInvocationAudit
 from harness.errors import ErrorCode
 from harness.invocation import CanonicalInvocation, EvidenceStatus
 from harness.observation import Projection
 
 __all__ = [
-    "AuditSink",
     "CanonicalStore",
     "Clock",
     "Projector",
@@ -138,12 +136,4 @@ class ToolExecutor(Protocol):
         self, tool_name: str, tool_call_id: str, request: BaseModel, raw: Any, timeout_s: float
     ) -> Projection:
         """Run the tool's projector; raise ProjectionError."""
-        ...
-
-
-class AuditSink(Protocol):
-    """Metadata-only durable audit; best effort, never changes a result."""
-
-    async def record_tool_invocation(self, record: ToolInvocationAudit) -> None:
-        """Store one tool invocation's metadata; may raise (the caller counts and logs)."""
         ...

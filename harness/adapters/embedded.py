@@ -18,7 +18,7 @@ from harness.control import InformationControl
 from harness.diagnosis import RunDeps
 from harness.envelope import ToolPolicy
 from harness.ids import new_run_id
-from harness.ports import AuditSink, CanonicalStore, Clock, Projector, ToolBackend, ToolExecutor
+from harness.ports import CanonicalStore, Clock, Projector, ToolBackend, ToolExecutor
 from harness.projectors.logs import LogsProjector
 from harness.projectors.mysql import MysqlProjector
 from harness.projectors.rag import RagProjector
@@ -67,7 +67,6 @@ class ToolPlane:
         *,
         run_id: str | None = None,
         budgets: Budgets | None = None,
-        audit: AuditSink | None = None,
         auto_round: bool = True,
         project_in_thread: bool = True,
     ) -> ToolBoundary:
@@ -88,7 +87,6 @@ class ToolPlane:
             executor=self.executor(project_in_thread=project_in_thread),
             clock=self.clock,
             control=InformationControl(no_gain_threshold=policy.no_gain_threshold),
-            audit=audit,
             auto_round=auto_round,
         )
 

@@ -1,9 +1,10 @@
 """ModelCaller: every model call of a run, under budget, deadline and retry policy.
 
 Before a call the budget books it and caps ``max_tokens`` from what remains; after the call
-the provider's usage is committed (or recorded unavailable). Technical failures are retried
-only where the component's policy allows. A reply that arrives after the run ended is dropped
-and counted, never used.
+the provider's usage is committed (or recorded unavailable) and traced per component round
+and attempt. Technical failures are retried only where the component's policy allows. A reply
+that arrives after the run ended is dropped and counted, never used. The provider's reasoning
+is kept aside (``reasoning``) for the encrypted reasoning audit; it is never traced.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypeVar, overload
+from typing import Any, Literal, TypeVar, overload
 
 from harness.budget import RunBudget
 from harness.context import RunContext
@@ -26,8 +27,9 @@ from harness.models import (
     ToolDefinition,
 )
 from harness.ports import Clock
+from harness.reasoning import ReasoningNote
 from harness.retry import RetryPolicy
-from harness.trace import ModelTokenUsage, TraceRecorder
+from harness.trace import ModelTokenUsage, RoutingAttempt, TraceRecorder
 
 __all__ = ["ComponentSettings", "ModelCaller"]
 
@@ -56,6 +58,9 @@ class ModelCaller:
     retry: RetryPolicy = field(default_factory=RetryPolicy)
     settings: Mapping[Component, ComponentSettings] = field(default_factory=dict)
     trace: TraceRecorder | None = None
+    reasoning: list[ReasoningNote] = field(default_factory=list)
+    """One note per answered or failed attempt, for the reasoning audit (never traced)."""
+    _rounds: dict[Component, int] = field(default_factory=dict)
 
     @classmethod
     def single(cls, model: ModelClient, **kwargs: Any) -> ModelCaller:
@@ -108,17 +113,22 @@ class ModelCaller:
                 Without it the reply itself is returned.
         """
         attempts = self.retry.max_attempts(component)
+        round_no = self._rounds[component] = self._rounds.get(component, 0) + 1
         last: HarnessError | None = None
         for attempt in range(1, attempts + 1):
             try:
                 reply = await self._attempt(
-                    component, attempt, messages, tools, json_mode, output_schema
+                    component, round_no, attempt, messages, tools, json_mode, output_schema
                 )
-                return parse(reply) if parse is not None else reply
+                value = parse(reply) if parse is not None else reply
+                self._routing(component, attempt, "OK")
+                return value
             except ValueError:
                 last = ModelError(ErrorCode.MODEL_ERROR, "unusable reply")
+                self._routing(component, attempt, "UNUSABLE")
             except ModelError as err:
                 last = err
+                self._routing(component, attempt, "FAILED", err.error_code)
             log.info(
                 "model call failed component=%s attempt=%d code=%s",
                 component.value,
@@ -128,9 +138,20 @@ class ModelCaller:
         assert last is not None
         raise last
 
+    def _routing(
+        self,
+        component: Component,
+        attempt: int,
+        outcome: Literal["OK", "UNUSABLE", "FAILED"],
+        code: ErrorCode | None = None,
+    ) -> None:
+        if component is Component.ROUTER and self.trace is not None:
+            self.trace.record(RoutingAttempt(attempt=attempt, outcome=outcome, error_code=code))
+
     async def _attempt(
         self,
         component: Component,
+        round_no: int,
         attempt: int,
         messages: Sequence[ChatMessage],
         tools: Sequence[ToolDefinition],
@@ -159,22 +180,22 @@ class ModelCaller:
             if remaining_s <= settings.timeout_s:
                 # The run's deadline, not the component's timeout, cut this call short: that
                 # is the run timing out, whichever of the two timers fired first.
-                self._record(component, attempt, None, t0, ErrorCode.DEADLINE_EXCEEDED)
+                self._record(component, round_no, attempt, None, t0, ErrorCode.DEADLINE_EXCEEDED)
                 raise RunInactive(ErrorCode.DEADLINE_EXCEEDED, "run deadline reached") from None
-            self._record(component, attempt, None, t0, ErrorCode.MODEL_TIMEOUT)
+            self._record(component, round_no, attempt, None, t0, ErrorCode.MODEL_TIMEOUT)
             raise ModelError(ErrorCode.MODEL_TIMEOUT, "model call timed out") from None
         except ModelError as err:
-            self._record(component, attempt, None, t0, err.error_code)
+            self._record(component, round_no, attempt, None, t0, err.error_code)
             raise
         except HarnessError:
             raise
         except Exception as exc:  # an adapter defect is a technical failure, text stays local
-            self._record(component, attempt, None, t0, ErrorCode.MODEL_ERROR)
+            self._record(component, round_no, attempt, None, t0, ErrorCode.MODEL_ERROR)
             raise ModelError(ErrorCode.MODEL_ERROR, type(exc).__name__) from None
         if self.run.terminal:
             self.run.drop_late()
             raise RunInactive(ErrorCode.RUN_NOT_ACTIVE, "late model reply dropped")
-        self._record(component, attempt, reply, t0, None)
+        self._record(component, round_no, attempt, reply, t0, None)
         if (
             len(reply.content or "") > settings.max_reply_chars
             or sum(len(c.arguments) for c in reply.tool_calls) > settings.max_reply_chars
@@ -185,6 +206,7 @@ class ModelCaller:
     def _record(
         self,
         component: Component,
+        round_no: int,
         attempt: int,
         reply: ModelReply | None,
         t0: float,
@@ -193,10 +215,19 @@ class ModelCaller:
         # Usage is committed for every attempt: what the provider reported, or "unavailable".
         usage = reply.usage if reply else None
         self.budget.commit_usage(component, reply.model if reply else "", usage)
+        self.reasoning.append(
+            ReasoningNote(
+                component=component,
+                component_round=round_no,
+                attempt=attempt,
+                text=reply.reasoning_content if reply else None,
+            )
+        )
         if self.trace is not None:
             self.trace.record(
                 ModelTokenUsage(
                     component=component,
+                    component_round=round_no,
                     attempt=attempt,
                     latency_ms=round((self.clock.monotonic() - t0) * 1000, 3),
                     usage=usage,

@@ -11,14 +11,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Literal
 
 from harness.agent.caller import ModelCaller
 from harness.agent.prompts import CONTROL_STOP, agent_messages
 from harness.agent.turns import run_tool_calls
 from harness.boundary import ToolBoundary
 from harness.draft import DiagnosisDraft, RoundEvaluation, parse_draft
+from harness.errors import ErrorCode, HarnessError
 from harness.jsontext import loads_object
 from harness.models import ChatMessage, Component, ModelReply, OutputSchema
+from harness.trace import AgentStep
 
 __all__ = ["DRAFT_OUTPUT", "AgentOutcome", "DiagnosisAgent"]
 
@@ -55,15 +58,21 @@ class DiagnosisAgent:
         tools = self.boundary.registry.definitions(self.boundary.policy.authorized_tools)
         turns = 0
         while True:
+            turns += 1
             # Once the harness required a stop, the agent must answer: no tools are offered and
             # the reply is asked for in the draft's schema.
-            reply = await self.caller.call(
-                Component.DIAGNOSIS_AGENT,
-                messages,
-                tools=[] if self.stop_injected else tools,
-                output_schema=DRAFT_OUTPUT if self.stop_injected else None,
-            )
-            turns += 1
+            t0 = self.caller.clock.monotonic()
+            try:
+                reply = await self.caller.call(
+                    Component.DIAGNOSIS_AGENT,
+                    messages,
+                    tools=[] if self.stop_injected else tools,
+                    output_schema=DRAFT_OUTPUT if self.stop_injected else None,
+                )
+            except HarnessError as err:
+                self._step(turns, "ERROR", None, t0, err.error_code)
+                raise
+            self._step(turns, "TOOL_CALLS" if reply.tool_calls else "DRAFT", reply, t0)
             if not reply.tool_calls:
                 draft = parse_draft(reply.content)
                 messages.append(ChatMessage(role="assistant", content=reply.content))
@@ -73,6 +82,28 @@ class DiagnosisAgent:
             if self.boundary.control.stop_required and not self.stop_injected:
                 self.stop_injected = True
                 messages.append(ChatMessage(role="user", content=CONTROL_STOP))
+
+    def _step(
+        self,
+        step_no: int,
+        outcome: Literal["TOOL_CALLS", "DRAFT", "ERROR"],
+        reply: ModelReply | None,
+        t0: float,
+        code: ErrorCode | None = None,
+    ) -> None:
+        trace = self.caller.trace
+        if trace is None:
+            return
+        trace.record(
+            AgentStep(
+                step_no=step_no,
+                outcome=outcome,
+                tool_calls=len(reply.tool_calls) if reply else 0,
+                token_count=reply.usage.total_tokens if reply and reply.usage else None,
+                latency_ms=round((self.caller.clock.monotonic() - t0) * 1000, 3),
+                error_code=code,
+            )
+        )
 
 
 def _agent_says_no_gain(reply: ModelReply) -> bool:

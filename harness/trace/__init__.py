@@ -1,12 +1,14 @@
 """The trace timeline: typed metadata-only events and the recorder that numbers them."""
 
 from harness.trace.events import (
+    AgentStep,
     EvidenceCheck,
     EvidenceRepair,
     ModelCallUsage,
     ModelTokenUsage,
     ReleaseDecision,
     Routed,
+    RoutingAttempt,
     RunFinished,
     RunStarted,
     SemanticCheck,
@@ -16,15 +18,17 @@ from harness.trace.events import (
     TraceDetails,
     TraceEvent,
 )
-from harness.trace.recorder import TraceRecorder, TraceSink
+from harness.trace.recorder import TraceRecorder
 
 __all__ = [
+    "AgentStep",
     "EvidenceCheck",
     "EvidenceRepair",
     "ModelCallUsage",
     "ModelTokenUsage",
     "ReleaseDecision",
     "Routed",
+    "RoutingAttempt",
     "RunFinished",
     "RunStarted",
     "SemanticCheck",
@@ -34,5 +38,4 @@ __all__ = [
     "TraceDetails",
     "TraceEvent",
     "TraceRecorder",
-    "TraceSink",
 ]

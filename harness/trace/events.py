@@ -24,12 +24,14 @@ from harness.results import FailureStage, ResultKind
 from harness.verdicts import IssueCode, SemanticVerdict
 
 __all__ = [
+    "AgentStep",
     "EvidenceCheck",
     "EvidenceRepair",
     "ModelCallUsage",
     "ModelTokenUsage",
     "ReleaseDecision",
     "Routed",
+    "RoutingAttempt",
     "RunFinished",
     "RunStarted",
     "SemanticCheck",
@@ -71,6 +73,18 @@ class RunStarted(_Details):
     status: RunStatus = Field(description="Status when it started (RUNNING).")
 
 
+class RoutingAttempt(_Details):
+    """One attempt of the router's call and how it ended."""
+
+    default_category: ClassVar[TraceCategory] = TraceCategory.ROUTING
+    kind: Literal["ROUTING_ATTEMPT"] = "ROUTING_ATTEMPT"
+    attempt: int = Field(ge=1, description="1-based attempt.")
+    outcome: Literal["OK", "UNUSABLE", "FAILED"] = Field(
+        description="A usable intent, an unparseable reply, or a failed call."
+    )
+    error_code: ErrorCode | None = Field(default=None, description="Set when FAILED.")
+
+
 class Routed(_Details):
     """The router decided the run's path."""
 
@@ -85,6 +99,7 @@ class ModelTokenUsage(_Details):
     default_category: ClassVar[TraceCategory] = TraceCategory.AGENT
     kind: Literal["MODEL_TOKEN_USAGE"] = "MODEL_TOKEN_USAGE"
     component: Component = Field(description="The component that called the model.")
+    component_round: int = Field(ge=1, description="1-based logical call of the component.")
     attempt: int = Field(ge=1, description="1-based attempt of this logical call.")
     latency_ms: float = Field(ge=0, description="Time the attempt took.")
     usage: Usage | None = Field(description="Provider-reported usage; None = unavailable.")
@@ -101,6 +116,21 @@ class ModelTokenUsage(_Details):
         if self.component is Component.SEMANTIC_GUARD:
             return TraceCategory.SEMANTIC
         return TraceCategory.AGENT
+
+
+class AgentStep(_Details):
+    """One diagnosis agent turn: what it produced and what it cost."""
+
+    default_category: ClassVar[TraceCategory] = TraceCategory.AGENT
+    kind: Literal["AGENT_STEP"] = "AGENT_STEP"
+    step_no: int = Field(ge=1, description="1-based turn of the diagnosis agent.")
+    outcome: Literal["TOOL_CALLS", "DRAFT", "ERROR"] = Field(description="What the turn produced.")
+    tool_calls: int = Field(ge=0, description="Tool calls the turn asked for.")
+    token_count: int | None = Field(
+        description="Provider-reported total tokens; None = unavailable."
+    )
+    latency_ms: float = Field(ge=0, description="Time the model call took.")
+    error_code: ErrorCode | None = Field(default=None, description="Set when ERROR.")
 
 
 class ToolRequestRejected(_Details):
@@ -195,7 +225,9 @@ class RunFinished(_Details):
 
 TraceDetails = Annotated[
     RunStarted
+    | RoutingAttempt
     | Routed
+    | AgentStep
     | ModelTokenUsage
     | ToolRequestRejected
     | ToolInvocation

@@ -73,16 +73,6 @@ class Rig:
         return asyncio.run(self.store.get(RUN_ID, call_id))
 
 
-class _Audit:
-    def __init__(self, sink: list[ToolInvocationAudit], fail: bool = False) -> None:
-        self.sink, self.fail = sink, fail
-
-    async def record_tool_invocation(self, record: ToolInvocationAudit) -> None:
-        if self.fail:
-            raise RuntimeError("audit down")
-        self.sink.append(record)
-
-
 def _reject_sql(request: Any) -> Any:
     if "DROP" in request.sql.upper():
         raise SqlRejected(context={"reason": "NOT_SELECT"})
@@ -97,7 +87,6 @@ def make_rig(
     policy: ToolPolicy | None = None,
     extra_specs: list[ToolSpec] = (),
     max_record_bytes: int = 1_048_576,
-    audit_fails: bool = False,
     threshold: int = 2,
     ttl_s: int = 600,
 ) -> Rig:
@@ -117,7 +106,6 @@ def make_rig(
         project_in_thread=False,
         clock=clock,
     )
-    sink: list[ToolInvocationAudit] = []
     policy = policy or ToolPolicy(
         authorized_tools=frozenset(s.name for s in specs),
         execute_timeout_s=0.2,
@@ -132,10 +120,9 @@ def make_rig(
         executor=executor,
         clock=clock,
         control=InformationControl(no_gain_threshold=threshold),
-        audit=_Audit(sink, fail=audit_fails),
         auto_round=True,
     )
-    return Rig(clock, run, budget, store, backend, boundary, sink)
+    return Rig(clock, run, budget, store, backend, boundary, boundary.audit_rows)
 
 
 def assert_no_raw(result: ToolBoundaryResult) -> None:
@@ -544,11 +531,12 @@ def test_expired_record_is_record_expired() -> None:
     assert rig.record("c1") is None
 
 
-def test_audit_failure_never_changes_the_result() -> None:
-    rig = make_rig(audit_fails=True)
-    result = rig.call()
-    assert result.outcome == "OBSERVATION"
-    assert rig.boundary.audit_failures == 1
+def test_audit_rows_are_kept_for_executions_only() -> None:
+    rig = make_rig()
+    rig.call(call_id="c1")
+    rig.call(call_id="c1")  # a duplicate id: refused, never executed, never audited
+    rig.call(arguments="{not json", call_id="c2")
+    assert [(r.tool_call_id, r.outcome) for r in rig.audit] == [("c1", "OBSERVATION")]
 
 
 # ---------------------------------------------------------------- control: duplicates and gain

@@ -15,11 +15,13 @@ from harness.invocation import EvidenceStatus
 from harness.models import Component, Usage
 from harness.testing.clock import FakeClock
 from harness.trace import (
+    AgentStep,
     EvidenceCheck,
     EvidenceRepair,
     ModelTokenUsage,
     ReleaseDecision,
     Routed,
+    RoutingAttempt,
     RunFinished,
     RunStarted,
     SemanticCheck,
@@ -37,10 +39,17 @@ USAGE = Usage(input_tokens=10, output_tokens=2, total_tokens=12)
 ONE_OF_EACH = [
     RunStarted(status=RunStatus.RUNNING),
     Routed(intent=Intent.DIAGNOSIS),
-    ModelTokenUsage(component=Component.ROUTER, attempt=1, latency_ms=1.5, usage=USAGE),
-    ModelTokenUsage(component=Component.DIAGNOSIS_AGENT, attempt=1, latency_ms=2, usage=None),
+    RoutingAttempt(attempt=1, outcome="OK"),
+    ModelTokenUsage(
+        component=Component.ROUTER, component_round=1, attempt=1, latency_ms=1.5, usage=USAGE
+    ),
+    ModelTokenUsage(
+        component=Component.DIAGNOSIS_AGENT, component_round=1, attempt=1, latency_ms=2, usage=None
+    ),
+    AgentStep(step_no=1, outcome="TOOL_CALLS", tool_calls=2, token_count=None, latency_ms=2),
     ModelTokenUsage(
         component=Component.SEMANTIC_GUARD,
+        component_round=1,
         attempt=2,
         latency_ms=0,
         usage=None,
@@ -97,7 +106,9 @@ def test_recorder_numbers_from_one_and_derives_type_and_category() -> None:
     assert [e.category for e in events] == [
         TraceCategory.RUN,
         TraceCategory.ROUTING,
+        TraceCategory.ROUTING,
         TraceCategory.ROUTING,  # the router's model call belongs to routing
+        TraceCategory.AGENT,
         TraceCategory.AGENT,
         TraceCategory.SEMANTIC,  # the judge's model call belongs to the semantic check
         TraceCategory.TOOL,
