@@ -115,6 +115,23 @@ class Settings(BaseSettings):
             "json_object_schema (llama-cpp-python's server), json_object, none."
         ),
     )
+    data_dir: Path | None = Field(
+        default=None,
+        description="Where the embedded default keeps its files; None = the user data dir.",
+    )
+    reasoning_keys: dict[str, SecretStr] = Field(
+        default_factory=dict,
+        description=(
+            "Key id → Fernet key sealing provider reasoning (JSON in the environment). Load the "
+            "old keys beside a new one to rotate; empty = a key file in the data directory."
+        ),
+    )
+    reasoning_key_id: str | None = Field(
+        default=None, description="The key id new reasoning is sealed with (required with keys)."
+    )
+    reasoning_retention_days: float = Field(
+        default=30.0, gt=0, le=3650, description="How long sealed reasoning is kept."
+    )
     release_url_allowlist: list[str] = Field(
         default_factory=list,
         description=(
@@ -153,6 +170,14 @@ class Settings(BaseSettings):
             raise ValueError(f"unknown components {unknown}; known: {sorted(known)}")
         return normalized
 
+    def resolved_data_dir(self) -> Path:
+        """``data_dir``, or the platform's user data directory for the harness."""
+        if self.data_dir is not None:
+            return self.data_dir
+        import platformdirs  # Imported here: only the embedded default needs it.
+
+        return Path(platformdirs.user_data_dir("diagnosis-harness"))
+
     def model_endpoint(self, component: Component) -> ModelEndpoint:
         """The resolved endpoint of ``component``: its override, else the default."""
         # Imported here: the offline package is only needed to name its model.
@@ -184,6 +209,14 @@ class Settings(BaseSettings):
             raise ValueError(
                 f"model_name (or component_models[...].model) is required with a model base URL "
                 f"for {missing}"
+            )
+        return self
+
+    @model_validator(mode="after")
+    def _current_reasoning_key_is_loaded(self) -> Settings:
+        if self.reasoning_keys and self.reasoning_key_id not in self.reasoning_keys:
+            raise ValueError(
+                f"reasoning_key_id must name one of reasoning_keys ({sorted(self.reasoning_keys)})"
             )
         return self
 

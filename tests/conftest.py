@@ -8,12 +8,20 @@ from __future__ import annotations
 
 import logging
 import os
+import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
 from tests.corpora import CorpusMissing, require
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # The embedded default keeps files (reasoning keys, the SQLite audit) in the data dir:
+    # the suite uses its own, never the user's. Set before Ray starts, so workers inherit it.
+    if "HARNESS_DATA_DIR" not in os.environ:
+        os.environ["HARNESS_DATA_DIR"] = tempfile.mkdtemp(prefix="harness-test-data-")
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

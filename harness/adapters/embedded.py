@@ -8,8 +8,10 @@ the real system (Redis, MySQL, Loki, an HTTP RAG service) without touching the c
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import timedelta
 from pathlib import Path
 
+from harness.adapters.reasoning_cipher import FernetReasoningCipher, load_or_create_keys
 from harness.boundary import ToolBoundary
 from harness.budget import Budgets, RunBudget
 from harness.clock import SystemClock
@@ -35,7 +37,7 @@ from harness.tools import (
     default_specs,
 )
 
-__all__ = ["ToolPlane", "build_run_deps", "build_tool_plane"]
+__all__ = ["ToolPlane", "build_run_deps", "build_tool_plane", "reasoning_cipher"]
 
 
 @dataclass
@@ -211,4 +213,16 @@ def build_run_deps(
         datasource=settings.mysql_datasource,
         default_deadline_s=settings.run_deadline_s,
         content=ContentPolicy(allowed_url_hosts=frozenset(settings.release_url_allowlist)),
+        cipher=reasoning_cipher(settings),
+        reasoning_retention=timedelta(days=settings.reasoning_retention_days),
     )
+
+
+def reasoning_cipher(settings: Settings) -> FernetReasoningCipher:
+    """The cipher sealing provider reasoning: configured keys, or the embedded key file."""
+    if settings.reasoning_keys:
+        keys = {k: v.get_secret_value() for k, v in settings.reasoning_keys.items()}
+        assert settings.reasoning_key_id is not None  # Settings checks it names a loaded key
+        return FernetReasoningCipher(keys, settings.reasoning_key_id)
+    keys, current = load_or_create_keys(settings.resolved_data_dir() / "reasoning-keys.json")
+    return FernetReasoningCipher(keys, current)
