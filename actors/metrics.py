@@ -1,7 +1,16 @@
-"""Harness metrics exported through ``ray.util.metrics`` (visible in the Ray dashboard).
+"""Harness metrics exported through ``ray.util.metrics`` (the node's metrics endpoint, the dashboard).
 
-Metric objects are created lazily in the process that records, because a ``Counter`` belongs
-to the process that made it; the recorder itself is picklable and travels to the actor.
+Figures come from a finished run's durable record (:class:`harness.audit.RunRecord`), so the
+metrics say exactly what the audit says. Tags are low-cardinality only — outcome, tool, status,
+code, component — never a run, session or case id.
+
+Ray's behaviour, designed around: names get a ``ray_`` prefix on export, each process adds its
+own ``WorkerId`` label (so series are summed across workers when read), values are exported
+only every few seconds, and histogram sums are rebuilt from bucket midpoints (buckets below are
+chosen for the latencies the harness sees).
+
+Metric objects belong to the process that made them, so they are created lazily, once per
+process; the recorder itself is picklable and travels to the actor.
 """
 
 from __future__ import annotations
@@ -9,34 +18,101 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from harness.audit import RunRecord
+from harness.trace import ModelTokenUsage, ToolRequestRejected
+
 __all__ = ["RunMetrics"]
 
 log = logging.getLogger(__name__)
 
+_RUN_LATENCY_MS: list[float] = [50, 100, 250, 500, 1000, 2500, 5000, 10000, 30000, 60000, 120000, 300000]
+_TOOL_LATENCY_MS: list[float] = [1, 5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000, 10000]
 
-class RunMetrics:
-    """Counts finished runs by outcome (the released result's type)."""
+
+class _Instruments:
+    """The metric objects of one process."""
 
     def __init__(self) -> None:
-        self._runs: Any = None
+        from ray.util.metrics import Counter, Histogram
+
+        self.runs = Counter(
+            "harness_runs_total",
+            description="Runs finished, by the kind of the released result.",
+            tag_keys=("outcome",),
+        )
+        self.tool_invocations = Counter(
+            "harness_tool_invocations_total",
+            description="Tool calls that entered execution, by tool and how they ended.",
+            tag_keys=("tool", "outcome", "evidence"),
+        )
+        self.rejections = Counter(
+            "harness_tool_rejections_total",
+            description="Tool calls refused before execution, by stable code.",
+            tag_keys=("code",),
+        )
+        self.model_calls = Counter(
+            "harness_model_calls_total",
+            description="Model call attempts, by component.",
+            tag_keys=("component",),
+        )
+        self.tokens = Counter(
+            "harness_model_tokens_total",
+            description="Provider-reported tokens, by component and direction.",
+            tag_keys=("component", "direction"),
+        )
+        self.run_latency = Histogram(
+            "harness_run_latency_ms",
+            description="Run wall time from start to release.",
+            boundaries=_RUN_LATENCY_MS,
+            tag_keys=("outcome",),
+        )
+        self.tool_latency = Histogram(
+            "harness_tool_latency_ms",
+            description="Time a tool call spent in the boundary.",
+            boundaries=_TOOL_LATENCY_MS,
+            tag_keys=("tool",),
+        )
+
+
+class RunMetrics:
+    """Records one finished run's figures; a metrics failure never touches the run."""
+
+    def __init__(self) -> None:
+        self._instruments: _Instruments | None = None
 
     def __getstate__(self) -> dict[str, Any]:
-        return {}  # the counter is per process; the receiving process makes its own
+        return {}  # the metric objects are per process; the receiving process makes its own
 
     def __setstate__(self, state: dict[str, Any]) -> None:
-        self._runs = None
+        self._instruments = None
 
-    def __call__(self, result_type: str) -> None:
-        """Record one finished run; a metrics failure never touches the run."""
+    def __call__(self, record: RunRecord) -> None:
         try:
-            if self._runs is None:
-                from ray.util.metrics import Counter
-
-                self._runs = Counter(
-                    "harness_runs_total",
-                    description="Runs finished, by the type of the released result.",
-                    tag_keys=("outcome",),
-                )
-            self._runs.inc(1, tags={"outcome": result_type})
+            if self._instruments is None:
+                self._instruments = _Instruments()
+            self._record(self._instruments, record)
         except Exception:  # metrics are best effort
-            log.debug("run metric not recorded", exc_info=True)
+            log.debug("run metrics not recorded", exc_info=True)
+
+    @staticmethod
+    def _record(m: _Instruments, record: RunRecord) -> None:
+        outcome = record.run.result_kind or "NONE"
+        m.runs.inc(1, tags={"outcome": outcome})
+        m.run_latency.observe(record.run.duration_ms, tags={"outcome": outcome})
+        for call in record.tool_invocations:
+            evidence = call.evidence_status.value if call.evidence_status else "NONE"
+            m.tool_invocations.inc(
+                1, tags={"tool": call.tool_name, "outcome": call.outcome, "evidence": evidence}
+            )
+            m.tool_latency.observe(call.latency_ms, tags={"tool": call.tool_name})
+        for event in record.trace:
+            details = event.details
+            if isinstance(details, ToolRequestRejected):
+                m.rejections.inc(1, tags={"code": details.error_code.value})
+            elif isinstance(details, ModelTokenUsage):
+                component = details.component.value
+                m.model_calls.inc(1, tags={"component": component})
+                if details.usage is not None:
+                    tags = {"component": component}
+                    m.tokens.inc(details.usage.input_tokens, tags={**tags, "direction": "input"})
+                    m.tokens.inc(details.usage.output_tokens, tags={**tags, "direction": "output"})

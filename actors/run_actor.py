@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from harness.audit import RunRecord
 from harness.diagnosis import DiagnosisRun, RunDeps
 from harness.errors import ErrorCode, RunNotFound, RunRejected
 from harness.ingress import RunRequest
@@ -54,7 +55,7 @@ class RunActor:
         max_runs: Runs hosted at the same time (K).
         result_ttl_s: How long a finished run stays answerable by ``wait`` and ``status``.
         name: The actor's name, for logs.
-        on_finished: Called with the released result's kind once per finished run (metrics).
+        on_finished: Called with the run's durable record once per finished run (metrics).
     """
 
     def __init__(
@@ -64,7 +65,7 @@ class RunActor:
         max_runs: int = 1,
         result_ttl_s: float = 60.0,
         name: str = "",
-        on_finished: Callable[[str], None] | None = None,
+        on_finished: Callable[[RunRecord], None] | None = None,
     ) -> None:
         if max_runs < 1:
             raise ValueError("max_runs must be at least 1")
@@ -158,8 +159,8 @@ class RunActor:
         finally:
             self._active -= 1
             asyncio.get_running_loop().call_later(self.result_ttl_s, self._forget, run.run_id)
-        if self._on_finished is not None:
-            self._on_finished(result.kind)
+        if self._on_finished is not None and run.record is not None:
+            self._on_finished(run.record)
         return result
 
     def _forget(self, run_id: str) -> None:

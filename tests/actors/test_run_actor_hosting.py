@@ -10,6 +10,7 @@ from actor_helpers import eventually
 from actors.registry import RunRegistry
 from actors.run_actor import RunActor
 from actors.testing import FakeDepsFactory
+from harness.audit import RunRecord
 from harness.context import RunStatus
 from harness.errors import ErrorCode, HarnessError
 from harness.ingress import RunRequest
@@ -21,7 +22,7 @@ def _body(question: str, **kwargs: object) -> str:
 
 
 def test_hosts_runs_and_releases_each_result_once() -> None:
-    finished: list[str] = []
+    finished: list[RunRecord] = []
 
     async def main() -> None:
         actor = RunActor(FakeDepsFactory(), max_runs=2, on_finished=finished.append)
@@ -46,7 +47,10 @@ def test_hosts_runs_and_releases_each_result_once() -> None:
         )
 
     asyncio.run(main())
-    assert finished == ["Answer", "Cancelled"]
+    assert [(r.run.run_id, r.run.result_kind) for r in finished] == [
+        ("run-a", "Answer"),
+        ("run-b", "Cancelled"),
+    ]
 
 
 def test_cancel_before_the_run_starts_still_releases_cancelled() -> None:
