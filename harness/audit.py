@@ -32,6 +32,7 @@ __all__ = [
     "AgentStepAudit",
     "AuditSink",
     "AuditStore",
+    "FanOutSink",
     "ReasoningAccess",
     "ReasoningAudit",
     "RunAudit",
@@ -141,6 +142,28 @@ class AuditSink(Protocol):
     async def record(self, record: RunRecord) -> None:
         """Accept one run's record for storage."""
         ...
+
+
+class FanOutSink:
+    """Hands each record to every sink; one failing sink does not starve the others.
+
+    Args:
+        sinks: The sinks, called in order.
+    """
+
+    def __init__(self, sinks: Sequence[AuditSink]) -> None:
+        self.sinks = tuple(sinks)
+
+    async def record(self, record: RunRecord) -> None:
+        """Record everywhere, then raise the first failure (the caller counts it)."""
+        failure: Exception | None = None
+        for sink in self.sinks:
+            try:
+                await sink.record(record)
+            except Exception as exc:  # one sink's failure must not skip the next
+                failure = failure or exc
+        if failure is not None:
+            raise failure
 
 
 class AuditStore(Protocol):

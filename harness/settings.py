@@ -139,6 +139,17 @@ class Settings(BaseSettings):
             "every other URL is defanged. JSON list in the environment."
         ),
     )
+    otel_exporter: Literal["off", "console", "otlp"] = Field(
+        default="off",
+        description=(
+            "OpenTelemetry export of each run's timeline as GenAI spans (metadata only): off, "
+            "console, or otlp (OTLP over HTTP to otel_endpoint)."
+        ),
+    )
+    otel_endpoint: str | None = Field(
+        default=None,
+        description="OTLP/HTTP traces URL; None = the SDK's default (OTEL_EXPORTER_OTLP_*).",
+    )
     component_models: dict[str, ComponentModelSettings] = Field(
         default_factory=dict,
         description=(

@@ -12,6 +12,7 @@ from datetime import timedelta
 from pathlib import Path
 
 from harness.adapters.reasoning_cipher import FernetReasoningCipher, load_or_create_keys
+from harness.audit import AuditSink, FanOutSink
 from harness.boundary import ToolBoundary
 from harness.budget import Budgets, RunBudget
 from harness.clock import SystemClock
@@ -37,7 +38,7 @@ from harness.tools import (
     default_specs,
 )
 
-__all__ = ["ToolPlane", "build_run_deps", "build_tool_plane", "reasoning_cipher"]
+__all__ = ["ToolPlane", "audit_sink", "build_run_deps", "build_tool_plane", "reasoning_cipher"]
 
 
 @dataclass
@@ -215,7 +216,20 @@ def build_run_deps(
         content=ContentPolicy(allowed_url_hosts=frozenset(settings.release_url_allowlist)),
         cipher=reasoning_cipher(settings),
         reasoning_retention=timedelta(days=settings.reasoning_retention_days),
+        audit=audit_sink(settings),
     )
+
+
+def audit_sink(settings: Settings) -> AuditSink | None:
+    """Where finished runs' records go: the span export when it is on."""
+    sinks: list[AuditSink] = []
+    if settings.otel_exporter != "off":
+        from harness.adapters.otel_export import build_span_sink
+
+        sinks.append(build_span_sink(settings.otel_exporter, settings.otel_endpoint))
+    if not sinks:
+        return None
+    return sinks[0] if len(sinks) == 1 else FanOutSink(sinks)
 
 
 def reasoning_cipher(settings: Settings) -> FernetReasoningCipher:
