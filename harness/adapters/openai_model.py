@@ -33,6 +33,7 @@ __all__ = [
     "OpenAIModelClient",
     "build_model_clients",
     "component_call_settings",
+    "render_body",
     "render_messages",
     "render_response_format",
     "render_tools",
@@ -65,22 +66,36 @@ class OpenAIModelClient:
     async def complete(self, request: ModelRequest) -> ModelReply:
         """One chat completion; ModelError(MODEL_TIMEOUT / MODEL_ERROR) on failure."""
         try:
-            # Messages and tools are rendered as plain dicts; the SDK's TypedDicts do not see
-            # that they have the right shape.
-            response = await self.client.chat.completions.create(  # type: ignore[call-overload]
+            # The prepared body travels in ``extra_body``, which the SDK merges into the JSON
+            # as is: its per-call type transform then walks empty placeholders instead of the
+            # whole conversation (7 ms per call at 1 KB of messages, 48 ms at 40 KB). The
+            # bytes on the wire are the same as passing them as arguments (tested).
+            response = await self.client.chat.completions.create(
                 model=self.model,
-                messages=render_messages(request.messages),
-                tools=render_tools(request.tools) or openai.NOT_GIVEN,
+                messages=[],
                 max_tokens=request.max_tokens,
                 timeout=request.timeout_s,
-                response_format=render_response_format(request, self.structured_output)
-                or openai.NOT_GIVEN,
+                extra_body=render_body(request, self.structured_output),
             )
             return _reply(response)
         except openai.APITimeoutError:
             raise ModelError(ErrorCode.MODEL_TIMEOUT, "APITimeoutError") from None
         except Exception as exc:  # status, connection, malformed JSON or shape: all technical
             raise ModelError(ErrorCode.MODEL_ERROR, type(exc).__name__) from None
+
+
+def render_body(request: ModelRequest, structured_output: StructuredOutput) -> dict[str, Any]:
+    """The request's messages, tools and response format as chat-completions JSON."""
+    # Keys in the SDK's own order (its body lists response_format before tools), so merged
+    # into its JSON they land where passing them as arguments would put them.
+    body: dict[str, Any] = {"messages": render_messages(request.messages)}
+    response_format = render_response_format(request, structured_output)
+    if response_format is not None:
+        body["response_format"] = response_format
+    tools = render_tools(request.tools)
+    if tools:
+        body["tools"] = tools
+    return body
 
 
 def render_response_format(

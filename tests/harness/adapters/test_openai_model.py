@@ -15,6 +15,9 @@ from harness.adapters.openai_model import (
     OpenAIModelClient,
     build_model_clients,
     component_call_settings,
+    render_messages,
+    render_response_format,
+    render_tools,
 )
 from harness.errors import ErrorCode, ModelError
 from harness.models import (
@@ -28,7 +31,7 @@ from harness.models import (
     Usage,
 )
 from harness.offline import OFFLINE_MODEL_NAME
-from harness.settings import Settings
+from harness.settings import Settings, StructuredOutput
 
 TOOL = ToolDefinition(name="search_knowledge", description="d", parameters={"type": "object"})
 WIRE_TOOL = {
@@ -128,6 +131,43 @@ def test_request_body_carries_messages_tools_cap_and_json_mode() -> None:
     assert sent.extensions["timeout"] == {"connect": 7.5, "read": 7.5, "write": 7.5, "pool": 7.5}
     complete(recorder, request(tools=[], json_mode=False))
     assert set(json.loads(recorder.requests[1].content)) == {"model", "messages", "max_tokens"}
+
+
+@pytest.mark.parametrize("structured", ["json_schema", "json_object_schema", "json_object", "none"])
+@pytest.mark.parametrize("with_tools", [True, False])
+def test_the_request_bytes_equal_the_sdks_own_argument_path(
+    structured: StructuredOutput, with_tools: bool
+) -> None:
+    """The body travels in extra_body (to skip the SDK's per-call transform); on the wire it
+    is byte for byte what passing messages, tools and response_format as arguments sends."""
+    reply = completion({"role": "assistant", "content": "{}"})
+    recorder = Recorder(lambda r: httpx.Response(200, json=reply))
+    schema = OutputSchema(name="Route", json_schema={"type": "object", "properties": {}})
+    req = request(
+        tools=[TOOL] if with_tools else [],
+        json_mode=True,
+        output_schema=schema,
+        messages=[*MESSAGES, ChatMessage(role="user", content='naïve ünïcode \u2028 "q"')],
+    )
+    client = recorder.client()
+    client.structured_output = structured
+
+    async def both() -> None:
+        await client.complete(req)
+        await client.client.chat.completions.create(  # type: ignore[call-overload]
+            model=client.model,
+            messages=render_messages(req.messages),
+            tools=render_tools(req.tools) or openai.NOT_GIVEN,
+            max_tokens=req.max_tokens,
+            timeout=req.timeout_s,
+            response_format=render_response_format(req, structured) or openai.NOT_GIVEN,
+        )
+
+    asyncio.run(both())
+    ours, sdk = recorder.requests
+    assert ours.content == sdk.content
+    assert ours.headers["content-length"] == sdk.headers["content-length"]
+    assert ours.extensions["timeout"] == sdk.extensions["timeout"]
 
 
 def test_reply_maps_tool_calls_usage_reasoning_and_finish_reason() -> None:
