@@ -28,8 +28,17 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-__all__ = ["PLACEHOLDERS", "Redactor", "redact"]
+__all__ = [
+    "PLACEHOLDERS",
+    "LogQuery",
+    "Redactor",
+    "fold",
+    "is_secret_shaped",
+    "match_view",
+    "redact",
+]
 
+from harness._redaction_match import LogQuery, fold, match_view
 from harness._redaction_rules import (
     _DIGEST_LABEL,
     _EMAIL,
@@ -130,6 +139,14 @@ class Redactor:
         return text
 
     __call__ = redact
+
+    def match_view(self, text: str) -> str:
+        """The redacted, folded text a log query is decided on (see :class:`LogQuery`)."""
+        return match_view(self.redact(text))
+
+    def is_secret_shaped(self, text: str) -> bool:
+        """Whether redaction would change ``text``: it holds a secret or an identifier."""
+        return self.redact(text) != text
 
 
 def _sql_span(match: re.Match[str]) -> str:
@@ -295,3 +312,13 @@ _DEFAULT = Redactor()
 def redact(text: str) -> str:
     """Redact ``text`` with the default :class:`Redactor` (see the module docstring)."""
     return _DEFAULT.redact(text)
+
+
+def is_secret_shaped(text: str) -> bool:
+    """Whether the default :class:`Redactor` would change ``text``.
+
+    A log query that would be redacted names a secret or an identifier (a key, a host, an IP,
+    a pod) that observations never show; searching for it can only probe the raw text, so
+    ``query_logs`` refuses such a query (SECRET_IN_QUERY).
+    """
+    return _DEFAULT.is_secret_shaped(text)
