@@ -9,7 +9,6 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from functools import lru_cache
 
 SECRET = "<SECRET>"
 POD = "<POD>"
@@ -25,31 +24,19 @@ _PLACEHOLDER_RE = r"<(?:SECRET|POD|HOST|IP|PID|EMAIL)>"
 
 # A private key body spans lines; the END line may be missing in a truncated log record, in
 # which case everything up to the end of the text is the key.
+# SSH2 (RFC 4716, ``---- BEGIN SSH2 ENCRYPTED PRIVATE KEY ----``) and PuTTY ``.ppk`` files
+# (``PuTTY-User-Key-File-2:`` up to ``Private-MAC:``) are private keys too.
 _PEM = re.compile(
-    r"-----BEGIN[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----"
-    r"(?:.*?-----END[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|.*\Z)",
+    r"-{4,5} ?BEGIN[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)? ?-{4,5}"
+    r"(?:.*?-{4,5} ?END[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)? ?-{4,5}|.*\Z)"
+    r"|PuTTY-User-Key-File-\d+:(?:.*?Private-MAC:[^\n]*|.*\Z)",
     re.DOTALL,
-)
-
-# ----------------------------------------------------------------------------- SQL literals
-
-_SQL_WORDS = ("select", "insert", "update", "delete", "replace")
-_SQL_SPAN = re.compile(
-    r"(?is)\b(?:select\b[^\n]*?\bfrom\b|insert\s+(?:ignore\s+)?into\b|replace\s+into\b"
-    r"|update\s+\S+\s+set\b|delete\s+from\b)[^\n]*"
-)
-# Single-quoted strings (with '' and backslash escapes) and bare numbers/hex; double quotes
-# are identifiers in ANSI mode and often the JSON string around the statement, so they stay.
-_SQL_LITERAL = re.compile(
-    r"'(?:[^'\\\n]|\\.|'')*'"
-    r"|(?<![\w.$<>?])[-+]?(?:0[xX][0-9a-fA-F]+|\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)(?![\w.]|\.\d)"
 )
 
 # ----------------------------------------------------------------------------- keyed secrets
 
-# A keyed secret cannot occur in a line whose lower-cased text holds none of these.
-_KEYED_HINTS = ("pass", "pwd", "secret", "token", "key", "auth", "cred", "cookie", "sig",
-                "salt", "access", "-u ", "--user")  # fmt: skip
+# Horizontal space, Unicode spaces (NBSP, ideographic space) and zero-width characters.
+_HS = r"(?:[^\S\n]|[\u200b-\u200f\u2060-\u2064\ufeff\u00ad])"
 
 # A quoted value (plain or JSON-escaped quotes; an unterminated quote runs to the end of the
 # line), or an unquoted one that runs to whitespace or a list separator. An HTTP auth scheme
@@ -64,67 +51,68 @@ _VALUE = (
 
 _FLAGS = re.compile(
     # 1. Command-line flags: --password hunter2, --token=abc.
-    r"(?P<flag>(?<![\w\->])--?[\w\-]*?(?:pass|pwd|secret|token|key|auth|cred)[\w\-]*)"
+    # (The lookbehinds sit after the first "-" so that the engine scans for it.)
+    r"(?P<flag>-(?<![\w\->]-)-?[\w\-]*?(?:pass|pwd|secret|token|key|auth|cred|cookie)[\w\-]*)"
     r"(?P<fsep>=|[ \t]+)"
     r"(?P<fval>(?!" + _PLACEHOLDER_RE + r")(?!-)(?:\"[^\"\n]*\"|'[^'\n]*'|\S+))"
     # 2. curl -u / --user user:password (the whole credential pair goes).
-    r"|(?P<uflag>(?<![\w\->])(?:-u|--user)[ \t]+)(?P<upair>(?!" + _PLACEHOLDER_RE + r")\S*:\S*)"
+    r"|(?P<uflag>-(?<![\w\->]-)(?:u|-user)(?:[ \t]+|=))(?P<upair>(?!"
+    + _PLACEHOLDER_RE
+    + r")\S*:\S*)"
 )
-# 3. key = value, key: value, "key": "value", key := value, key => value. Matched only at
-#    identifiers that contain a hint word (found in the lower-cased text), so the regex never
-#    walks the whole line; _key_strength (cached) then decides.
+# 3. key = value, key: value, "key": "value", key := value, key => value, key<TAB>value, with
+#    full-width ``：``/``＝`` and any Unicode space. Matched only at identifiers that hold a hint
+#    word (found in the key skeleton of the text), so the regex never walks the whole line.
+_KEY_CHARS = r"(?:[\w.\-$@%]|[\u200b-\u200f\u2060-\u2064\ufeff\u00ad])"
 _KEY_VALUE = re.compile(
-    r"(?P<key>[A-Za-z_][\w.\-]*+)"
+    r"(?P<key>[^\W\d]" + _KEY_CHARS + r"*+)"
     # The separator is atomic: "=>" must not back off to "=" and take ">" as a value.
-    r"(?P<sep>(?>(?:\\*[\"'`])?[ \t]*(?:=>|:=|=|:(?!//))[ \t]*))" + _VALUE
+    r"(?P<sep>(?>(?:\\*[\"'`])?" + _HS + r"*(?:=>|:=|[=＝]|[:：](?!//))" + _HS + r"*|\t+))" + _VALUE
 )
-_HINT_RE = re.compile(r"pass|pwd|secret|token|key|auth|cred|cookie|sig|salt|access")
+# A key in prose: "the password was X", "requirepass X", "with credentials X".
+_PROSE_KEY = re.compile(
+    r"(?P<key>[^\W\d]" + _KEY_CHARS + r"*+)"
+    r"(?P<sep>" + _HS + r"+(?:(?:is|was|are|were|set to|changed to|reset to|is now|now|became"
+    r"|est|ist|war|es|era|是|为|は|が|:)" + _HS + r"+)?)"
+    r"(?P<uv>(?!" + _PLACEHOLDER_RE + r")[^\s\"'`,;]+)",
+    re.IGNORECASE,
+)
+_PROSE_STOP = frozenset(
+    {"for", "from", "to", "at", "on", "in", "by", "with", "via", "as", "and", "or", "not",
+     "user", "username", "login", "host", "the", "a", "an", "of", "if", "is", "was"}
+)  # fmt: skip
+# Words that continue an unquoted passphrase (``passphrase=correct horse battery staple``).
+_PASSPHRASE_WORD = re.compile(r" +(?P<w>[^\s=:;,&|\"'<>(){}\[\]]+)(?![=:\w])")
+_PREVIOUS_WORDS = re.compile(r"(?:([^\W\d]+)[ \t]+)?([^\W\d]+)[ \t]+\Z")
 _IDENT_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-")
 
-_CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
-_STRONG_WORDS = frozenset(
-    {
-        "pass", "pw", "passwd", "password", "pwd", "auth", "authorization", "cookie", "cookies",
-        "signature", "sig", "salt", "secret", "secrets", "creds", "credential", "credentials",
-        "token", "passphrase", "apikey", "otp", "bearer",
-    }
-)  # fmt: skip
-_STRONG_SUFFIXES = (
-    "password", "passwd", "pwd", "secret", "token", "apikey", "accesskey", "accessid",
-    "privatekey", "secretkey", "credential", "credentials", "passphrase", "authkey",
-)  # fmt: skip
-_STRONG_PAIRS = frozenset(
-    {("api", "key"), ("access", "key"), ("access", "id"), ("private", "key"), ("secret", "key"),
-     ("auth", "key"), ("master", "key"), ("signing", "key"), ("encryption", "key")}
-)  # fmt: skip
 
-
-@lru_cache(maxsize=8192)
-def _key_strength(key: str) -> int:
-    """Return 2 for a key that always holds a secret, 1 for a plain ``key``, 0 otherwise.
-
-    Only the key's last dotted component and its last word count: ``db.password`` and
-    ``AUTH_CLIENTSECRET`` name secrets, ``TokenService.java`` and ``AuthFilter`` do not.
-    """
-    last = key.strip("-\"'`\\").rsplit(".", 1)[-1]
-    words = [w.lower() for w in _CAMEL.findall(last) if not w.isdigit()]
-    if not words:
-        return 0
-    word = words[-1]
-    if word in _STRONG_WORDS or word.endswith(_STRONG_SUFFIXES):
-        return 2
-    if len(words) > 1 and (words[-2], word) in _STRONG_PAIRS:
-        return 2
-    return 1 if word.endswith("key") else 0
+def _is_key_char(char: str) -> bool:
+    return (
+        char.isalnum()
+        or char in "_.-$@%"
+        or "\u200b" <= char <= "\u200f"
+        or char in ("\u2060\u2061\u2062\u2063\u2064\ufeff\u00ad")
+    )
 
 
 # Values that only name a secret (shell/template variables, placeholders) are left alone,
-# which keeps documentation and config templates readable; they hold nothing to leak.
-_INERT_VALUE = re.compile(
-    r"\$\{\{.*\}\}|\$\{[^}]*\}?|\$[\w.\-]+|\$\(.*|\{\{.*\}\}|%[sd]|\?|null|none|nil|true|false"
-    r"|<[A-Za-z][^>]*>?.*|\[[\w \-]*\]",
-    re.IGNORECASE,
+# which keeps documentation and config templates readable; they hold nothing to leak. What is
+# inside the braces must itself read as a name (``${DB_PASS}``, ``{{ .Values.db.password }}``,
+# ``<your-token>``): ``{{Sup3rS3cret}}`` is a secret in braces, and a shell default
+# (``${DB_PASS:-hunter2}``) is judged as a value of its own.
+_TEMPLATE = re.compile(
+    r"\$\{\{(?P<a>.*)\}\}|\{\{(?P<b>.*)\}\}|\$\{(?P<c>[^}:=?+\-]*)(?:(?P<op>:?[-=?+])(?P<d>[^}]*))?\}?"
+    r"|\$\((?P<e>.*)\)?|%\((?P<f>[^)]*)\)[sd]|<(?P<g>[^>]*)>?|\[(?P<h>[^\]]*)\]|\{(?P<i>[^{}]*)\}"
+    r"|\$(?P<j>[\w.\-]+)",
+    re.DOTALL,
 )
+_INERT_WORDS = frozenset(
+    {"%s", "%d", "?", "null", "none", "nil", "true", "false", "undefined", "empty", "|", ">",
+     "|-", ">-", "|+", ">+"}
+)  # fmt: skip
+_NAME_PIECE = re.compile(r"[a-z0-9]+|[A-Z0-9]+|(?:[A-Z]?[a-z]+)+\d*")
+_NAME_SPLIT = re.compile(r"[\s._\-/:\[\]'\"|()]+")
 # Masked example values ("ghp_xxxx…", "XXXX-XXXX", "****") follow a common convention.
 _MASK_CHARS = frozenset("xX*#•")
 
@@ -135,13 +123,37 @@ def _is_masked(value: str) -> bool:
     return masked * 4 >= len(value) * 3
 
 
+def _reads_as_name(inner: str) -> bool:
+    """Whether a template's inside is a variable name or path, not a secret in braces."""
+    inner = inner.strip()
+    if not inner:
+        return True
+    # One case throughout (``f5pass``, ``DB_PASS_2``) or camelCase words (``dbPassword``);
+    # ``Sup3rS3cret`` mixes case and digits inside its words, as generated secrets do.
+    return all(not part or _NAME_PIECE.fullmatch(part) for part in _NAME_SPLIT.split(inner))
+
+
 def _inert(value: str) -> bool:
     value = value.strip()
-    return (
-        _INERT_VALUE.fullmatch(value) is not None
+    if (
+        value.lower() in _INERT_WORDS
         or _is_masked(value)
         or (len(value) > 1 and len(set(value)) == 1)
-    )
+    ):
+        return True
+    template = _TEMPLATE.fullmatch(value)
+    if template is None:
+        return False
+    if template.group("e") is not None:
+        return True  # a command substitution: its output, not its text, is the value
+    inner = next(g for g in template.groups() if g is not None)
+    if template.group("op") is not None:
+        default = template.group("d") or ""
+        # ``${X:?message}`` and ``${X:+alt}`` carry no default; ``${X:-v}`` and ``${X:=v}`` do.
+        return _reads_as_name(inner) and (
+            template.group("op")[-1] in "?+" or not default or _inert(default)
+        )
+    return _reads_as_name(inner)
 
 
 def _inert_pair(pair: str) -> bool:
@@ -197,47 +209,110 @@ _URL_USERINFO = re.compile(
     # user:password@ in URLs and DSNs (jdbc:mysql://, postgres://, redis://, amqp://, ...).
     r"(?P<scheme>[A-Za-z][A-Za-z0-9+.\-]*://)[^\s/@:\"'<>]*:[^\s/\"'<>]*@"
 )
+# user:password@ without a scheme: Go DSNs (``user:pass@tcp(host:3306)/db``, ``@unix(...)``,
+# ``@/db``) and ``user:pass@host``. The password runs to the last ``@`` of the token.
+_USERINFO = re.compile(
+    r"(?<![\w.\-:/@%+~])(?!(?:mailto|sip|sips|tel|xmpp|urn|cid|mid|news|jdbc):)"
+    r"(?P<user>[\w.\-%~+]{1,64}):(?P<pw>(?!" + _PLACEHOLDER_RE + r"@)[^\s/\"'<>]+)@(?=[\w\[(/])"
+)
 _LABEL = r"[A-Za-z0-9](?:[A-Za-z0-9\-]{0,61}[A-Za-z0-9])?"
+# The last label starts with a letter and may hold digits and dashes, so an address glued to
+# what follows (``a.b@c.dexoxb-1-token``) is still taken whole; a quoted local part counts.
 _EMAIL = re.compile(
-    r"(?<![\w.%+\->])[A-Za-z0-9._%+\-]+@" + _LABEL + r"(?:\." + _LABEL + r")*\.[A-Za-z]{2,}"
-    r"(?![\w\-])"
+    r"(?:(?<![\w.%+\->])[A-Za-z0-9._%+\-]+|\"[^\"\n@]{1,64}\")@(?:" + _LABEL + r"\.)+"
+    r"[A-Za-z](?:[A-Za-z0-9\-]*[A-Za-z0-9])?(?![\w\-])"
 )
-_IPV4 = r"(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)"
+_PCT_EMAIL = re.compile(
+    r"(?<![\w.%+\-])[\w.+\-]+%40(?:" + _LABEL + r"\.)+[A-Za-z][A-Za-z0-9\-]*(?![\w\-])"
+)
+# ``pass%77ord=...``: a key written with percent escapes is judged decoded.
+_PCT_KEY = re.compile(
+    r"(?<![\w%])(?P<key>[\w.\-]*%[0-9A-Fa-f]{2}[\w.\-%]*)(?P<sep>=)"
+    r"(?P<v>(?!" + _PLACEHOLDER_RE + r")[^\s&;,\"'<>]+)"
+)
+_OCTET = r"(?:25[0-5]|2[0-4]\d|[01]?\d?\d)"  # leading zeros included: 010.000.003.017
+_IPV4 = r"(?:" + _OCTET + r"\.){3}" + _OCTET
+_H16 = r"[0-9A-Fa-f]{1,4}"
 _IPV6 = (
-    r"(?:[0-9A-Fa-f]{1,4}:){7}[0-9A-Fa-f]{1,4}"
-    r"|(?:[0-9A-Fa-f]{1,4}:){1,7}:(?:[0-9A-Fa-f]{1,4}(?::[0-9A-Fa-f]{1,4}){0,5})?"
-    r"|::(?:[fF]{4}:)?(?:" + _IPV4 + r"|[0-9A-Fa-f]{1,4}(?::[0-9A-Fa-f]{1,4}){0,6})"
+    # IPv4-embedded forms first (::ffff:10.0.0.1, 64:ff9b::10.0.0.1, 0:0:0:0:0:ffff:1.2.3.4).
+    r"(?:"
+    + _H16
+    + r":){6}"
+    + _IPV4
+    + r"|(?:"
+    + _H16
+    + r"(?::"
+    + _H16
+    + r"){0,4})?::(?:"
+    + _H16
+    + r":){0,4}"
+    + _IPV4
+    + r"|(?:"
+    + _H16
+    + r":){7}"
+    + _H16
+    + r"|(?:"
+    + _H16
+    + r":){1,7}:(?:"
+    + _H16
+    + r"(?::"
+    + _H16
+    + r"){0,5})?"
+    + r"|::(?:"
+    + _H16
+    + r"(?::"
+    + _H16
+    + r"){0,6})"
 )
+# Cheap gates: a literal first, so that the engine scans for it.
+_IP4_GATE = re.compile(r"\.(?<=\d\.)\d{1,3}\.\d{1,3}\.\d")
+_IP6_GATE = re.compile(r"::|:(?<=[0-9A-Fa-f]:)[0-9A-Fa-f]{1,4}:[0-9A-Fa-f]{1,4}:[0-9A-Fa-f]{1,4}:")
 _IP4_RE = re.compile(r"(?<![\w.>])" + _IPV4 + r"(?::\d{1,5})?(?!\w|\.\d)")
 _IP6_RE = re.compile(
     r"(?<![\w:.>])(?:\[(?:" + _IPV6 + r")\](?::\d{1,5})?|(?:" + _IPV6 + r"))(?![\w:])"
 )
-_HOST_SUFFIXES = (".internal", ".local", ".lan", ".corp", ".intra", ".consul", ".arpa")
-_HOST_RE = re.compile(
-    r"ip-(?<![\w.\->]ip-)\d{1,3}-\d{1,3}-\d{1,3}-\d{1,3}(?:\.[A-Za-z0-9\-]+)*(?![\w\-]|\.\w)"
-    r"|(?<![\w.\->])[A-Za-z0-9][A-Za-z0-9.\-]*"
-    r"\.(?:internal|local|localdomain|lan|corp|intranet|intra|consul|home\.arpa)"
+_HOST_SUFFIXES = (".internal", ".local", ".lan", ".corp", ".intra", ".consul", ".arpa", ".priv")
+_DASHED_IP = r"(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)"
+# Cloud hostnames that spell an IP: ip-10-0-3-17, ec2-54-12-34-56.compute-1.amazonaws.com,
+# 10-0-3-20.nip.io.
+_CLOUD_HOST_RE = re.compile(
+    r"(?<![\w.\->])(?:[A-Za-z][A-Za-z0-9]*-)?(?:"
+    + _DASHED_IP
+    + r"-){3}"
+    + _DASHED_IP
+    + r"(?:\.[A-Za-z0-9\-]+)*(?![\w\-]|\.\w)"
+)
+_DASHED_GATE = re.compile(r"-(?<=\d-)\d{1,3}-\d{1,3}-\d")
+# Internal names, in any case and with any number of labels: found by the suffix (a literal
+# the engine scans for), then taken back over the name's characters.
+_HOST_SUFFIX_RE = re.compile(
+    r"\.(?i:internal|local|localdomain|lan|corp|intranet|intra|consul|home\.arpa|priv|private)"
     r"(?![\w\-]|\.\w)"
 )
+_HOST_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-")
 _POD_NAME = r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*-(?=[a-z0-9]*\d)[a-z0-9]{6,10}-[a-z0-9]{5}"
 _POD_RE = re.compile(r"(?<![\w.\->])" + _POD_NAME + r"(?![\w\-])")
 _POD_FULL = re.compile(_POD_NAME)
-_POD_KEY = re.compile(
-    r"(?<![\w\->])(?P<k>pod(?:_?name)?[ \t]*[=:][ \t]*\"?)(?!" + _PLACEHOLDER_RE + r")"
-    r"[a-z0-9][a-z0-9.\-]*"
+# DaemonSet (and bare ReplicaSet) pods: a name and Kubernetes' 5-character random suffix,
+# drawn from consonants and the digits 2, 4-9; one digit at least, so words stay.
+_DS_POD_RE = re.compile(
+    r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*-(?=[a-z]*[2456789])[bcdfghjklmnpqrstvwxz2456789]{5}"
 )
+_DS_SUFFIX = re.compile(r"-(?=[a-z]*[2456789])[bcdfghjklmnpqrstvwxz2456789]{5}(?![\w\-])")
+_POD_KEY = re.compile(
+    r"(?i)(?<![\w\->])(?P<k>pods?(?:[_.\-]?name)?\\?[\"']?"
+    r"(?P<sep>[^\S\n]*[=:/][^\S\n]*|[^\S\n]+)\\?[\"']?)(?!" + _PLACEHOLDER_RE + r")"
+    r"(?P<name>[a-z0-9][a-z0-9.\-]*[a-z0-9]|[a-z0-9])"
+)
+_STATEFUL_NAME = re.compile(r"[a-z][a-z0-9\-]*-\d+")
 # Lookbehinds sit after the first literal so that the engine can scan for the literal.
 _PID_RE = re.compile(
     r"[pP][iI][dD](?<![\w\->][pP][iI][dD])(?P<k>[ \t]*[=:]?[ \t]*)\d+(?!\w)"
     r"|\[(?<=[\w\-.)]\[)\d{2,7}\](?=[:\s]|\Z)"
 )
 # Long runs of token characters: prefixed tokens, digests, pods, hosts and random strings
-# live in them. Never right after a placeholder, so a second pass sees the runs the first saw.
-_RUN = re.compile(
-    r"(?<![A-Za-z0-9+/_\-.~])"
-    + "".join(f"(?<!{p})" for p in PLACEHOLDERS)
-    + r"[A-Za-z0-9+/_\-.~]{12,}={0,2}"
-)
+# live in them, also right after a placeholder (``<EMAIL>/ghp_…``).
+_RUN = re.compile(r"(?<![A-Za-z0-9+/_\-.~])[A-Za-z0-9+/_\-.~]{12,}={0,2}")
 
 _UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
 _HEX = re.compile(r"[0-9a-fA-F]+")

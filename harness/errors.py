@@ -7,7 +7,8 @@ Hierarchy (each leaf declares the codes it may carry; any other code is refused 
 construction, so ``ProtocolError(ErrorCode.STORE_ERROR)`` cannot exist)::
 
     HarnessError                 error_code, message, context, retryable (any code)
-    ├── ProtocolError            the model's tool call is malformed or not allowed
+    ├── ProtocolError            the model's tool call is malformed or not allowed (a log
+    │                            query holding a secret-shaped token: SECRET_IN_QUERY)
     ├── BudgetExhausted          a RunBudget limit would be crossed
     ├── StoreError               the canonical store is unreachable or refused a write
     │   └── RecordExpired        the record's TTL ran out (never recreated)
@@ -92,6 +93,7 @@ class ErrorCode(str, Enum):
     NOT_FOUND = "NOT_FOUND"
     RATE_LIMITED = "RATE_LIMITED"
     PAYLOAD_TOO_LARGE = "PAYLOAD_TOO_LARGE"
+    SECRET_IN_QUERY = "SECRET_IN_QUERY"
 
 
 class HarnessError(Exception):
@@ -164,6 +166,7 @@ class ProtocolError(HarnessError):
         ErrorCode.REQUEST_TOO_LARGE,
         ErrorCode.DUPLICATE_SCOPE,
         ErrorCode.INFORMATION_SATURATED,
+        ErrorCode.SECRET_IN_QUERY,
     )
 
 

@@ -28,32 +28,60 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-__all__ = ["PLACEHOLDERS", "Redactor", "redact"]
+__all__ = [
+    "PLACEHOLDERS",
+    "LogQuery",
+    "Redactor",
+    "fold",
+    "is_secret_shaped",
+    "match_view",
+    "redact",
+]
 
+from harness._redaction_keys import (
+    HINT_RE,
+    SPLIT_KEY,
+    ZERO_WIDTH,
+    compact,
+    compacted,
+    key_strength,
+    skeleton,
+)
+from harness._redaction_match import LogQuery, fold, match_view
+from harness._redaction_numbers import numbers
 from harness._redaction_rules import (
+    _CLOUD_HOST_RE,
+    _DASHED_GATE,
     _DIGEST_LABEL,
+    _DS_POD_RE,
+    _DS_SUFFIX,
     _EMAIL,
     _FLAGS,
     _HEX,
-    _HINT_RE,
-    _HOST_RE,
+    _HOST_CHARS,
+    _HOST_SUFFIX_RE,
     _HOST_SUFFIXES,
-    _IDENT_CHARS,
+    _IP4_GATE,
     _IP4_RE,
+    _IP6_GATE,
     _IP6_RE,
     _KEY_VALUE,
-    _KEYED_HINTS,
+    _PASSPHRASE_WORD,
+    _PCT_EMAIL,
+    _PCT_KEY,
     _PEM,
     _PID_RE,
     _POD_KEY,
     _POD_RE,
     _PREFIXED_RE,
+    _PREVIOUS_WORDS,
+    _PROSE_KEY,
+    _PROSE_STOP,
     _RUN,
     _RUN_PIECES,
-    _SQL_LITERAL,
-    _SQL_SPAN,
-    _SQL_WORDS,
+    _STATEFUL_NAME,
     _URL_USERINFO,
+    _USERINFO,
     EMAIL,
     HOST,
     IP,
@@ -63,23 +91,38 @@ from harness._redaction_rules import (
     SECRET,
     _inert,
     _inert_pair,
+    _is_key_char,
     _is_masked,
     _is_random,
-    _key_strength,
     _looks_credential,
+)
+from harness._redaction_structured import (
+    CLI_WORDS,
+    ORM_WORDS,
+    SQL_WORDS,
+    cli_credentials,
+    cookies,
+    name_value_pairs,
+    orm_binds,
+    sql_spans,
+    xml_values,
+    yaml_blocks,
 )
 
 # Passes until a fixpoint; real text settles after one or two (a third never changed the
 # corpora); the bound only guards against a future rule that could oscillate.
 _MAX_PASSES = 6
+_ZERO_WIDTH = frozenset(ZERO_WIDTH)
+_YAML_BLOCK_GATE = re.compile(r":[ \t]*(?:[|>][+\-]?\d*[ \t]*)?(?:#[^\n]*)?\n")
 
 
 class Redactor:
     """Replaces secrets and identifiers in text with typed placeholders.
 
     Stateless apart from compiled patterns and small caches; one instance may be shared. Each
-    rule is its own pass behind a substring gate: one combined alternation defeats the regex
-    engine's literal scans and measured several times slower per line.
+    rule is its own pass behind a cheap gate (a substring test or a short regex search): one
+    combined alternation defeats the regex engine's literal scans and measured several times
+    slower per line.
     """
 
     __slots__ = ()
@@ -93,86 +136,192 @@ class Redactor:
         nothing changes — a fixpoint, so redacting twice is the same as once. Text without
         anything to redact costs one pass, as before.
         """
+        if "\n" not in text:
+            return _redact_line(text)
         for _ in range(_MAX_PASSES):
-            redacted = self._pass(text)
+            redacted = _redact_block(text)
             if redacted == text:
-                return redacted
+                return text
             text = redacted
-        return text
-
-    def _pass(self, text: str) -> str:
-        if not text:
-            return text
-        low = text.lower()
-        if "-----begin" in low:
-            text = _PEM.sub(SECRET, text)
-        if any(word in low for word in _SQL_WORDS):
-            text = _SQL_SPAN.sub(_sql_span, text)
-        if any(hint in low for hint in _KEYED_HINTS):
-            if "-" in text:
-                text = _FLAGS.sub(_flag, text)
-            text = _key_values(text)
-        if "@" in text:
-            if "://" in text:
-                text = _URL_USERINFO.sub(_url_userinfo, text)
-            text = _EMAIL.sub(EMAIL, text)
-        text = _RUN.sub(_run, text)
-        if "ip-" in low or any(suffix in low for suffix in _HOST_SUFFIXES):
-            text = _HOST_RE.sub(_host, text)
-        if "::" in text or text.count(":") >= 7:
-            text = _IP6_RE.sub(IP, text)
-        if text.count(".") >= 3:
-            text = _IP4_RE.sub(IP, text)
-        if "pid" in low or "[" in text:
-            text = _PID_RE.sub(_pid, text)
-        if "pod" in text:
-            text = _POD_KEY.sub(_pod_key, text)
         return text
 
     __call__ = redact
 
+    def match_view(self, text: str) -> str:
+        """The redacted, folded text a log query is decided on (see :class:`LogQuery`)."""
+        return match_view(self.redact(text))
 
-def _sql_span(match: re.Match[str]) -> str:
-    return _SQL_LITERAL.sub("?", match.group(0))
+    def is_secret_shaped(self, text: str) -> bool:
+        """Whether redaction would change ``text``: it holds a secret or an identifier."""
+        return self.redact(text) != text
+
+
+@lru_cache(maxsize=65536)
+def _redact_line(text: str) -> str:
+    """One line to its fixpoint (cached: stack frames and redacted lines repeat heavily)."""
+    for _ in range(_MAX_PASSES):
+        redacted = _pass(text)
+        if redacted == text:
+            return text
+        text = redacted
+    return text
+
+
+def _redact_block(text: str) -> str:
+    """One pass over a multi-line text: the rules that span lines, then each line (cached).
+
+    Private keys, YAML blocks, ``name``/``value`` pairs, XML elements and SQL statements may
+    continue over lines; every other rule sees one line at a time, so the frames of a stack
+    trace, repeated across messages, are redacted once.
+    """
+    low = text.lower()
+    if ("begin" in low and "----" in text) or "putty-user-key-file" in low:
+        text = _PEM.sub(SECRET, text)
+    if any(word in low for word in SQL_WORDS):
+        text = sql_spans(text)
+    if _YAML_BLOCK_GATE.search(text) and _has_hint(text):
+        text = yaml_blocks(text)
+    if ("value" in low or "Value" in text) and _has_hint(text):
+        text = name_value_pairs(text)
+    if "</" in text and _has_hint(text):
+        text = xml_values(text)
+    return "\n".join(_redact_line(line) for line in text.split("\n"))
+
+
+def _pass(text: str) -> str:
+    if not text:
+        return text
+    low = text.lower()
+    if ("begin" in low and "----" in text) or "putty-user-key-file" in low:
+        text = _PEM.sub(SECRET, text)
+    if any(word in low for word in SQL_WORDS):
+        text = sql_spans(text)
+    if any(word in text for word in ORM_WORDS):
+        text = orm_binds(text)
+    if " -" in text and any(word in low for word in CLI_WORDS):
+        text = cli_credentials(text)
+    if _has_hint(text):
+        if _YAML_BLOCK_GATE.search(text):
+            text = yaml_blocks(text)
+        if "value" in low or "Value" in text:
+            text = name_value_pairs(text)
+        if "<" in text and ("</" in text or "/>" in text):
+            text = xml_values(text)
+        if "cookie" in low:
+            text = cookies(text)
+        if " -" in text or text.startswith("-"):
+            text = _FLAGS.sub(_flag, text)
+        text = _key_values(text)
+    if "%" in text:
+        text = _PCT_KEY.sub(_pct_key, text)
+        text = _PCT_EMAIL.sub(EMAIL, text)
+    if "@" in text:
+        if "://" in text:
+            text = _URL_USERINFO.sub(_url_userinfo, text)
+        if ":" in text:
+            text = _USERINFO.sub(_userinfo, text)
+        text = _EMAIL.sub(EMAIL, text)
+    text = numbers(text)
+    text = _RUN.sub(_run, text)
+    if _DASHED_GATE.search(text):
+        text = _CLOUD_HOST_RE.sub(HOST, text)
+    if any(suffix in low for suffix in _HOST_SUFFIXES):
+        text = _hosts(text)
+    if ":" in text and _IP6_GATE.search(text):
+        text = _IP6_RE.sub(IP, text)
+    if text.count(".") >= 3 and _IP4_GATE.search(text):
+        text = _IP4_RE.sub(IP, text)
+    if "pid" in low or "[" in text:
+        text = _PID_RE.sub(_pid, text)
+    if "pod" in low:
+        text = _POD_KEY.sub(_pod_key, text)
+    if "-" in text:
+        text = _ds_pods(text)
+    return text
+
+
+def _has_hint(text: str) -> bool:
+    """Whether ``text`` may hold a keyed secret (a hint word in its key skeleton)."""
+    if "--user" in text or "-u " in text:
+        return True
+    view = skeleton(text)
+    if HINT_RE.search(view):
+        return True
+    if not _ZERO_WIDTH.isdisjoint(view) or SPLIT_KEY.search(view):
+        return HINT_RE.search(compacted(view)) is not None
+    return False
+
+
+def _hints(text: str) -> list[tuple[int, int]]:
+    """Spans of the hint words of ``text`` (in its key skeleton), in text offsets."""
+    view = skeleton(text)
+    hits = [(m.start(), m.end()) for m in HINT_RE.finditer(view)]
+    if not _ZERO_WIDTH.isdisjoint(view) or SPLIT_KEY.search(view):
+        compacted, origin = compact(view, separators=True)
+        hits += [(origin[m.start()], origin[m.end() - 1] + 1) for m in HINT_RE.finditer(compacted)]
+        hits.sort()
+    return hits
 
 
 def _key_values(text: str) -> str:
-    """Replace the values of secret-named keys, visiting only identifiers with a hint word."""
-    low = text.lower() if text.isascii() else None
-    if low is None:
-        # Lower-casing some non-ASCII letters changes the length; keep offsets aligned.
-        low = "".join(c.lower() if c.isascii() else "\x00" for c in text)
+    """Replace the values of secret-named keys, visiting only identifiers with a hint word.
+
+    Hints are found in the key skeleton of the text (:mod:`._redaction_keys`): case, accents,
+    full-width forms and digits standing for letters folded, zero-width characters skipped.
+    """
+    hits = _hints(text)
     out: list[str] = []
     last = 0
-    for hint in _HINT_RE.finditer(low):
-        start = hint.start()
-        if start < last:
+    for hint_start, hint_end in hits:
+        if hint_start < last:
             continue
-        while start > last and text[start - 1] in _IDENT_CHARS:
+        start = hint_start
+        while start > last and _is_key_char(text[start - 1]):
             start -= 1
         # A key starts with a letter or underscore; digits, dots and dashes before it belong
         # to whatever came first (an address, a version), which a later pass may replace.
-        while start < hint.start() and not (text[start].isalpha() or text[start] == "_"):
+        while start < hint_start and not (text[start].isalpha() or text[start] == "_"):
             start += 1
-        if start > 0 and text[start - 1] in "$@":
-            continue
         match = _KEY_VALUE.match(text, start)
-        if match is None or match.end("key") <= hint.start():
+        replaced: str | None
+        if match is not None and match.end("key") >= hint_end:
+            replaced, end = _key_value(text, match)
+        else:
+            prose = _PROSE_KEY.match(text, start)
+            if prose is None or prose.end("key") < hint_end:
+                continue
+            replaced, end = _prose_value(text, prose)
+        if replaced is None:
             continue
         out.append(text[last:start])
-        out.append(_key_value(match))
-        last = match.end()
+        out.append(replaced)
+        last = end
     if not out:
         return text
     out.append(text[last:])
     return "".join(out)
 
 
+def _strength(text: str, start: int, key: str) -> int:
+    """The key's strength, counting the words right before it (``mot de passe``, ``API key``)."""
+    strength = key_strength(key)
+    if strength == 2 or start == 0 or not text[start - 1].isspace():
+        return strength
+    before = _PREVIOUS_WORDS.search(text, max(0, start - 40), start)
+    if before is None:
+        return strength
+    words = [w for w in before.groups() if w]
+    for count in (1, 2):
+        if len(words) >= count and key_strength("".join(words[-count:]) + key) == 2:
+            return 2
+    return strength
+
+
 def _flag(match: re.Match[str]) -> str:
     if match.group("flag") is not None:
         head = match.group("flag") + match.group("fsep")
         value = match.group("fval")
-        if _key_strength(match.group("flag")) == 2 and not _inert(value.strip("\"'")):
+        if key_strength(match.group("flag")) == 2 and not _inert(value.strip("\"'")):
             return head + SECRET
         return head + _key_values(value)
     pair = match.group("upair").strip("\"'")
@@ -181,28 +330,84 @@ def _flag(match: re.Match[str]) -> str:
     return match.group("uflag") + SECRET
 
 
-def _key_value(match: re.Match[str]) -> str:
+def _key_value(text: str, match: re.Match[str]) -> tuple[str, int]:
     quote = match.group("q")
     value = match.group("qv") if quote is not None else match.group("uv")
-    strength = _key_strength(match.group("key"))
+    key = match.group("key")
+    strength = _strength(text, match.start(), key)
     secret = (
         bool(value)
         and not _inert(value)
         and (strength == 2 or (strength == 1 and _looks_credential(value)))
     )
-    head = match.group("key") + match.group("sep") + match.group("scheme")
+    head = key + match.group("sep") + match.group("scheme")
     tail = ""
+    end = match.end()
     if quote is not None:
         head += quote
         tail = match.group("qc")
     if not secret:
         # The value may itself hold a keyed secret (``url=...?token=...``).
-        return head + _key_values(value) + tail
-    return head + SECRET + tail
+        return head + _key_values(value) + tail, end
+    if quote is None and strength == 2 and "\t" not in match.group("sep"):
+        end = _passphrase_end(text, value, end)
+    return head + SECRET + tail, end
+
+
+def _passphrase_end(text: str, value: str, end: int) -> int:
+    """Where an unquoted passphrase ends: ``passphrase=correct horse battery staple``.
+
+    Only a value that starts with a plain lower-case word continues, over the words that
+    follow up to a ``key=``, punctuation or a word that starts the rest of a log message.
+    """
+    if not (value.isalpha() and value.islower() and len(value) <= 24):
+        return end
+    while True:
+        word = _PASSPHRASE_WORD.match(text, end)
+        if word is None or word.group("w").lower() in _PROSE_STOP:
+            return end
+        end = word.end()
+
+
+def _prose_value(text: str, match: re.Match[str]) -> tuple[str | None, int]:
+    """``the password was X``, ``requirepass X``, ``credentials X``: a credential-looking X."""
+    key = match.group("key")
+    value = match.group("uv")
+    start = match.start()
+    if start > 0 and text[start - 1] in "=:/":
+        return None, match.end()  # the "key" is itself a value (grant_type=client_credentials)
+    if _strength(text, start, key) != 2 or not _prose_credential(value):
+        return None, match.end()
+    return key + match.group("sep") + SECRET, match.end()
+
+
+def _prose_credential(value: str) -> bool:
+    if _inert(value) or value.lower() in _PROSE_STOP or value.startswith("-"):
+        return False
+    body = value.rstrip(".,;:!?)")
+    if len(body) < 3:
+        return False
+    if any(c.isdigit() for c in body):
+        return len(body) >= 3
+    symbols = any(not c.isalnum() for c in body)
+    inner_upper = any(c.isupper() for c in body[1:])
+    return len(body) >= 6 and (symbols or inner_upper)
+
+
+def _pct_key(match: re.Match[str]) -> str:
+    if key_strength(match.group("key")) != 2 or _inert(match.group("v")):
+        return match.group(0)
+    return match.group("key") + match.group("sep") + SECRET
 
 
 def _url_userinfo(match: re.Match[str]) -> str:
     return match.group("scheme") + SECRET + "@"
+
+
+def _userinfo(match: re.Match[str]) -> str:
+    if _inert(match.group("pw")):
+        return match.group(0)
+    return match.group("user") + ":" + SECRET + "@"
 
 
 def _pid(match: re.Match[str]) -> str:
@@ -210,13 +415,73 @@ def _pid(match: re.Match[str]) -> str:
     return match.group(0)[:3] + key + PID if key is not None else f"[{PID}]"
 
 
-def _host(match: re.Match[str]) -> str:
+def _hosts(text: str) -> str:
+    """Internal host names: found by their suffix, then taken back to their first label."""
+    out: list[str] = []
+    last = 0
+    for found in _HOST_SUFFIX_RE.finditer(text):
+        start = found.start()
+        if start < last:
+            continue
+        while start > last and text[start - 1] in _HOST_CHARS:
+            start -= 1
+        while start < found.start() and not text[start].isalnum():
+            start += 1
+        if start == found.start() or (start > 0 and text[start - 1] in "_>"):
+            continue
+        out.append(text[last:start])
+        out.append(_host(text[start : found.end()]))
+        last = found.end()
+    if not out:
+        return text
+    out.append(text[last:])
+    return "".join(out)
+
+
+def _ds_pods(text: str) -> str:
+    """DaemonSet pods (``fluentd-x7k2p``): found by the random suffix, then the name."""
+    out: list[str] = []
+    last = 0
+    for found in _DS_SUFFIX.finditer(text):
+        start = found.start()
+        if start < last:
+            continue
+        while start > last and (
+            text[start - 1].islower() or text[start - 1].isdigit() or text[start - 1] == "-"
+        ):
+            start -= 1
+        candidate = text[start : found.end()]
+        if not text[start : start + 1].isalpha() or not _DS_POD_RE.fullmatch(candidate):
+            continue
+        if start > 0 and (text[start - 1].isalnum() or text[start - 1] in "_.>/"):
+            continue
+        out.append(text[last:start])
+        out.append(POD)
+        last = found.end()
+    if not out:
+        return text
+    out.append(text[last:])
+    return "".join(out)
+
+
+def _host(name: str) -> str:
     # Kubernetes service names (``inventory-service.shop.svc.cluster.local``) name a service,
-    # not a machine, and are what a diagnosis needs to see.
-    return match.group(0) if match.group(0).endswith(".svc.cluster.local") else HOST
+    # not a machine, and are what a diagnosis needs to see; a StatefulSet pod's own name in
+    # front of one (``web-0.nginx.shop.svc.cluster.local``) does not.
+    if name.lower().endswith(".svc.cluster.local"):
+        first, _, rest = name.partition(".")
+        if rest.count(".") >= 4 and _STATEFUL_NAME.fullmatch(first):
+            return f"{POD}.{rest}"
+        return name
+    return HOST
 
 
 def _pod_key(match: re.Match[str]) -> str:
+    name = match.group("name")
+    if not match.group("sep").strip() and not (
+        _STATEFUL_NAME.fullmatch(name) or _POD_RE.fullmatch(name) or _DS_POD_RE.fullmatch(name)
+    ):
+        return match.group(0)
     return match.group("k") + POD
 
 
@@ -295,3 +560,13 @@ _DEFAULT = Redactor()
 def redact(text: str) -> str:
     """Redact ``text`` with the default :class:`Redactor` (see the module docstring)."""
     return _DEFAULT.redact(text)
+
+
+def is_secret_shaped(text: str) -> bool:
+    """Whether the default :class:`Redactor` would change ``text``.
+
+    A log query that would be redacted names a secret or an identifier (a key, a host, an IP,
+    a pod) that observations never show; searching for it can only probe the raw text, so
+    ``query_logs`` refuses such a query (SECRET_IN_QUERY).
+    """
+    return _DEFAULT.is_secret_shaped(text)

@@ -6,14 +6,24 @@ The typed request becomes one LogQL log query::
 
 * the stream selector uses the ``service`` label (``service=~".+"`` when no service is given,
   since LogQL needs at least one non-empty matcher);
-* the substring filter is case-insensitive: ``(?i)`` plus the query with every RE2
-  metacharacter escaped, then escaped again as a LogQL string;
+* the substring filter is decided on the *redacted* line (a raw match inside a masked value
+  would be an oracle for it, see :class:`harness.redaction.LogQuery`). Loki only receives its
+  superset: ``(?i)`` plus the query's :attr:`~harness.redaction.LogQuery.prefilter` (the
+  query itself unless it holds a ``?``) with every RE2 metacharacter escaped, then escaped
+  again as a LogQL string. Every returned line is then redacted and kept only when its match
+  view holds the query; lines that matched only inside a secret are dropped before anything
+  is counted or stored;
 * the minimum level keeps the levels at or above it, by the ``level`` label that Loki's
   structured metadata or a ``logfmt``/``json`` stage provides (configurable as ``level_label``).
 
 Time bounds are nanoseconds since the epoch, ``direction=forward`` and ``limit=max_events``, as
-a log system returns the first matches in time order. The raw response is the Loki JSON
-verbatim: ``{"format": "loki/query_range", "response": {...}, "limit": N}``.
+a log system returns the first matches in time order. Without a query the raw response is the
+Loki JSON verbatim: ``{"format": "loki/query_range", "response": {...}, "limit": N}``. With
+one, Loki is paged forward (from the last timestamp seen, boundary duplicates skipped) until
+``max_events`` lines pass the redacted filter or the range is exhausted, so that lines which
+matched only raw cannot crowd real matches out of a page; the response then holds exactly the
+passing lines, in Loki's JSON shape. At most ``max_pages`` pages are read (a bound on the work
+a raw-only flood can cause; reaching it marks the result as limited).
 
 Failures: non-2xx, a body that is not JSON, or ``status != "success"`` → BACKEND_ERROR; an
 httpx timeout → BACKEND_TIMEOUT; any other transport error → BACKEND_ERROR. Response bodies
@@ -22,6 +32,7 @@ and exception texts never leave this module except as the error's local-log mess
 
 from __future__ import annotations
 
+import json
 import re
 from datetime import datetime
 from typing import Any
@@ -30,6 +41,7 @@ import httpx
 from pydantic import BaseModel
 
 from harness.errors import BackendError, ErrorCode
+from harness.redaction import LogQuery, Redactor
 from harness.tools.arguments import LOG_LEVELS, QueryLogsRequest
 
 __all__ = ["LOKI_FORMAT", "LokiLogBackend", "build_logql"]
@@ -56,8 +68,9 @@ def build_logql(request: QueryLogsRequest, *, level_label: str = "level") -> str
     else:
         selector = '{service=~".+"}'
     parts = [selector]
-    if request.query:
-        parts.append("|~ " + _logql_string("(?i)" + _RE2_META.sub(r"\\\1", request.query)))
+    prefilter = LogQuery.of(request.query).prefilter if request.query else ""
+    if prefilter:
+        parts.append("|~ " + _logql_string("(?i)" + _RE2_META.sub(r"\\\1", prefilter)))
     if request.level:
         allowed = LOG_LEVELS[LOG_LEVELS.index(request.level) :]
         # Common spellings of the same levels, so WARN also finds "warning".
@@ -82,6 +95,8 @@ class LokiLogBackend:
         tenant: ``X-Scope-OrgID`` for multi-tenant Loki; omitted when None.
         max_events: ``limit`` sent to Loki (the most lines one response may carry).
         level_label: Label (or extracted field) holding the level.
+        max_pages: Most pages read for one query with a substring filter.
+        redactor: Decides substring filters on redacted lines (the default Redactor).
     """
 
     def __init__(
@@ -92,25 +107,29 @@ class LokiLogBackend:
         tenant: str | None = None,
         max_events: int = 5000,
         level_label: str = "level",
+        max_pages: int = 20,
+        redactor: Redactor | None = None,
     ) -> None:
-        if max_events < 1:
-            raise ValueError("max_events must be positive")
+        if max_events < 1 or max_pages < 1:
+            raise ValueError("max_events and max_pages must be positive")
         self.base_url = base_url.rstrip("/")
         self.timeout_s = timeout_s
         self.tenant = tenant
         self.max_events = max_events
         self.level_label = level_label
+        self.max_pages = max_pages
+        self._redactor = redactor or Redactor()
         self._client = client or httpx.Client(timeout=timeout_s)
 
     def close(self) -> None:
         """Close the underlying httpx client."""
         self._client.close()
 
-    def params(self, request: QueryLogsRequest) -> dict[str, str]:
+    def params(self, request: QueryLogsRequest, start_ns: int | None = None) -> dict[str, str]:
         """The query parameters sent for ``request`` (exposed for tests and debugging)."""
         return {
             "query": build_logql(request, level_label=self.level_label),
-            "start": str(_ns(request.start)),
+            "start": str(_ns(request.start) if start_ns is None else start_ns),
             "end": str(_ns(request.end)),
             "limit": str(self.max_events),
             "direction": "forward",
@@ -120,13 +139,60 @@ class LokiLogBackend:
         """Run the query; return ``{"format", "response", "limit"}`` or raise BackendError."""
         if not isinstance(request, QueryLogsRequest):
             raise BackendError(ErrorCode.BACKEND_ERROR, "not a QueryLogsRequest")
+        if not request.query:
+            body = self._get(self.params(request))
+            return {"format": LOKI_FORMAT, "response": body, "limit": self.max_events}
+        return self._fetch_filtered(request, LogQuery.of(request.query))
+
+    def _fetch_filtered(self, request: QueryLogsRequest, query: LogQuery) -> dict[str, Any]:
+        """Page forward through Loki's superset, keeping the lines whose redacted text matches."""
+        kept: dict[str, tuple[dict[str, Any], list[list[str]]]] = {}
+        count = 0
+        cursor = _ns(request.start)
+        boundary: set[tuple[str, str, str]] = set()
+        limit_hit = False
+        for page in range(self.max_pages):
+            body = self._get(self.params(request, start_ns=cursor))
+            entries = _entries(body)
+            fresh = [e for e in entries if (e[0], e[1], e[2]) not in boundary]
+            for labels_key, ts, line, labels in fresh:
+                if not query.matches(self._redactor.match_view(line)):
+                    continue
+                stream = kept.get(labels_key)
+                if stream is None:
+                    stream = kept[labels_key] = (labels, [])
+                stream[1].append([ts, line])
+                count += 1
+                if count >= self.max_events:
+                    break
+            if count >= self.max_events:
+                limit_hit = True
+                break
+            if len(entries) < self.max_events or not fresh:
+                break
+            last = max(int(e[1]) for e in entries)
+            boundary = {(e[0], e[1], e[2]) for e in entries if int(e[1]) == last}
+            cursor = last
+            if page == self.max_pages - 1:
+                limit_hit = True
+        result = [
+            {"stream": labels, "values": sorted(values, key=lambda v: int(v[0]))}
+            for labels, values in kept.values()
+        ]
+        response = {"status": "success", "data": {"resultType": "streams", "result": result}}
+        # ``limit`` is what the projector compares the line count with; a bounded scan that
+        # stopped early says so the same way a full page does.
+        limit = count if limit_hit and count < self.max_events else self.max_events
+        return {"format": LOKI_FORMAT, "response": response, "limit": limit}
+
+    def _get(self, params: dict[str, str]) -> dict[str, Any]:
         headers = {"Accept": "application/json"}
         if self.tenant:
             headers["X-Scope-OrgID"] = self.tenant
         try:
             response = self._client.get(
                 self.base_url + QUERY_RANGE_PATH,
-                params=self.params(request),
+                params=params,
                 headers=headers,
                 timeout=self.timeout_s,
             )
@@ -154,4 +220,27 @@ class LokiLogBackend:
             raise BackendError(ErrorCode.BACKEND_ERROR, "loki returned invalid JSON") from exc
         if not isinstance(body, dict) or body.get("status") != "success":
             raise BackendError(ErrorCode.BACKEND_ERROR, "loki status is not success")
-        return {"format": LOKI_FORMAT, "response": body, "limit": self.max_events}
+        return body
+
+
+def _entries(body: dict[str, Any]) -> list[tuple[str, str, str, dict[str, Any]]]:
+    """Every ``(labels key, ns, line, labels)`` of a streams response, in time order.
+
+    Raises:
+        BackendError: BACKEND_ERROR when the body is not a streams result.
+    """
+    data = body.get("data")
+    if not isinstance(data, dict) or data.get("resultType") != "streams":
+        raise BackendError(ErrorCode.BACKEND_ERROR, "loki result is not streams")
+    out: list[tuple[str, str, str, dict[str, Any]]] = []
+    try:
+        for stream in data.get("result") or []:
+            labels = stream.get("stream") or {}
+            key = json.dumps(labels, sort_keys=True)
+            for ts, line in stream["values"]:
+                int(ts)
+                out.append((key, str(ts), str(line), labels))
+    except (AttributeError, KeyError, TypeError, ValueError) as exc:
+        raise BackendError(ErrorCode.BACKEND_ERROR, "loki streams are malformed") from exc
+    out.sort(key=lambda e: int(e[1]))
+    return out

@@ -12,6 +12,11 @@ backend behaves like a real log system: it returns the *first* ``max_events`` ma
 order, counts all of them and says whether the limit was hit; spreading a sample over the range
 is the projector's job.
 
+A ``query`` is decided on the *redacted* message (:class:`harness.redaction.LogQuery`): a match
+inside a masked value would let a model confirm a secret one character at a time. The raw
+text only prefilters (a superset, see :mod:`harness.redaction`); the messages that pass are
+redacted once each and their match views kept, so a repeated query costs a scan.
+
 Raw response (stored verbatim as the canonical record's ``raw_response``)::
 
     {"format": "embedded-jsonl/v1", "events": [...matching events as stored...],
@@ -33,6 +38,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from harness.errors import BackendError, ErrorCode
+from harness.redaction import LogQuery, Redactor, fold
 from harness.tools.arguments import LOG_LEVELS, QueryLogsRequest
 
 __all__ = ["EMBEDDED_LOGS_FORMAT", "EmbeddedLogBackend", "default_logs_path", "level_rank"]
@@ -64,20 +70,30 @@ def _epoch_ms(value: datetime) -> int:
 
 
 class _Store:
-    """The loaded events with their sort keys (epoch ms) and lower-cased messages."""
+    """The loaded events, their sort keys (epoch ms), folded messages and match views."""
 
-    __slots__ = ("events", "keys", "lowered")
+    __slots__ = ("events", "folded", "keys", "views")
 
     def __init__(self, events: list[dict[str, Any]], keys: list[int]) -> None:
         self.events = events
         self.keys = keys
-        self.lowered: list[str] | None = None
+        self.folded: list[str] | None = None
+        self.views: list[str | None] = [None] * len(events)
 
-    def lower(self) -> list[str]:
+    def fold(self) -> list[str]:
         # Built on the first substring query only; many queries filter by service/level only.
-        if self.lowered is None:
-            self.lowered = [str(e.get("message", "")).lower() for e in self.events]
-        return self.lowered
+        if self.folded is None:
+            self.folded = [fold(str(e.get("message", ""))) for e in self.events]
+        return self.folded
+
+    def view(self, index: int, redactor: Redactor) -> str:
+        """The match view of one message, computed once (a race computes it twice, harmlessly)."""
+        view = self.views[index]
+        if view is None:
+            view = self.views[index] = redactor.match_view(
+                str(self.events[index].get("message", ""))
+            )
+        return view
 
 
 class EmbeddedLogBackend:
@@ -95,6 +111,7 @@ class EmbeddedLogBackend:
         self.max_events = max_events
         self._store: _Store | None = None
         self._lock = threading.Lock()
+        self._redactor = Redactor()
 
     # The loaded store stays in this process; a pickled copy (a Ray task argument) loads anew.
     def __getstate__(self) -> dict[str, Any]:
@@ -117,8 +134,8 @@ class EmbeddedLogBackend:
         high = bisect.bisect_left(store.keys, _epoch_ms(request.end))
         services = set(request.services)
         min_rank = level_rank(request.level) if request.level else None
-        needle = request.query.lower() if request.query else ""
-        lowered = store.lower() if needle else None
+        query = LogQuery.of(request.query) if request.query else None
+        folded = store.fold() if query is not None else None
 
         events: list[dict[str, Any]] = []
         matched = 0
@@ -128,8 +145,12 @@ class EmbeddedLogBackend:
                 continue
             if min_rank is not None and level_rank(event.get("level")) < min_rank:
                 continue
-            if lowered is not None and needle not in lowered[index]:
-                continue
+            if query is not None:
+                assert folded is not None
+                if not query.may_match(folded[index]):
+                    continue
+                if not query.matches(store.view(index, self._redactor)):
+                    continue
             matched += 1
             if len(events) < self.max_events:
                 events.append(dict(event))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from harness.logmining.config import DEFAULT_MASKS, WILDCARD, MinerConfig
 
@@ -26,9 +26,16 @@ _WORD_CACHE_SIZE = 65536
 
 
 class Masker:
-    """Compiled masks and tokeniser for one configuration (built once, reused per line)."""
+    """Compiled masks and tokeniser for one configuration (built once, reused per line).
 
-    def __init__(self, config: MinerConfig) -> None:
+    ``guard`` (a redactor, when the miner serves a projector) sees a word before a mask cuts
+    it into pieces: masking ``xoxb-123456789012-AbCd…`` to ``xoxb-<*>-AbCd…`` would leave a
+    fragment no redactor recognises as part of a token, so such a word is redacted whole
+    first. Words a mask replaces whole, or leaves alone, need no guard.
+    """
+
+    def __init__(self, config: MinerConfig, guard: Callable[[str], str] | None = None) -> None:
+        self._guard = guard
         self._mask = re.compile("|".join(f"(?:{p})" for p in DEFAULT_MASKS))
         # Caller-supplied masks may match words without digits, so they scan the whole line.
         self._extra = (
@@ -65,6 +72,10 @@ class Masker:
         masked = self._words.get(word)
         if masked is None:
             masked = self._mask.sub(WILDCARD, word)
+            if self._guard is not None and masked != word and _leaves_fragment(masked):
+                guarded = self._guard(word)
+                if guarded != word:
+                    masked = self._mask.sub(WILDCARD, guarded)
             if len(self._words) < _WORD_CACHE_SIZE:
                 self._words[word] = masked
         return masked
@@ -80,6 +91,24 @@ class Masker:
             first = False
             append(_VAR + token if variable(text) else token)
         return tuple(out)
+
+
+# A long run of token characters and a wildcard inside one token (no delimiter between);
+# slashes split runs, so paths (``/api/v1/orders/<*>``) are words, not fragments.
+_ADJACENT = re.compile(
+    r"([A-Za-z0-9+_]{8,})[^=:,;()\[\]{}\"'|<]*<\*>|<\*>[^=:,;()\[\]{}\"'|]*?([A-Za-z0-9+_]{8,})"
+)
+_WORDS = re.compile(r"(?:[A-Z]?[a-z]{2,})+\d*|[A-Z]{2,}\d*|\d+")
+
+
+def _leaves_fragment(masked: str) -> bool:
+    """Whether masking left a long, non-word run beside a wildcard inside one token: the
+    shape of a token cut into pieces (``xoxb-<*>-<*>-AbCd…``, ``gX69…/<*>/sVjz…``)."""
+    for found in _ADJACENT.finditer(masked):
+        run = found.group(1) or found.group(2)
+        if not _WORDS.fullmatch(run):
+            return True
+    return False
 
 
 def is_var(token: str) -> bool:

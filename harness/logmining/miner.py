@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from harness.logmining._tokens import PURE_WILDCARDS, Masker, is_var, render, wildcard_like
@@ -74,11 +74,15 @@ class TemplateMiner:
 
     Args:
         config: Tuning; ``MinerConfig()`` when omitted.
+        guard: Applied to a word before a mask would cut it into pieces (a redactor, so that
+            no template keeps a fragment of a secret; see ``Masker``).
     """
 
-    def __init__(self, config: MinerConfig | None = None) -> None:
+    def __init__(
+        self, config: MinerConfig | None = None, guard: Callable[[str], str] | None = None
+    ) -> None:
         self._config = config or MinerConfig()
-        self._masker = Masker(self._config)
+        self._masker = Masker(self._config, guard)
         self._root: dict[int, dict[str | None, Any]] = {}
         self._clusters: list[_Cluster] = []
         self._seen: dict[str, _Cluster] = {}

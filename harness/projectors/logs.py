@@ -11,7 +11,8 @@ Input is one of the two raw formats the log backends produce:
 
 What the model gets (seed tool-dual-view §6.2):
 
-* every message redacted (:mod:`harness.redaction`) before it is mined or shown;
+* every message redacted (:mod:`harness.redaction`) before it is mined or shown, and every
+  other text field printed (service names, the scope's query and services) as well;
 * templates mined over the redacted first line of each message (number normalisation, stable
   ids), aggregated with count, services, most severe level and first/last time, ordered by
   severity then count; refs ``tpl:<template_id>``;
@@ -110,11 +111,12 @@ class LogsProjector:
         if not isinstance(request, QueryLogsRequest):
             raise ProjectionError(ErrorCode.PROJECTION_ERROR, "not a QueryLogsRequest")
         events, limit_hit = parse_raw(raw)
+        redact = self._redact
         scope = LogsScope(
             start=request.start,
             end=request.end,
-            services=list(request.services),
-            query=request.query,
+            services=[redact(s) for s in request.services],
+            query=redact(request.query) if request.query is not None else None,
             level=request.level,
         )
         if not events:
@@ -144,7 +146,7 @@ class LogsProjector:
                     ref=f"tpl:{group.template_id}",
                     template=text,
                     count=group.count,
-                    services=sorted(group.services),
+                    services=sorted({redact(s) for s in group.services}),
                     level=LOG_LEVELS[group.rank],
                     first_seen=group.first,
                     last_seen=group.last,
@@ -161,7 +163,7 @@ class LogsProjector:
                 LogEvent(
                     ref=f"evt:{event.index}",
                     ts=event.ts,
-                    service=event.service,
+                    service=redact(event.service),
                     level=event.level,
                     template_ref=f"tpl:{template_ids[position]}",
                     message=message,
@@ -195,15 +197,18 @@ class LogsProjector:
         the request, templates split by HTTP status). Redaction is applied to each *template*
         (and later to each shown event), not to every line: a template is made of its lines'
         constant tokens, so redacting it removes whatever redacting its lines would have, at a
-        fraction of the cost. Ids are computed from the redacted text, so templates that only
-        differed in a secret merge.
+        fraction of the cost. The one exception is a word that a number mask would cut into
+        pieces (``xoxb-<*>-AbCd…``): the miner's guard redacts such a word whole before it is
+        masked, so no template shows a fragment of a secret that events show as ``<SECRET>``.
+        Ids are computed from the redacted text, so templates that only differed in a secret
+        merge.
         """
         redact = self._redact
         canonical = [canonical_line(e.message.partition("\n")[0]) for e in events]
         # Identical lines mine to the same final template; mining each distinct line once is
         # what keeps large results cheap. Fixed (access-log) templates need no mining at all.
         distinct = list(dict.fromkeys(c.text for c in canonical if not c.fixed))
-        miner = TemplateMiner(self._miner_config)
+        miner = TemplateMiner(self._miner_config, guard=redact)
         templates_of = {
             t: m.template for t, m in zip(distinct, miner.mine_batch(distinct), strict=True)
         }

@@ -6,6 +6,7 @@ values are INVALID_ARGUMENTS before any budget is reserved.
 
 from __future__ import annotations
 
+import unicodedata
 from datetime import UTC, datetime, timedelta
 from typing import Literal
 
@@ -59,6 +60,15 @@ class QueryLogsRequest(_Ingress):
             if not name or len(name) > 64 or not all(c.isalnum() or c in "-_." for c in name):
                 raise ValueError("service names are 1-64 characters of [A-Za-z0-9._-]")
         return sorted(set(value))
+
+    @field_validator("query")
+    @classmethod
+    def _printable(cls, value: str | None) -> str | None:
+        # A NUL marks a placeholder in the text queries are matched on; no control character
+        # belongs in a substring search.
+        if value is not None and any(unicodedata.category(c) == "Cc" for c in value):
+            raise ValueError("the query may not hold control characters")
+        return value
 
     @model_validator(mode="after")
     def _range(self) -> QueryLogsRequest:

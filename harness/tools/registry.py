@@ -15,7 +15,9 @@ from dataclasses import dataclass, field
 
 from pydantic import BaseModel
 
+from harness.errors import ErrorCode, ProtocolError
 from harness.models import ToolDefinition
+from harness.redaction import is_secret_shaped
 from harness.tools.arguments import QueryLogsRequest, QueryMysqlRequest, SearchKnowledgeRequest
 
 __all__ = [
@@ -25,6 +27,7 @@ __all__ = [
     "ToolRegistry",
     "ToolSpec",
     "default_specs",
+    "plan_logs_query",
     "scope_identity",
     "scope_of",
 ]
@@ -108,6 +111,24 @@ def _knowledge_scope(plan: BaseModel) -> str:
     return f"{SEARCH_KNOWLEDGE}:{json.dumps({'query': query, 'top_k': plan.top_k}, sort_keys=True)}"
 
 
+def plan_logs_query(request: BaseModel) -> BaseModel:
+    """The ``query_logs`` planner: refuse a substring query that holds a secret-shaped token.
+
+    Matching is decided on redacted text (:class:`harness.redaction.LogQuery`), so such a
+    query could never match anything a model was shown; refusing it with a stable code makes
+    the probe visible and costs the tool call. "Secret-shaped" is "the redactor would change
+    it", which covers keys and tokens and also the hosts, IPs, pods and e-mails that
+    observations never show.
+
+    Raises:
+        ProtocolError: SECRET_IN_QUERY.
+    """
+    assert isinstance(request, QueryLogsRequest)
+    if request.query is not None and is_secret_shaped(request.query):
+        raise ProtocolError(ErrorCode.SECRET_IN_QUERY, "query_logs query is secret-shaped")
+    return request
+
+
 def default_specs(
     *, mysql_planner: Callable[[BaseModel], BaseModel] | None = None
 ) -> list[ToolSpec]:
@@ -118,9 +139,12 @@ def default_specs(
             description=(
                 "Search application logs in a time range (at most 24 h), optionally filtered by "
                 "services, a case-insensitive substring and a minimum level. Returns aggregated "
-                "templates with counts and first/last times, plus sampled events."
+                "templates with counts and first/last times, plus sampled events. The substring "
+                "is matched on the redacted text; a query holding a secret, host, IP, pod or "
+                "e-mail is refused (SECRET_IN_QUERY)."
             ),
             request_model=QueryLogsRequest,
+            planner=plan_logs_query,
         ),
         ToolSpec(
             name=QUERY_MYSQL,

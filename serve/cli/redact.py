@@ -1,13 +1,17 @@
 """``harness redact [FILE]``: print a text with every secret/identifier class replaced.
 
 Reads FILE (or stdin when FILE is omitted or ``-``) and writes the redacted text to stdout,
-line by line so that large files stream. Multi-line secrets (PEM private keys) are handled
-within a block of lines: the whole input is redacted at once when it holds a PEM header.
+one record at a time so that large files stream. A record is a line and the lines that
+continue it: indented lines (stack frames, YAML blocks, a Kubernetes ``env`` entry's
+``value:``), the body of a private key up to its END line, and an SQL statement while a quoted
+literal is open or the next line continues the statement (``FROM``, ``WHERE``, ...). Secrets
+split over lines are therefore redacted like those on one line.
 """
 
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from typing import IO, Any
 
@@ -16,6 +20,15 @@ from harness.redaction import Redactor
 __all__ = ["redact_stream", "register"]
 
 _EXIT_USAGE = 2
+# A record is flushed at this size even when it still looks open.
+_MAX_RECORD_LINES = 2000
+_KEY_BEGIN = re.compile(r"-{4,5} ?BEGIN [A-Z0-9 ]*PRIVATE KEY|PuTTY-User-Key-File-\d+:")
+_KEY_END = re.compile(r"-{4,5} ?END [A-Z0-9 ]*PRIVATE KEY|Private-MAC:")
+_SQL = re.compile(r"(?i)\b(?:select|insert|update|delete|replace|create|alter|grant|set)\b")
+_SQL_CONTINUES = re.compile(
+    r"(?i)[ \t]*(?:from|where|and|or|set|values|join|left|right|inner|outer|on|order|group"
+    r"|having|limit|union|identified|[(),])\b"
+)
 
 
 def register(subparsers: Any) -> None:
@@ -40,23 +53,30 @@ def register(subparsers: Any) -> None:
 
 
 def redact_stream(source: IO[str], sink: IO[str], redactor: Redactor | None = None) -> None:
-    """Redact ``source`` into ``sink``.
-
-    Lines are redacted one at a time, except that a private-key block (``-----BEGIN``) up to
-    its ``-----END`` line is redacted as one piece, since its body spans lines.
-    """
+    """Redact ``source`` into ``sink``, one record (a line and its continuation) at a time."""
     redactor = redactor or Redactor()
-    block: list[str] = []
+    record: list[str] = []
     for line in source:
-        if block or "-----BEGIN" in line:
-            block.append(line)
-            if "-----END" in line:
-                sink.write(redactor.redact("".join(block)))
-                block = []
-            continue
-        sink.write(redactor.redact(line))
-    if block:
-        sink.write(redactor.redact("".join(block)))
+        if record and not (_continues(record, line) and len(record) < _MAX_RECORD_LINES):
+            sink.write(redactor.redact("".join(record)))
+            record = []
+        record.append(line)
+    if record:
+        sink.write(redactor.redact("".join(record)))
+
+
+def _continues(record: list[str], line: str) -> bool:
+    """Whether ``line`` belongs to the record so far."""
+    if line[:1] in (" ", "\t"):
+        return True
+    text = "".join(record)
+    if _KEY_BEGIN.search(text) and not _KEY_END.search(text):
+        return True
+    if _SQL.search(text):
+        if re.sub(r"\\.|''", "", text).count("'") % 2 == 1:
+            return True
+        return _SQL_CONTINUES.match(line) is not None
+    return False
 
 
 def _handle(args: argparse.Namespace) -> int:

@@ -76,11 +76,30 @@ def test_logql_without_filters_selects_every_service() -> None:
     assert build_logql(dotted) == '{service=~"a\\\\.b"} | level=~"(?i)(FATAL|CRITICAL)"'
 
 
-def test_raw_is_the_verbatim_response() -> None:
+def test_raw_is_the_verbatim_response_without_a_query() -> None:
     body = fixture("query_range_streams.json")
     backend, _ = backend_with(lambda _: httpx.Response(200, content=body), max_events=50)
-    raw = backend.fetch(REQUEST)
+    request = REQUEST.model_copy(update={"query": None})
+    raw = backend.fetch(request)
     assert raw == {"format": LOKI_FORMAT, "response": json.loads(body), "limit": 50}
+
+
+def test_with_a_query_the_raw_holds_only_lines_matching_on_redacted_text() -> None:
+    # Loki's raw filter is a superset: "sup3r" matches the line with the JDBC password
+    # raw, but that line shows <SECRET> there, so it is not a match and is not stored.
+    body = fixture("query_range_streams.json")
+    backend, _ = backend_with(lambda _: httpx.Response(200, content=body), max_events=50)
+    found = backend.fetch(REQUEST.model_copy(update={"query": "Sup3r"}))
+    assert found["response"]["data"]["result"] == []
+    hikari = backend.fetch(REQUEST.model_copy(update={"query": "hikaripool-1"}))
+    [stream] = hikari["response"]["data"]["result"]
+    assert stream["stream"]["service"] == "checkout-api"
+    assert [line for _, line in stream["values"]] == [
+        "[o-8080-exec-31] o.h.engine.jdbc.spi.SqlExceptionHelper : HikariPool-1 - Connection is "
+        "not available, request timed out after 3000ms. jdbc:mysql://checkout:Sup3rS3cret!"
+        "@ip-10-0-9-4.ec2.internal:3306/shop"
+    ]
+    assert hikari["limit"] == 50
 
 
 @pytest.mark.parametrize(

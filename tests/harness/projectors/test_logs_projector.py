@@ -461,3 +461,59 @@ def test_access_log_lines_are_templated_by_request() -> None:
     ]
     # The sampled events still show the full (redacted) line.
     assert all("HTTP/1.1" in e.message for e in observation.events)
+
+
+# ------------------------------------------------------------ redaction of templates and fields
+
+FRAGMENTED = [
+    # A number mask would cut each of these into pieces (xoxb-<*>-<*>-AbCd…) that no
+    # redactor recognises once the token around them is gone.
+    ("xoxb-123456789012-098765432109-AbCdEfGhIjKlMnOpQrStUvWx", "AbCdEfGhIjKlMnOpQrStUvWx"),
+    ("gX69YO4CvB/12/sVjzAwYxdGyDd+30+t5ez31gKATtj4", "sVjzAwYxdGyDd"),
+    ("00:1A:2B:3C:4D:5E", "1A:2B:3C:4D:5E"),
+    ("4111-1111-1111-1111", "4111-1111"),
+    ("ip-10-0-3-17.ec2.internal", ".ec2.internal"),
+]
+
+
+@pytest.mark.parametrize(("secret", "fragment"), FRAGMENTED)
+def test_templates_show_no_fragment_of_a_secret_that_events_redact(
+    secret: str, fragment: str
+) -> None:
+    events = [event(i, f"request {i} sent {secret} upstream", "ERROR")
+              for i in range(30)]  # fmt: skip
+    observation = project(embedded(events)).observation
+    assert observation.events and all(secret not in e.message for e in observation.events)
+    text = observation.model_dump_json()
+    assert fragment not in text
+    assert secret not in text
+
+
+def test_service_names_and_the_scope_pass_the_same_redaction() -> None:
+    loki_raw = {
+        "format": "loki/query_range",
+        "response": {
+            "status": "success",
+            "data": {
+                "resultType": "streams",
+                "result": [
+                    {
+                        "stream": {"service": "ip-10-0-3-17.ec2.internal"},
+                        "values": [[str(int(T0.timestamp() * 1e9)), "ERROR boom"]],
+                    },
+                    {
+                        "stream": {"app": "payments token=ghp_A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6"},
+                        "values": [[str(int(T0.timestamp() * 1e9) + 1), "ERROR boom"]],
+                    },
+                ],
+            },
+        },
+        "limit": 100,
+    }
+    request = QueryLogsRequest(start=REQUEST.start, end=REQUEST.end, query="10.0.3.17 boom")
+    observation = LogsProjector().project("c1", request, loki_raw).observation
+    text = observation.model_dump_json()
+    for leaked in ("10-0-3-17", "ghp_A1b2", "10.0.3.17"):
+        assert leaked not in text
+    assert {e.service for e in observation.events} == {"<HOST>", "payments token=<SECRET>"}
+    assert observation.scope.query == "<IP> boom"

@@ -1,0 +1,193 @@
+"""Key names that hold secrets, in any spelling (private to :mod:`harness.redaction`).
+
+A key is judged on its *skeleton*: zero-width characters dropped, full-width forms and
+accented letters folded to ASCII, digits and symbols that stand for letters read as letters
+(``p4ssw0rd``, ``pa$$word``, ``p@ssword``), and word splits ignored (``PassWord``,
+``PASS_WORD``, ``p_a_s_s_w_o_r_d``). The vocabulary covers English and the common words of
+Chinese, Japanese, Korean, German, Russian, French, Spanish, Portuguese, Dutch and others.
+
+The skeleton is also what the redactor searches for *hints* (a cheap gate before any key is
+looked at): :func:`skeleton` keeps one character per character, so offsets stay aligned,
+except that zero-width characters are kept (they are dropped by :func:`compact`).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import lru_cache
+from urllib.parse import unquote
+
+__all__ = [
+    "HINT_RE",
+    "SPLIT_KEY",
+    "ZERO_WIDTH",
+    "compact",
+    "compacted",
+    "is_zero_width",
+    "key_strength",
+    "skeleton",
+]
+
+# Invisible format characters that may hide inside a key name.
+ZERO_WIDTH = "\u200b\u200c\u200d\u200e\u200f\u2060\u2061\u2062\u2063\u2064\ufeff\u00ad\u034f\u180e"
+_ZERO_WIDTH_SET = frozenset(ZERO_WIDTH)
+
+
+def is_zero_width(char: str) -> bool:
+    return char in _ZERO_WIDTH_SET
+
+
+def _folding_table() -> dict[int, str]:
+    table: dict[int, str] = {}
+    # Full-width ASCII forms (U+FF01..U+FF5E) and the ideographic space.
+    for code in range(0xFF01, 0xFF5F):
+        table[code] = chr(code - 0xFEE0).lower()
+    table[0x3000] = " "
+    # Accented Latin letters to their base letter, one character for one.
+    for code in range(0xC0, 0x250):
+        base = unicodedata.normalize("NFD", chr(code))[0]
+        if base.isascii() and base.isalpha():
+            table[code] = base.lower()
+    table.update({ord("ß"): "s", ord("ł"): "l", ord("Ł"): "l", ord("ø"): "o", ord("Ø"): "o"})
+    # Digits and symbols that stand for letters in key names.
+    table.update({ord(d): c for d, c in zip("013457", "oieast", strict=True)})
+    table.update({ord("@"): "a", ord("$"): "s"})
+    return table
+
+
+_FOLD = _folding_table()
+_ASCII_FOLD = str.maketrans("013457@$", "oieastas")
+
+
+def skeleton(text: str) -> str:
+    """Lower-case ``text`` and fold look-alikes, one character for one (offsets align)."""
+    if text.isascii():
+        return text.lower().translate(_ASCII_FOLD)
+    low = text.lower()
+    if len(low) != len(text):
+        # A few letters lower-case to two characters (``İ``); keep those as they are.
+        low = "".join(c.lower() if len(c.lower()) == 1 else c for c in text)
+    return low.translate(_FOLD)
+
+
+# A key spelled with separators between its letters (``p_a_s_s_w_o_r_d``, ``PASS-WORD``).
+# The separator comes first in the pattern so that the engine scans for it.
+SPLIT_KEY = re.compile(r"[_\-](?<=[^\W_][_\-])[^\W_][_\-][^\W_][_\-][^\W_][_\-][^\W_]")
+_SEPARATORS = _ZERO_WIDTH_SET | {"_", "-"}
+_DROP_SEPARATORS = str.maketrans("", "", ZERO_WIDTH + "_-")
+
+
+def compacted(text: str) -> str:
+    """``text`` without zero-width characters, ``_`` and ``-`` (for hint tests only)."""
+    return text.translate(_DROP_SEPARATORS)
+
+
+def compact(text: str, *, separators: bool = False) -> tuple[str, list[int]]:
+    """``text`` without zero-width characters (and ``_``/``-`` when ``separators``), and
+    each kept character's original index."""
+    dropped = _SEPARATORS if separators else _ZERO_WIDTH_SET
+    kept = [i for i, c in enumerate(text) if c not in dropped]
+    return "".join(text[i] for i in kept), kept
+
+
+# Words whose presence (in the skeleton) lets a line hold a keyed secret at all.
+_HINTS = (
+    "pass", "pwd", "pw", "secret", "token", "key", "auth", "cred", "cookie", "sig", "salt",
+    "access", "otp", "pin", "code", "cvv", "cvc", "ssn", "kennwort", "wachtwoord", "haslo", "heslo",
+    "sifre", "senha", "clave", "cle", "chave", "chiave", "jeton", "geheim", "schlussel",
+    "contrasen", "salasana", "losenord", "passord", "parola", "segredo", "llave", "identifiant",
+    "zugang", "пароль", "токен", "ключ", "секрет", "密码", "密碼", "口令", "密钥", "秘钥",
+    "令牌", "凭证", "凭据", "私钥", "验证码", "安全码", "金鑰", "パスワード", "暗証", "トークン",
+    "秘密", "鍵", "キー", "認証", "비밀번호", "암호", "토큰", "비밀",
+)  # fmt: skip
+
+
+def _trie_pattern(words: tuple[str, ...]) -> str:
+    """An alternation of ``words`` shaped as a trie: the engine branches on one character at
+    a time instead of trying every word at every position (three times faster on logs)."""
+    trie: dict[str, dict] = {}  # type: ignore[type-arg]
+    for word in words:
+        node = trie
+        for char in word:
+            node = node.setdefault(char, {})
+        node[""] = {}
+
+    def emit(node: dict) -> str:  # type: ignore[type-arg]
+        branches = [re.escape(c) + emit(child) for c, child in sorted(node.items()) if c]
+        if not branches:
+            return ""
+        body = branches[0] if len(branches) == 1 and "" not in node else f"(?:{'|'.join(branches)})"
+        return body + ("?" if "" in node else "")
+
+    return emit(trie)
+
+
+HINT_RE = re.compile(_trie_pattern(_HINTS))
+
+# A key's skeleton ending in one of these holds a secret.
+_STRONG_SUFFIXES = (
+    "password", "passwd", "passwort", "pwd", "pw", "pass", "passphrase", "passcode", "secret",
+    "secrets", "token", "apikey", "accesskey", "accessid", "privatekey", "secretkey",
+    "credential", "credentials", "creds", "authkey", "verificationcode", "masterkey", "signingkey",
+    "encryptionkey", "authtok", "authorization", "cookie", "cookies", "signature", "kennwort",
+    "wachtwoord", "haslo", "heslo", "sifre", "senha", "clave", "contrasena", "contrasenya",
+    "motdepasse", "salasana", "losenord", "passord", "adgangskode", "jeton", "geheimnis",
+    "schlussel", "zugangsdaten", "zugangscode", "identifiants", "credenciales", "secreto",
+    "secreta", "secrete", "segredo", "chave", "chiave", "cvv", "cvc", "cvv2", "cvc2",
+    "securitycode", "pincode", "пароль", "токен", "ключ", "секрет", "密码", "密碼", "口令",
+    "密钥", "秘钥", "令牌", "凭证", "凭据", "私钥", "验证码", "安全码", "金鑰", "パスワード",
+    "暗証番号", "トークン", "秘密鍵", "認証情報", "合言葉", "キー", "비밀번호", "암호", "토큰",
+    "비밀키",
+)  # fmt: skip
+# ... unless it ends in one of these ordinary words.
+_NOT_SECRET = (
+    "bypass", "compass", "encompass", "overpass", "underpass", "surpass", "trespass",
+    "firstpass", "multipass", "keypass", "onepass",
+)  # fmt: skip
+# A key whose last word is one of these holds a secret (too short to be a suffix).
+_STRONG_WORDS = frozenset(
+    {"auth", "sig", "salt", "otp", "pin", "bearer", "cle", "csc", "ssn", "pass", "passe"}
+)
+# Trailing words that only say how the secret is written: ``password_b64``, ``tokenValue``.
+_MODIFIERS = (
+    "b64", "base64", "enc", "encoded", "encrypted", "hash", "hashed", "hex", "raw", "value",
+    "val", "str", "string", "text", "txt", "plain", "plaintext", "clear", "cleartext", "new",
+    "old", "current", "confirm", "confirmation", "again", "repeat", "verify", "data", "bytes",
+)  # fmt: skip
+_SEGMENTS = re.compile(r"[_\-\s]+")
+_CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[^\W\d_]+")
+
+
+@lru_cache(maxsize=16384)
+def key_strength(key: str) -> int:
+    """Return 2 for a key that always holds a secret, 1 for a plain ``key``, 0 otherwise.
+
+    Only the key's last dotted component counts: ``db.password`` and ``AUTH_CLIENTSECRET``
+    name secrets, ``TokenService.java`` and ``AuthFilter`` do not.
+    """
+    key = "".join(c for c in key if c not in _ZERO_WIDTH_SET).strip("-\"'`\\$@:<>/ ")
+    if "%" in key:
+        key = unquote(key)
+    last = key.rsplit(".", 1)[-1]
+    segments = [s for s in _SEGMENTS.split(last) if s]
+    while len(segments) > 1 and segments[-1].lower() in _MODIFIERS:
+        segments.pop()
+    segments = [s.rstrip("0123456789") for s in segments]
+    joined = "".join(s for s in segments if s)
+    if not joined:
+        return 0
+    folded = joined.translate(_FOLD)
+    low = folded.lower()
+    for _ in range(2):
+        for modifier in _MODIFIERS:
+            if low.endswith(modifier) and len(low) - len(modifier) >= 3:
+                low = low[: -len(modifier)]
+                folded = folded[: -len(modifier)]
+                break
+    if low.endswith(_STRONG_SUFFIXES) and not low.endswith(_NOT_SECRET):
+        return 2
+    words = _CAMEL.findall(folded)
+    if words and words[-1].lower() in _STRONG_WORDS:
+        return 2
+    return 1 if low.endswith("key") else 0

@@ -1,0 +1,148 @@
+"""Personal and payment numbers (private to :mod:`harness.redaction`).
+
+Each shape is checked beyond its look where a check exists, so that ordinary numbers stay:
+card numbers must pass Luhn and start with an issuer prefix, IBANs must pass ISO 7064 mod 97,
+phone numbers need a ``+`` country code (or the North American ``(415) 555-0132`` shape) and
+8-15 digits, SSNs exclude the never-issued areas. MAC addresses are machine identifiers and
+become ``<HOST>``.
+"""
+
+from __future__ import annotations
+
+import re
+
+from harness._redaction_rules import HOST, SECRET
+
+__all__ = ["numbers"]
+
+_NO_DIGITS = str.maketrans("", "", "0123456789")
+# Each pattern starts with its rarest literal where it can, so that the engine scans for it.
+_CARD = re.compile(
+    r"(?=\d)(?<![\w\-.+/])(?:\d{13,19}|\d{4}(?P<s>[ \-])\d{4}(?P=s)\d{4}(?P=s)\d{1,7}"
+    r"|\d{4}(?P<a>[ \-])\d{6}(?P=a)\d{4,5})(?![\w\-])"
+)
+_ISSUER = re.compile(r"4|5[1-5]|2[2-7]|3[47]|3[05689]|6(?:011|5|4[4-9]|2)|5[06-9]")
+_SSN = re.compile(r"-(?<=(?<![\w\-])\d{3}-)(?!00)\d{2}-(?!0000)\d{4}(?![\w\-])")
+_IBAN = re.compile(
+    r"[A-Z](?<![A-Za-z0-9][A-Z])[A-Z]\d{2}(?:[ ]?[A-Z0-9]{4}){2,7}(?:[ ]?[A-Z0-9]{1,4})?"
+    r"(?![A-Za-z0-9])"
+)
+_PHONE_PLUS = re.compile(r"\+(?<![\w+]\+)\d{1,3}(?:[ .\-]?\(?\d{1,4}\)?){2,5}(?![\w])")
+_PHONE_PAREN = re.compile(r"\((?<![\w\-.(]\()\d{3}\)[^\S\n]?\d{3}[.\-]\d{4}(?![\w\-])")
+_PHONE_PLAIN = re.compile(r"[.\-](?<=(?<![\w\-.])\d{3}[.\-])\d{3}[.\-]\d{4}(?![\w\-.])")
+_MAC = re.compile(
+    r"[:\-](?<=(?<![\w:\-.])[0-9A-Fa-f]{2}[:\-])[0-9A-Fa-f]{2}[:\-][0-9A-Fa-f]{2}[:\-]"
+    r"[0-9A-Fa-f]{2}[:\-][0-9A-Fa-f]{2}[:\-][0-9A-Fa-f]{2}(?![\w:\-.])"
+)
+_CISCO_MAC = re.compile(r"\.(?<=(?<![\w.])[0-9A-Fa-f]{4}\.)[0-9A-Fa-f]{4}\.[0-9A-Fa-f]{4}(?![\w.])")
+
+
+def _luhn(digits: str) -> bool:
+    total = 0
+    for index, char in enumerate(reversed(digits)):
+        value = ord(char) - 48
+        if index % 2:
+            value *= 2
+            if value > 9:
+                value -= 9
+        total += value
+    return total % 10 == 0
+
+
+def _card(match: re.Match[str]) -> str:
+    text = match.group(0)
+    separators = {c for c in text if not c.isdigit()}
+    if len(separators) > 1:
+        return text
+    digits = text.replace(" ", "").replace("-", "")
+    if not 13 <= len(digits) <= 19 or not _ISSUER.match(digits) or not _luhn(digits):
+        return text
+    return SECRET
+
+
+def _iban(match: re.Match[str]) -> str:
+    compact = match.group(0).replace(" ", "")
+    if not 15 <= len(compact) <= 34:
+        return match.group(0)
+    moved = compact[4:] + compact[:4]
+    number = "".join(str(int(c, 36)) for c in moved)
+    return SECRET if int(number) % 97 == 1 else match.group(0)
+
+
+def _phone(match: re.Match[str]) -> str:
+    digits = sum(c.isdigit() for c in match.group(0))
+    return SECRET if 8 <= digits <= 15 else match.group(0)
+
+
+def _ssn(match: re.Match[str]) -> str:
+    area = match.string[match.start() - 3 : match.start()]
+    if area in ("000", "666") or area.startswith("9"):
+        return match.group(0)
+    return SECRET
+
+
+def _replace_from(pattern: re.Pattern[str], back: int, text: str, replace: str) -> str:
+    """Substitute matches of a literal-first ``pattern`` whose real start is ``back``
+    characters before the match (the part a lookbehind checked)."""
+    out: list[str] = []
+    last = 0
+    for found in pattern.finditer(text):
+        start = found.start() - back
+        if start < last:
+            continue
+        out.append(text[last:start])
+        out.append(replace)
+        last = found.end()
+    if not out:
+        return text
+    out.append(text[last:])
+    return "".join(out)
+
+
+def _mac_span(text: str) -> str:
+    text = _replace_from(_MAC, 2, text, HOST)
+    if text.count(".") >= 2:
+        out: list[str] = []
+        last = 0
+        for found in _CISCO_MAC.finditer(text):
+            start = found.start() - 4
+            if start < last or not any(c.isalpha() for c in text[start : found.end()]):
+                continue
+            out.append(text[last:start])
+            out.append(HOST)
+            last = found.end()
+        if out:
+            out.append(text[last:])
+            text = "".join(out)
+    return text
+
+
+def numbers(text: str) -> str:
+    """Card numbers, SSNs, IBANs, phone numbers and MAC addresses."""
+    digits = len(text) - len(text.translate(_NO_DIGITS))
+    if digits >= 8:
+        if digits >= 13:
+            text = _CARD.sub(_card, text)
+        if "-" in text:
+            out: list[str] = []
+            last = 0
+            for found in _SSN.finditer(text):
+                start = found.start() - 3
+                if start < last:
+                    continue
+                out.append(text[last:start])
+                out.append(_ssn(found) if found.start() >= 3 else found.group(0))
+                last = found.end()
+            if out:
+                out.append(text[last:])
+                text = "".join(out)
+        text = _IBAN.sub(_iban, text)
+        if "+" in text:
+            text = _PHONE_PLUS.sub(_phone, text)
+        if "(" in text:
+            text = _replace_from(_PHONE_PAREN, 0, text, SECRET)
+        if "-" in text or "." in text:
+            text = _replace_from(_PHONE_PLAIN, 3, text, SECRET)
+    if text.count(":") >= 5 or text.count("-") >= 5 or text.count(".") >= 2:
+        text = _mac_span(text)
+    return text

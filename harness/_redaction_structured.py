@@ -1,0 +1,343 @@
+"""Secrets whose key and value are split by structure (private to :mod:`harness.redaction`).
+
+A ``key=value`` rule sees none of these: the key names the secret in one place and the value
+sits in another — a JSON or YAML ``name``/``value`` pair, a Kubernetes ``env`` entry, a YAML
+block scalar, an XML element or attribute pair, a ``Cookie`` header of many pairs, the bind
+parameters an ORM logs apart from its SQL, SQL DCL and procedure calls, and the credential
+flags of command-line tools. Each rule is one function ``text -> text`` behind a cheap gate in
+the redactor; each only replaces the value, keeping the structure readable.
+"""
+
+from __future__ import annotations
+
+import re
+
+from harness._redaction_keys import key_strength
+from harness._redaction_rules import _PLACEHOLDER_RE, SECRET, _inert, _looks_credential
+
+__all__ = [
+    "CLI_WORDS",
+    "ORM_WORDS",
+    "SQL_WORDS",
+    "cli_credentials",
+    "cookies",
+    "name_value_pairs",
+    "orm_binds",
+    "sql_spans",
+    "xml_values",
+    "yaml_blocks",
+]
+
+
+def _holds_secret(name: str, value: str) -> bool:
+    strength = key_strength(name)
+    value = value.strip("\"'\\")
+    if not value or _inert(value):
+        return False
+    return strength == 2 or (strength == 1 and _looks_credential(value))
+
+
+# ----------------------------------------------------------------------------- YAML blocks
+
+# ``password: |`` / ``>-`` block scalars, and a plain value on the following, deeper lines.
+_YAML_BLOCK = re.compile(
+    r"(?m)^(?P<head>(?P<indent>[ \t]*)(?:-[ \t]+)?[\"']?(?P<key>[^\s:\"']+)[\"']?[ \t]*:[ \t]*"
+    r"(?:[|>][+\-]?\d*[ \t]*)?(?:#[^\n]*)?)\n"
+    r"(?P<body>(?:(?P=indent)[ \t]+\S[^\n]*(?:\n|\Z)|[ \t]*\n(?=(?P=indent)[ \t]+\S))+)"
+)
+
+
+def _yaml_block(match: re.Match[str]) -> str:
+    if key_strength(match.group("key")) != 2:
+        return match.group(0)
+    body = match.group("body")
+    end = "\n" if body.endswith("\n") else ""
+    return f"{match.group('head')}\n{match.group('indent')}  {SECRET}{end}"
+
+
+def yaml_blocks(text: str) -> str:
+    """``password: |`` (or ``>-``) followed by indented lines: the whole block goes."""
+    return _YAML_BLOCK.sub(_yaml_block, text)
+
+
+# ----------------------------------------------------------------------------- name/value
+
+_NV_NAME = (
+    r"(?<![\w\-])(?P<nq>\\?[\"']?)(?:name|key|Name|Key|NAME|KEY|ParameterKey|parameter|param"
+    r"|field|variable|var|env|property|header)(?P=nq)[^\S\n]*[:=][^\S\n]*\\?[\"']?"
+    r"(?P<name>[^\"'\s,}{\\]+)"
+)
+_NV_VALUE = (
+    r"(?<![\w\-])(?P<vh>(?P<vq>\\?[\"']?)(?:value|Value|VALUE|ParameterValue|val|default)(?P=vq)"
+    r"[^\S\n]*[:=][^\S\n]*)"
+    r"(?P<v>\\?\"(?:[^\"\\\n]|\\.)*?\\?\"|'[^'\n]*'|(?!" + _PLACEHOLDER_RE + r")[^\s,}\]]+)"
+)
+_NV_GAP = r"(?P<mid>(?:(?![\"']?(?:name|key|Name|Key)[\"']?[^\S\n]*[:=])[^{}\[\]]){0,160}?)"
+_NAME_THEN_VALUE = re.compile(_NV_NAME + _NV_GAP + _NV_VALUE)
+_VALUE_THEN_NAME = re.compile(_NV_VALUE + _NV_GAP + _NV_NAME)
+
+
+def _secret_value(value: str) -> str:
+    """The value with its content replaced, quotes kept."""
+    for quote in ('\\"', '"', "'"):
+        if len(value) >= 2 * len(quote) and value.startswith(quote) and value.endswith(quote):
+            return quote + SECRET + quote
+    return SECRET
+
+
+def _name_value(match: re.Match[str]) -> str:
+    if not _holds_secret(match.group("name"), match.group("v")):
+        return match.group(0)
+    start, end = match.span("v")
+    whole = match.group(0)
+    offset = match.start()
+    return whole[: start - offset] + _secret_value(match.group("v")) + whole[end - offset :]
+
+
+def name_value_pairs(text: str) -> str:
+    """``{"name": "DB_PASSWORD", "value": "..."}``, ``- name: X`` / ``value: Y``, either order."""
+    text = _NAME_THEN_VALUE.sub(_name_value, text)
+    return _VALUE_THEN_NAME.sub(_name_value, text)
+
+
+# ----------------------------------------------------------------------------- XML
+
+_XML_ELEMENT = re.compile(
+    r"<(?P<tag>(?:[\w.\-]+:)?(?P<local>[\w.\-]+))(?P<attrs>(?:\s[^<>]*?)?)>"
+    r"(?P<body>(?:<!\[CDATA\[.*?\]\]>|[^<])+)</(?P=tag)\s*>",
+    re.DOTALL,
+)
+_XML_NAME_ATTR = re.compile(r"\b(?:name|key|id)\s*=\s*([\"'])(?P<name>[^\"']+)\1")
+_XML_VALUE_ATTR = re.compile(
+    r"<[\w.:\-]+\s[^<>]*?\b(?:name|key|id)\s*=\s*(?P<q>[\"'])(?P<name>[^\"']+)(?P=q)[^<>]*?"
+    r"\bvalue\s*=\s*(?P<vq>[\"'])(?P<v>[^\"']*)(?P=vq)"
+)
+
+
+def _xml_element(match: re.Match[str]) -> str:
+    body = match.group("body")
+    if re.fullmatch(_PLACEHOLDER_RE, body.strip()):
+        return match.group(0)
+    named = _XML_NAME_ATTR.search(match.group("attrs"))
+    name = named.group("name") if named else match.group("local")
+    if not _holds_secret(name, body):
+        return match.group(0)
+    return f"<{match.group('tag')}{match.group('attrs')}>{SECRET}</{match.group('tag')}>"
+
+
+def _xml_value(match: re.Match[str]) -> str:
+    if not _holds_secret(match.group("name"), match.group("v")):
+        return match.group(0)
+    start, end = match.span("v")
+    offset = match.start()
+    whole = match.group(0)
+    return whole[: start - offset] + SECRET + whole[end - offset :]
+
+
+def xml_values(text: str) -> str:
+    """``<password>x</password>``, ``<entry key="password">x</entry>``, ``value="x"`` pairs."""
+    if "</" in text:
+        text = _XML_ELEMENT.sub(_xml_element, text)
+    if "value" in text:
+        text = _XML_VALUE_ATTR.sub(_xml_value, text)
+    return text
+
+
+# ----------------------------------------------------------------------------- cookies
+
+_COOKIE_HEADER = re.compile(
+    r"(?i)(?P<h>(?<![\w\-])(?P<set>set-)?cookies?\\?[\"']?[^\S\n]*[:=][^\S\n]*\\?[\"']?"
+    r"|--cookie[^\S\n]*[= ][^\S\n]*[\"']?|(?<=curl)[^\n]*?[^\S\n]-b[^\S\n]+[\"']?)"
+    r"(?P<body>[^\n\"'\\]*)"
+)
+_COOKIE_PAIR = re.compile(r"(?P<name>[^=;,\s]+)[^\S\n]*=[^\S\n]*(?P<v>[^;\n]*)")
+
+
+def _cookie_header(match: re.Match[str]) -> str:
+    body = match.group("body")
+    only_first = match.group("set") is not None
+
+    def pair(found: re.Match[str]) -> str:
+        value = found.group("v").strip()
+        if not value or re.fullmatch(_PLACEHOLDER_RE, value) or _inert(value):
+            return found.group(0)
+        return f"{found.group('name')}={SECRET}"
+
+    return match.group("h") + _COOKIE_PAIR.sub(pair, body, count=1 if only_first else 0)
+
+
+def cookies(text: str) -> str:
+    """Every value of a ``Cookie`` header (or ``curl --cookie``); the first of ``Set-Cookie``."""
+    return _COOKIE_HEADER.sub(_cookie_header, text)
+
+
+# ----------------------------------------------------------------------------- SQL
+
+# Gates are substring tests on the lower-cased text (a flat regex alternation is slower).
+SQL_WORDS = ("select", "insert", "update", "delete", "replace", "grant", "identified",
+             "password", "sp_", "user ", "role ", "login ")  # fmt: skip
+_SQL_START = re.compile(
+    r"(?i)\b(?:select\b(?=[\s\S]{0,4000}?\bfrom\b)|insert\s+(?:ignore\s+)?into\b"
+    r"|replace\s+into\b|update\s+\S+\s+set\b|delete\s+from\b"
+    r"|(?:create|alter)\s+(?:user|role|login)\b|grant\b|set\s+password\b"
+    r"|(?:exec(?:ute)?|call)\s+[\w.\[\]]*(?:sp_|password|passwd|login|user)[\w.\[\]]*)"
+)
+_SQL_CONTINUES = re.compile(
+    r"(?i)[ \t]*(?:from|where|and|or|set|values|join|left|right|inner|outer|cross|on|order"
+    r"|group|having|limit|offset|union|returning|identified|with|[(),])\b"
+)
+# Single-quoted strings (with '' and backslash escapes; they may span lines), double-quoted
+# strings where a value is expected (double quotes are identifiers in ANSI mode and often the
+# JSON string around the statement), and bare numbers/hex.
+_SQL_LITERAL = re.compile(
+    r"'(?:[^'\\]|\\.|'')*'"
+    r"|(?P<op>(?:[=<>]|\blike|\bin[^\S\n]*\(|\bvalues[^\S\n]*\(|\bthen|\belse|\bby|\bpassword"
+    r"|,)[^\S\n]*)(?P<dq>\\?\")(?:[^\"\\\n]|\\[^\"])*(?P=dq)"
+    r"|(?<![\w.$<>?])[-+]?(?:0[xX][0-9a-fA-F]+|\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)(?![\w.]|\.\d)",
+    re.IGNORECASE,
+)
+_SQL_BARE_SECRET = re.compile(r"(?i)(\bidentified\s+by\s+)(?!\?|password\b)([^\s;,'\"()]+)")
+
+
+def _open_quote(span: str) -> bool:
+    """Whether a single-quoted literal is still open at the end of ``span``."""
+    stripped = re.sub(r"\\.|''", "", span)
+    return stripped.count("'") % 2 == 1
+
+
+def _sql_span_end(text: str, start: int) -> int:
+    end = text.find("\n", start)
+    lines = 0
+    while end != -1 and lines < 50:
+        nxt = end + 1
+        if _open_quote(text[start:end]) or _SQL_CONTINUES.match(text, nxt):
+            following = text.find("\n", nxt)
+            end = following
+            lines += 1
+            continue
+        return end
+    return len(text)
+
+
+def _literals(span: str) -> str:
+    values_at = span.lower().find("values")
+
+    def literal(found: re.Match[str]) -> str:
+        op = found.group("op")
+        if op is None:
+            return "?"
+        if op.strip() == "," and (values_at < 0 or found.start() < values_at):
+            return found.group(0)
+        return op + "?"
+
+    span = _SQL_LITERAL.sub(literal, span)
+    return _SQL_BARE_SECRET.sub(lambda m: m.group(1) + SECRET, span)
+
+
+def sql_spans(text: str) -> str:
+    """Literals of SQL statements (DML, DCL, password procedures), over lines when needed."""
+    out: list[str] = []
+    last = 0
+    for found in _SQL_START.finditer(text):
+        start = found.start()
+        if start < last:
+            continue
+        end = _sql_span_end(text, start)
+        out.append(text[last:start])
+        out.append(_literals(text[start:end]))
+        last = end
+    if not out:
+        return text
+    out.append(text[last:])
+    return "".join(out)
+
+
+# ----------------------------------------------------------------------------- ORM binds
+
+ORM_WORDS = ("binding parameter", "extracted value", "Parameters:", "Row:", "parameter value",
+             '[["', "args=(", "params=(")  # fmt: skip
+_HIBERNATE = re.compile(
+    r"(?i)(?P<h>(?:binding parameter|extracted value)\b[^\n]*?[\])][^\S\n]*(?:-|<-)[^\S\n]*\[)"
+    r"(?P<v>[^\n]*)(?P<t>\])"
+)
+_MYBATIS = re.compile(r"(?P<h>(?:==>|<==)[^\S\n]*(?P<kind>Parameters|Row):)(?P<v>[^\n]*)")
+_MYBATIS_PARAM = re.compile(r"[^\S\n]*(?P<v>[^,\n]*?)\((?P<t>\w+)\)(?=,|\s*$)")
+_SPRING = re.compile(r"(?i)(?P<h>parameter value \[)(?P<v>[^\]\n]*)(?P<t>\])")
+_RAILS = re.compile(
+    r"(?P<h>\[[^\S\n]*\"[\w.]+\",[^\S\n]*)(?P<v>\"(?:[^\"\\\n]|\\.)*\"|[^\]\n]*?)(?P<t>[^\S\n]*\])"
+)
+_PY_ARGS = re.compile(r"(?P<h>\b(?:args|params)=\()(?P<v>[^\n]*)(?P<t>\))")
+
+
+def _mybatis(match: re.Match[str]) -> str:
+    values = match.group("v")
+    if match.group("kind") == "Row":
+        items = [item for item in values.split(",")]
+        return match.group("h") + ",".join(" ?" if item.strip() else item for item in items)
+    return match.group("h") + _MYBATIS_PARAM.sub(lambda p: f" ?({p.group('t')})", values)
+
+
+def orm_binds(text: str) -> str:
+    """Bind values ORMs log beside their SQL: Hibernate, MyBatis, Spring JDBC, Rails, Django."""
+    if "[" in text:
+        text = _HIBERNATE.sub(lambda m: m.group("h") + "?" + m.group("t"), text)
+        text = _SPRING.sub(lambda m: m.group("h") + "?" + m.group("t"), text)
+        if '[["' in text:
+            head, _, tail = text.partition('[["')
+            tail = _RAILS.sub(lambda m: m.group("h") + "?" + m.group("t"), '["' + tail)
+            text = head + "[" + tail
+    if "==>" in text or "<==" in text:
+        text = _MYBATIS.sub(_mybatis, text)
+    if "=(" in text:
+        text = _PY_ARGS.sub(
+            lambda m: m.group("h") + _SQL_LITERAL.sub("?", m.group("v")) + ")", text
+        )
+    return text
+
+
+# ----------------------------------------------------------------------------- command lines
+
+CLI_WORDS = ("mysql", "mariadb", "sshpass", "redis-cli", "ldap", "smbclient", "sqlcmd", "bcp",
+             "osql", "isql", "openssl", "7z", "rar", "zip", "mongo", "htpasswd")  # fmt: skip
+_VALUE = r"(?P<q>[\"']?)(?P<v>(?!" + _PLACEHOLDER_RE + r")[^\s\"']+)(?P=q)"
+_CLI_RULES: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = tuple(
+    (re.compile(program, re.IGNORECASE), re.compile(flag))
+    for program, flag in (
+        (r"\b(?:mysql\w*|mariadb\w*)\b", r"(?<=\s)(?P<f>-p)(?!\s)" + _VALUE),
+        (r"\bsshpass\b", r"(?<=\s)(?P<f>-p[^\S\n]*)" + _VALUE),
+        (r"\bredis-cli\b", r"(?<=\s)(?P<f>-a[^\S\n]+)" + _VALUE),
+        (r"\bldap\w+\b", r"(?<=\s)(?P<f>-w[^\S\n]*)" + _VALUE),
+        (r"\bsmbclient\b", r"(?<=\s)(?P<f>-U[^\S\n]*[^\s%]+%)" + _VALUE),
+        (r"\b(?:sqlcmd|bcp|osql|isql)\b", r"(?<=\s)(?P<f>-P[^\S\n]*)" + _VALUE),
+        (r"\bopenssl\b", r"(?P<f>(?:-pass(?:in|out)?[^\S\n]+(?:pass|env):|(?<=\s)-[kK][^\S\n]+))"
+         + _VALUE),
+        (r"\b(?:7za?|rar|unrar)\b", r"(?<=\s)(?P<f>-h?p)(?!\s)" + _VALUE),
+        (r"\b(?:zip|unzip)\b", r"(?<=\s)(?P<f>-P[^\S\n]+)" + _VALUE),
+        (r"\bmongo\w*\b", r"(?<=\s)(?P<f>-p[^\S\n]+)" + _VALUE),
+        (r"\bhtpasswd\b", r"(?P<f>-b\w*[^\S\n]+\S+[^\S\n]+\S+[^\S\n]+)" + _VALUE),
+    )
+)  # fmt: skip
+
+
+def _cli_flag(match: re.Match[str]) -> str:
+    value = match.group("v")
+    if _inert(value):
+        return match.group(0)
+    quote = match.group("q")
+    return match.group("f") + quote + SECRET + quote
+
+
+_PROGRAMS = re.compile(
+    r"(?i)(?<![\w\-])(?:mysql\w*|mariadb\w*|sshpass|redis-cli|ldap\w+|smbclient|sqlcmd|bcp"
+    r"|osql|isql|openssl|7za?|unrar|rar|unzip|zip|mongo\w*|htpasswd)(?![\w\-])"
+)
+
+
+def cli_credentials(text: str) -> str:
+    """Passwords given to known tools on their command line (``mysql -pX``, ``sshpass -p X``)."""
+    if " -" not in text or _PROGRAMS.search(text) is None:
+        return text
+    for program, flag in _CLI_RULES:
+        if program.search(text):
+            text = flag.sub(_cli_flag, text)
+    return text
