@@ -41,7 +41,7 @@ from sqlglot.optimizer.scope import Scope, build_scope, walk_in_scope
 from harness.sql.policy import FORBIDDEN_SCHEMAS, DatasourcePolicy, TablePolicy
 from harness.sql.reasons import RejectReason, reject
 
-__all__ = ["Lineage", "LineageAnalyzer", "OutputColumn", "check_stars"]
+__all__ = ["Lineage", "LineageAnalyzer", "OutputColumn", "check_stars", "groups_rows"]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -171,6 +171,10 @@ class LineageAnalyzer:
         """True when any source column is sensitive."""
         return not self._sensitive.isdisjoint(sources)
 
+    def outputs(self, scope: Scope) -> tuple[OutputColumn, ...]:
+        """The output columns of one scope of the analysed statement, with their lineage."""
+        return self._outputs(scope)
+
     # -- scopes ----------------------------------------------------------------------------
 
     def _check_scope(self, scope: Scope) -> None:
@@ -214,7 +218,7 @@ class LineageAnalyzer:
             if isinstance(projection, exp.Alias)
         }
         self._check_unique_sources(select)
-        grouped = _groups_rows(select)
+        grouped = groups_rows(select)
         for node in walk_in_scope(select):
             if isinstance(node, exp.Star):
                 if not isinstance(node.parent, exp.Count):
@@ -400,7 +404,7 @@ def _is_bare_projection(column: exp.Column, select: exp.Select) -> bool:
     return parent is select and child.arg_key == "expressions"
 
 
-def _groups_rows(select: exp.Select) -> bool:
+def groups_rows(select: exp.Select) -> bool:
     """True when ``select`` folds rows: GROUP BY, or an aggregate outside any window."""
     if select.args.get("group"):
         return True

@@ -6,7 +6,8 @@ that :class:`harness.sql.validator.SqlValidator` uses. Its shape::
     {"default_limit": 100, "max_limit": 500, "max_explain_rows": 1000000,
      "datasources": {"shop-primary": {"default_schema": "shop", "schemas": {
         "shop": {"tables": {"customers": {
-            "columns": ["id", "name", "email"], "sensitive": ["email"], "star": false}}}}}}}
+            "columns": ["id", "name", "email"], "sensitive": ["email"], "key": ["id"],
+            "star": false}}}}}}}
 
 ``columns`` is an allowlist: a column of the real table that is not listed is denied. A
 ``sensitive`` column must also be listed; it is readable only as a bare column of a select list
@@ -14,6 +15,15 @@ that :class:`harness.sql.validator.SqlValidator` uses. Its shape::
 the projector. Because the validator never sees the real table, a ``*`` can only be honoured
 when the policy declares ``"star": true`` (the allowlist is the whole table) and the table has
 no sensitive columns.
+
+``key`` names non-sensitive columns whose values identify a row (the primary key, or a unique
+non-sensitive key). It is what makes an order *total* without reading a hidden value: in a
+statement that reads a table with sensitive columns, the validator completes every row-choosing
+or order-dependent ORDER BY with the keys of the rows it sorts (:mod:`harness.sql.ordering`).
+A key may never contain a sensitive column — ordering by one is exactly the leak the rule
+closes — so a table whose primary key is sensitive declares no key (or a non-sensitive unique
+column); its rows are then ordered by every non-sensitive column, which orders them up to rows
+that look identical to the model.
 
 ``max_explain_rows`` bounds cost where the database can estimate it: on MySQL/MariaDB the
 executor runs ``EXPLAIN`` before the statement and refuses a plan whose row estimate exceeds it.
@@ -28,8 +38,17 @@ from __future__ import annotations
 import re
 from importlib.resources import files
 from pathlib import Path
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    field_validator,
+    model_serializer,
+    model_validator,
+)
 
 __all__ = [
     "DEFAULT_MAX_EXPLAIN_ROWS",
@@ -73,6 +92,14 @@ class TablePolicy(_Config):
         default=False,
         description="True when `columns` is the whole table, so `*` may be expanded to it.",
     )
+    key: list[str] | None = Field(
+        default=None,
+        min_length=1,
+        description=(
+            "Non-sensitive columns whose values identify a row (primary or unique key): the "
+            "tie-breaker that makes an order total; None when the table has none to offer."
+        ),
+    )
 
     @field_validator("columns", "sensitive")
     @classmethod
@@ -88,6 +115,41 @@ class TablePolicy(_Config):
         if missing:
             raise ValueError(f"sensitive columns must also be listed in columns: {missing}")
         return self
+
+    @field_validator("key")
+    @classmethod
+    def _key_names(cls, value: list[str] | None) -> list[str] | None:
+        if value is None:
+            return None
+        names = [_name(item, "key column") for item in value]
+        if len(set(names)) != len(names):
+            raise ValueError("key column names must be unique (case-insensitively)")
+        return names
+
+    @model_validator(mode="after")
+    def _key_readable(self) -> TablePolicy:
+        if self.key is None:
+            return self
+        unlisted = sorted(set(self.key) - set(self.columns))
+        if unlisted:
+            raise ValueError(f"key columns must be listed in columns: {unlisted}")
+        hidden = sorted(set(self.key) & set(self.sensitive))
+        if hidden:
+            raise ValueError(f"a key may not contain a sensitive column: {hidden}")
+        return self
+
+    @model_serializer(mode="wrap")
+    def _omit_undeclared_key(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        # A table without a key dumps as it did before keys existed (and loads back the same).
+        data: dict[str, Any] = handler(self)
+        if self.key is None:
+            data.pop("key", None)
+        return data
+
+    @property
+    def visible(self) -> list[str]:
+        """The allowlisted columns that are not sensitive, in policy order."""
+        return [column for column in self.columns if column not in self.sensitive]
 
     @property
     def star_allowed(self) -> bool:

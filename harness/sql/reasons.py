@@ -45,6 +45,7 @@ class RejectReason(str, Enum):
     SENSITIVE_COLUMN_IN_EXPRESSION = "SENSITIVE_COLUMN_IN_EXPRESSION"
     CROSS_PRODUCT = "CROSS_PRODUCT"
     ROW_ESTIMATE_TOO_LARGE = "ROW_ESTIMATE_TOO_LARGE"
+    ORDER_DEPENDS_ON_HIDDEN_VALUES = "ORDER_DEPENDS_ON_HIDDEN_VALUES"
 
 
 EXPLANATIONS: dict[RejectReason, str] = {
@@ -84,6 +85,12 @@ EXPLANATIONS: dict[RejectReason, str] = {
     ),
     RejectReason.ROW_ESTIMATE_TOO_LARGE: (
         "The database estimates that the statement reads more rows than the policy allows."
+    ),
+    RejectReason.ORDER_DEPENDS_ON_HIDDEN_VALUES: (
+        "Over a table with sensitive columns, a value may not depend on the order in which the "
+        "database reads rows: no ANY_VALUE, RAND, JSON_ARRAYAGG/JSON_OBJECTAGG or ROLLUP, no "
+        "column outside GROUP BY and aggregates in a grouped select, SUM/AVG/STDDEV/VARIANCE "
+        "only over a plain column, and no order-dependent window function over a named window."
     ),
 }
 

@@ -11,7 +11,10 @@ The pipeline, each step refusing with a stable reason (see :mod:`harness.sql.rea
 6. name resolution, allowlists, lineage and the sensitive-column rule
    (:class:`harness.sql.lineage.LineageAnalyzer`);
 7. no cross product in any SELECT (:func:`harness.sql.joins.check_join_graph`);
-8. LIMIT enforced on the outermost query (added, or clamped to ``max_limit``).
+8. in a statement that reads a table with sensitive columns, every row choice and every
+   order-dependent value made total on non-sensitive values, or refused
+   (:func:`harness.sql.ordering.enforce_total_order`);
+9. LIMIT enforced on the outermost query (added, or clamped to ``max_limit``).
 
 The plan carries the policy's ``max_explain_rows``: the executor refuses the plan when the
 database's own row estimate exceeds it (MySQL/MariaDB ``EXPLAIN``; see
@@ -40,6 +43,7 @@ from harness.errors import SqlRejected
 from harness.sql.constructs import check_constructs, check_raw_text, classify_unparsable
 from harness.sql.joins import check_join_graph
 from harness.sql.lineage import LineageAnalyzer, check_stars
+from harness.sql.ordering import enforce_total_order
 from harness.sql.plan import MysqlQueryPlan, PlanColumn
 from harness.sql.policy import DatasourcePolicy, SqlPolicy
 from harness.sql.reasons import RejectReason, reject
@@ -147,6 +151,7 @@ class SqlValidator:
         analyzer = LineageAnalyzer(source_policy)
         lineage = analyzer.analyze(root)
         check_join_graph(root)
+        enforce_total_order(root, source_policy, analyzer, lineage.tables)
         limit = self._enforce_limit(root)
         sql = root.sql(dialect=_DIALECT, identify=True, comments=False)
         plan = MysqlQueryPlan(

@@ -14,6 +14,14 @@ in every position: the transcripts must be identical (nothing the attacker saw d
 value) and :func:`recovered_characters` — characters right in *both* worlds — must be zero.
 The same strategies against an unguarded probe (no validator, no masking) must recover the
 value exactly, which shows that they are real oracles and that the test can fail.
+
+:data:`ORDER_STRATEGIES` attack differently: they never compute on the hidden column but read
+the order in which the database returns rows, which follows an index on that column (LIMIT and
+OFFSET walks, ties, GROUP_CONCAT, ROW_NUMBER() OVER (), a first-row column of an aggregate,
+LIMIT inside derived tables, CTEs and IN subqueries, UNION ALL + LIMIT, SQLite's scalar
+subquery, SUM's partial-sum overflow, RAND(seed)). :func:`run_order` drives one;
+:func:`recovered_ranks` counts the ranks it got right in two worlds that order the same rows
+oppositely.
 """
 
 from __future__ import annotations
@@ -22,6 +30,7 @@ import asyncio
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from itertools import pairwise
 from typing import Any, Literal
 
 from harness.adapters.embedded import ToolPlane
@@ -33,15 +42,23 @@ from harness.sql.plan import MysqlQueryPlan
 
 __all__ = [
     "ALPHABET",
+    "MYSQL_ORDER_STRATEGIES",
     "MYSQL_STRATEGIES",
+    "ORDER_STRATEGIES",
     "STRATEGIES",
     "Attempt",
     "Extractor",
+    "OrderAttempt",
+    "OrderStrategy",
+    "OrderTarget",
     "Strategy",
     "Target",
     "boundary_probe",
+    "mysql_rand",
     "other_world",
     "recovered_characters",
+    "recovered_ranks",
+    "run_order",
     "unguarded_probe",
 ]
 
@@ -420,3 +437,299 @@ MYSQL_STRATEGIES: list[Strategy] = [
     ),
 ]
 """Oracles over MySQL-only functions (SQLite has no ASCII, ORD, or an erroring EXP)."""
+
+
+# ------------------------------------------------------------------ order oracles
+#
+# The oracles above compare a hidden value with a pivot the attacker chose. The ones below
+# never name the hidden column in a computation: they read the order in which the database
+# returns rows. When the access path is an index on a sensitive column (customers.email in
+# the demo; any index on a token), that order *is* the order of the hidden values, so every
+# construct whose result depends on it ranks hidden values against each other.
+#
+# An :class:`OrderTarget` is a set of rows whose hidden values sort before every other row of
+# the table; the attacker tries to recover their order. The two worlds rank the same rows in
+# opposite orders (same visible data), so a fixed guess is never right in both, and
+# :func:`recovered_ranks` counts the ranks an attacker got right in both worlds.
+
+
+@dataclass(frozen=True, kw_only=True)
+class OrderTarget:
+    """Rows whose hidden values the attacker ranks without computing on them.
+
+    Attributes:
+        table: Schema-qualified table.
+        column: The sensitive (indexed) column; at most projected bare.
+        ids: ``id`` of the rows whose hidden values sort first in the table, in any order.
+    """
+
+    table: str
+    column: str
+    ids: tuple[int, ...]
+
+
+@dataclass(frozen=True, kw_only=True)
+class OrderStrategy:
+    """One order oracle.
+
+    ``probes(target)`` lists the statements to send; ``infer(contents, target)`` turns what came
+    back into the attacker's guess of the target ids in hidden-value order (a prefix may be
+    enough; None marks a rank it could not read). ``backends`` names where the oracle works when nothing stops it.
+    """
+
+    name: str
+    probes: Callable[[OrderTarget], list[str]]
+    infer: Callable[[list[Mapping[str, Any]], OrderTarget], list[int | None]]
+    backends: frozenset[str] = frozenset({"sqlite", "mariadb"})
+
+
+@dataclass
+class OrderAttempt:
+    """What one order strategy got out of one world."""
+
+    strategy: str
+    inferred: list[int | None] = field(default_factory=list)
+    transcript: list[tuple[str, str]] = field(default_factory=list)
+
+    @property
+    def tried(self) -> int:
+        return len(self.transcript)
+
+    @property
+    def refused(self) -> int:
+        return sum(
+            json.loads(content).get("error_code") == "SQL_REJECTED"
+            for _, content in self.transcript
+        )
+
+
+def run_order(probe: Probe, target: OrderTarget, strategy: OrderStrategy) -> OrderAttempt:
+    """Send every probe of ``strategy`` and infer the order from what came back."""
+    attempt = OrderAttempt(strategy=strategy.name)
+    contents: list[Mapping[str, Any]] = []
+    for sql in strategy.probes(target):
+        content = probe(sql)
+        attempt.transcript.append((sql, content))
+        contents.append(json.loads(content))
+    try:
+        attempt.inferred = strategy.infer(contents, target)
+    except (KeyError, TypeError, ValueError, IndexError):
+        attempt.inferred = []  # nothing readable came back
+    return attempt
+
+
+def recovered_ranks(
+    first: OrderAttempt, second: OrderAttempt, truth_a: list[int], truth_b: list[int]
+) -> int:
+    """Ranks the attacker placed right in both worlds (their true orders differ at every rank)."""
+    return sum(
+        a == x and b == y
+        for a, b, x, y in zip(first.inferred, second.inferred, truth_a, truth_b, strict=False)
+    )
+
+
+def _targets_in(rows: list[Any], target: OrderTarget) -> list[int]:
+    wanted = set(target.ids)
+    out: list[int] = []
+    for value in rows:
+        if value in wanted and value not in out:
+            out.append(value)
+    return out
+
+
+def _ids_of(content: Mapping[str, Any], name: str = "id") -> list[Any]:
+    return [row.get(name) for row in _rows(content)]
+
+
+def _first_rows(contents: list[Mapping[str, Any]], target: OrderTarget) -> list[int]:
+    return _targets_in(_ids_of(contents[0]), target)
+
+
+def _walk(name: str) -> Callable[[list[Mapping[str, Any]], OrderTarget], list[int]]:
+    # One probe per rank: the value of column ``name`` in the probe's first row.
+    def infer(contents: list[Mapping[str, Any]], target: OrderTarget) -> list[int]:
+        return _targets_in([_first(content, name) for content in contents], target)
+
+    return infer
+
+
+def _growing_sets(contents: list[Mapping[str, Any]], target: OrderTarget) -> list[int]:
+    # Probe k returns the set of the first k rows (shown sorted): the new member is rank k.
+    seen: list[int] = []
+    for content in contents:
+        for value in _ids_of(content):
+            if value not in seen:
+                seen.append(value)
+    return _targets_in(seen, target)
+
+
+def _running_sums(contents: list[Mapping[str, Any]], target: OrderTarget) -> list[int]:
+    # Probe k returns SUM(id) over the first k rows: successive differences are the ids.
+    sums = [0, *(int(_first(content, "s")) for content in contents)]
+    return _targets_in([b - a for a, b in pairwise(sums)], target)
+
+
+def _by_column(name: str) -> Callable[[list[Mapping[str, Any]], OrderTarget], list[int]]:
+    # The probe numbers rows in scan order (column ``name``): sort the targets by it.
+    def infer(contents: list[Mapping[str, Any]], target: OrderTarget) -> list[int]:
+        rows = [r for r in _rows(contents[0]) if r.get("id") in target.ids]
+        return [r["id"] for r in sorted(rows, key=lambda r: r[name])]
+
+    return infer
+
+
+def _group_concat(contents: list[Mapping[str, Any]], target: OrderTarget) -> list[int]:
+    # The projector may cut the cell (it ends with an ellipsis then): read the whole numbers.
+    pieces = str(_first(contents[0], "g")).split(",")
+    return _targets_in([int(v) for v in pieces if v.isdigit()], target)
+
+
+def mysql_rand(seed: int, count: int) -> list[float]:
+    """MySQL/MariaDB ``RAND(seed)``: the documented generator, value by value."""
+    modulus = 0x3FFFFFFF
+    mask = 0xFFFFFFFF  # the server truncates both products to 32 bits first
+    first = ((seed * 0x10001 + 55555555) & mask) % modulus
+    second = ((seed * 0x10000001) & mask) % modulus
+    values: list[float] = []
+    for _ in range(count):
+        first = (first * 3 + second) % modulus
+        second = (first + second + 33) % modulus
+        values.append(first / modulus)
+    return values
+
+
+def _rand_positions(contents: list[Mapping[str, Any]], target: OrderTarget) -> list[int | None]:
+    # MariaDB evaluates RAND(931) while it reads rows when the sort needs it, so the k-th row read
+    # got the k-th value of the sequence. Only some rows are shown (sorted by that value); each
+    # one shown gives its own rank.
+    position = {value: k for k, value in enumerate(mysql_rand(931, 2000))}
+    ranks: list[int | None] = [None] * len(target.ids)
+    for row in _rows(contents[0]):
+        rank = position.get(row.get("r"))
+        if row.get("id") in target.ids and rank is not None and rank < len(ranks):
+            ranks[rank] = row["id"]
+    return ranks
+
+
+def _overflow_order(contents: list[Mapping[str, Any]], target: OrderTarget) -> list[int]:
+    # Probe (a, b) fails with "integer overflow" when a is read before b (see the template).
+    before = {pair: _failed(c, 0, "") for pair, c in zip(_pairs(target), contents, strict=True)}
+    return sorted(target.ids, key=lambda a: -sum(before[(a, b)] for b in target.ids if b != a))
+
+
+def _pairs(target: OrderTarget) -> list[tuple[int, int]]:
+    return [(a, b) for a in target.ids for b in target.ids if a != b]
+
+
+_BIG = 9223372036854775807
+
+ORDER_STRATEGIES: list[OrderStrategy] = [
+    OrderStrategy(
+        name="LIMIT without ORDER BY",
+        probes=lambda t: [f"SELECT id, {t.column} AS v FROM {t.table} LIMIT {len(t.ids)}"],
+        infer=_first_rows,
+    ),
+    OrderStrategy(
+        name="LIMIT 1 OFFSET walk",
+        probes=lambda t: [
+            f"SELECT id, {t.column} AS v FROM {t.table} LIMIT 1 OFFSET {k}"
+            for k in range(len(t.ids))
+        ],
+        infer=_walk("id"),
+    ),
+    OrderStrategy(
+        name="ties of a constant ORDER BY",
+        probes=lambda t: [
+            f"SELECT id, {t.column} AS v FROM {t.table} ORDER BY id > 0 LIMIT {len(t.ids)}"
+        ],
+        infer=_first_rows,
+        backends=frozenset({"sqlite"}),  # MariaDB's filesort does not keep the scan order
+    ),
+    OrderStrategy(
+        name="GROUP_CONCAT without ORDER BY",
+        probes=lambda t: [f"SELECT GROUP_CONCAT(id) AS g FROM {t.table}"],
+        infer=_group_concat,
+    ),
+    OrderStrategy(
+        name="ROW_NUMBER() OVER ()",
+        probes=lambda t: [
+            f"SELECT id, {t.column} AS v, ROW_NUMBER() OVER () AS r FROM {t.table} ORDER BY id"
+        ],
+        infer=_by_column("r"),
+        backends=frozenset({"sqlite"}),  # MariaDB numbers OVER () rows in primary-key order
+    ),
+    OrderStrategy(
+        name="first-row column of an implicit aggregate",
+        probes=lambda t: [f"SELECT id, COUNT(*) AS n FROM {t.table}"],
+        infer=_first_rows,
+    ),
+    OrderStrategy(
+        name="SUM over a derived table with LIMIT (running sums)",
+        probes=lambda t: [
+            f"SELECT SUM(d.id) AS s FROM (SELECT id, {t.column} AS v FROM {t.table} LIMIT {k}) AS d"
+            for k in range(1, len(t.ids) + 1)
+        ],
+        infer=_running_sums,
+    ),
+    OrderStrategy(
+        name="MAX over a derived LIMIT 1 OFFSET walk",
+        probes=lambda t: [
+            f"SELECT MAX(d.id) AS m FROM (SELECT id, {t.column} AS v FROM {t.table} "
+            f"LIMIT 1 OFFSET {k}) AS d"
+            for k in range(len(t.ids))
+        ],
+        infer=_walk("m"),
+    ),
+    OrderStrategy(
+        name="CTE with LIMIT (growing sets)",
+        probes=lambda t: [
+            f"WITH s AS (SELECT id, {t.column} AS v FROM {t.table} LIMIT {k}) SELECT s.id FROM s"
+            for k in range(1, len(t.ids) + 1)
+        ],
+        infer=_growing_sets,
+    ),
+    OrderStrategy(
+        name="IN subquery over a LIMIT (growing sets)",
+        probes=lambda t: [
+            f"SELECT o.id FROM {t.table} AS o WHERE o.id IN (SELECT x.id FROM "
+            f"(SELECT id, {t.column} AS v FROM {t.table} LIMIT {k}) AS x) ORDER BY o.id"
+            for k in range(1, len(t.ids) + 1)
+        ],
+        infer=_growing_sets,
+    ),
+    OrderStrategy(
+        name="UNION ALL + LIMIT",
+        probes=lambda t: [
+            f"SELECT id, {t.column} AS v FROM {t.table} UNION ALL "
+            f"SELECT id, {t.column} FROM {t.table} LIMIT {len(t.ids)}"
+        ],
+        infer=_first_rows,
+    ),
+    OrderStrategy(
+        name="scalar subquery's first row",
+        probes=lambda t: [f"SELECT (SELECT x.id FROM {t.table} AS x) AS id"],
+        infer=_first_rows,
+        backends=frozenset({"sqlite"}),  # MariaDB refuses a scalar subquery of many rows
+    ),
+    OrderStrategy(
+        name="SUM partial-sum overflow (pairwise)",
+        probes=lambda t: [
+            f"SELECT SUM(CASE WHEN id = {a} THEN {_BIG} WHEN id = {b} THEN -{_BIG} ELSE 1 END) "
+            f"AS s FROM {t.table}"
+            for a, b in _pairs(t)
+        ],
+        infer=_overflow_order,
+        backends=frozenset({"sqlite"}),  # MariaDB sums integers as DECIMAL: no overflow
+    ),
+]
+"""Order oracles; ``backends`` says where each reads the scan order when unguarded."""
+
+MYSQL_ORDER_STRATEGIES: list[OrderStrategy] = [
+    OrderStrategy(
+        name="ORDER BY RAND(seed)",
+        probes=lambda t: [f"SELECT id, {t.column} AS v, RAND(931) AS r FROM {t.table} ORDER BY r"],
+        infer=_rand_positions,
+        backends=frozenset({"mariadb"}),
+    ),
+]
+"""Order oracles over MySQL-only functions (SQLite has no seeded RAND)."""

@@ -378,17 +378,20 @@ def test_plan_whole_structure(validator: SqlValidator) -> None:
         sql=(
             "SELECT `o`.`id` AS `id`, `c`.`email` AS `email`, `o`.`total_cents` / 100 AS `eur` "
             "FROM `shop`.`orders` AS `o` JOIN `shop`.`customers` AS `c` "
-            "ON `c`.`id` = `o`.`customer_id` WHERE `o`.`status` = 'FAILED' LIMIT 20"
+            "ON `c`.`id` = `o`.`customer_id` WHERE `o`.`status` = 'FAILED' "
+            # customers has sensitive columns: the row choice of LIMIT is made total on keys.
+            "ORDER BY `o`.`id`, `c`.`id` LIMIT 20"
         ),
         normalized_sql=(
             "SELECT `_t0`.`id` AS `id`, `_t1`.`email` AS `email`, `_t0`.`total_cents` / 100 AS "
             "`eur` FROM `shop`.`orders` AS `_t0` JOIN `shop`.`customers` AS `_t1` "
-            "ON `_t1`.`id` = `_t0`.`customer_id` WHERE `_t0`.`status` = 'FAILED' LIMIT 20"
+            "ON `_t1`.`id` = `_t0`.`customer_id` WHERE `_t0`.`status` = 'FAILED' "
+            "ORDER BY `_t0`.`id`, `_t1`.`id` LIMIT 20"
         ),
         redacted_sql=(
             "SELECT o.id AS id, c.email AS email, o.total_cents / ? AS eur "
             "FROM shop.orders AS o JOIN shop.customers AS c "
-            "ON c.id = o.customer_id WHERE o.status = ? LIMIT 20"
+            "ON c.id = o.customer_id WHERE o.status = ? ORDER BY o.id, c.id LIMIT 20"
         ),
         tables=["shop.customers", "shop.orders"],
         columns=[
@@ -422,7 +425,8 @@ def test_plan_whole_structure(validator: SqlValidator) -> None:
         (
             "(SELECT id FROM shop.orders LIMIT 9999) UNION ALL (SELECT id FROM shop.payments)",
             100,
-            ") LIMIT 100",
+            # payments has a sensitive column: the union is ordered by its outputs first.
+            ") ORDER BY `id` LIMIT 100",
         ),
     ],
 )
