@@ -18,13 +18,13 @@ import logging
 import pickle
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
 from pydantic import BaseModel
 
 from harness.errors import BackendError, ErrorCode, HarnessError, ProjectionError
 from harness.observation import Projection
 from harness.ports import Projector, ToolBackend
+from harness.raw import RawResponse
 
 __all__ = [
     "ToolSet",
@@ -81,13 +81,14 @@ def _tool_set(key: str, factory: ToolSetFactory) -> ToolSet:
     return tool_set
 
 
-def run_tool(key: str, factory: ToolSetFactory, tool_name: str, request: BaseModel) -> Any:
-    """Task body of ``tool:<name>``: the raw backend response for one typed request."""
+def run_tool(key: str, factory: ToolSetFactory, tool_name: str, request: BaseModel) -> RawResponse:
+    """Task body of ``tool:<name>``: the raw backend response for one typed request, serialised
+    here, once (only its JSON bytes travel back)."""
     try:
         backend = _tool_set(key, factory).backends.get(tool_name)
         if backend is None:
             raise BackendError(ErrorCode.BACKEND_ERROR, "no backend", {"tool": tool_name})
-        return backend.fetch(request)
+        return RawResponse.of(backend.fetch(request))
     except HarnessError:
         raise
     except Exception as exc:  # an adapter defect is still only a BACKEND_ERROR outward
@@ -103,14 +104,15 @@ def run_projector(
     tool_name: str,
     tool_call_id: str,
     request: BaseModel,
-    raw: Any,
+    raw: RawResponse,
 ) -> Projection:
-    """Task body of ``project:<name>``: the bounded observation built from a raw response."""
+    """Task body of ``project:<name>``: the bounded observation built from a raw response
+    (parsed here, from the bytes the tool task produced)."""
     try:
         projector = _tool_set(key, factory).projectors.get(tool_name)
         if projector is None:
             raise ProjectionError(ErrorCode.PROJECTION_ERROR, "no projector", {"tool": tool_name})
-        return projector.project(tool_call_id, request, raw)
+        return projector.project(tool_call_id, request, raw.value())
     except HarnessError:
         raise
     except Exception as exc:

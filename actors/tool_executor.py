@@ -22,6 +22,7 @@ from actors.factory import ToolTasks, tool_tasks
 from actors.tasks import ToolSetFactory, embedded_tool_set, tool_set_key
 from harness.errors import BackendError, ErrorCode, HarnessError, ProjectionError
 from harness.observation import Projection
+from harness.raw import RawResponse
 
 __all__ = ["RayToolExecutor"]
 
@@ -50,12 +51,13 @@ class RayToolExecutor:
         self.tasks = tasks or tool_tasks()
         self.cancelled_tasks = 0
         """Tasks cancelled because of a timeout or a cancelled caller (results discarded)."""
-        # Raw responses can be megabytes (a log query returns every line). The projector
-        # task receives the backend task's ObjectRef instead of a second copy uploaded from
-        # here; keyed by the identity of the raw object this executor handed out.
-        self._raw_refs: OrderedDict[int, tuple[Any, ray.ObjectRef[Any]]] = OrderedDict()
+        # Raw responses can be megabytes (a log query returns every line). They come back as
+        # JSON bytes (RawResponse), and the projector task receives the backend task's
+        # ObjectRef instead of a second copy uploaded from here; keyed by the identity of the
+        # raw object this executor handed out.
+        self._raw_refs: OrderedDict[int, tuple[RawResponse, ray.ObjectRef[Any]]] = OrderedDict()
 
-    async def execute(self, tool_name: str, request: BaseModel, timeout_s: float) -> Any:
+    async def execute(self, tool_name: str, request: BaseModel, timeout_s: float) -> RawResponse:
         """Run the tool's backend as ``tool:<tool_name>``.
 
         Raises:
@@ -63,7 +65,7 @@ class RayToolExecutor:
                 after ``timeout_s``, or BACKEND_ERROR for any other failure.
         """
         ref = self.tasks.tool(tool_name).remote(self.key, self.tool_set_factory, tool_name, request)
-        raw = await self._await(
+        raw: RawResponse = await self._await(
             ref,
             timeout_s,
             timeout_error=BackendError(ErrorCode.BACKEND_TIMEOUT, "backend timed out"),
@@ -76,7 +78,12 @@ class RayToolExecutor:
         return raw
 
     async def project(
-        self, tool_name: str, tool_call_id: str, request: BaseModel, raw: Any, timeout_s: float
+        self,
+        tool_name: str,
+        tool_call_id: str,
+        request: BaseModel,
+        raw: RawResponse,
+        timeout_s: float,
     ) -> Projection:
         """Run the tool's projector as ``project:<tool_name>``.
 

@@ -31,9 +31,8 @@ import json
 import logging
 from collections.abc import Awaitable
 from dataclasses import dataclass
-from typing import Any, Literal, TypeVar
+from typing import Literal, TypeVar
 
-import pydantic_core
 from pydantic import BaseModel, ValidationError
 
 from harness.audit import ToolInvocationAudit
@@ -53,6 +52,7 @@ from harness.ids import is_tool_call_id, loggable_id
 from harness.invocation import CanonicalInvocation, EvidenceStatus, InvocationStatus
 from harness.observation import AgentObservation, ControlView, Projection
 from harness.ports import CanonicalStore, Clock, ToolExecutor
+from harness.raw import RawResponse
 from harness.tools import ToolRegistry, ToolSpec, scope_identity
 from harness.trace import ToolInvocation, ToolRequestRejected, TraceRecorder
 
@@ -208,7 +208,7 @@ class ToolBoundary:
             return await self._finish_error(call, err.error_code, t0, begun=False)
         self.budget.count_execution()
 
-        raw: Any = None
+        raw: RawResponse | None = None
         try:
             raw = await self._bounded(
                 self.executor.execute(spec.name, plan, self.policy.execute_timeout_s),
@@ -216,7 +216,7 @@ class ToolBoundary:
                 BackendError(ErrorCode.BACKEND_TIMEOUT, "timed out"),
             )
             self.run.ensure_active(self.clock.now())
-            raw_bytes = _json_size(raw)
+            raw_bytes = raw.size
             call.raw_bytes = raw_bytes
             try:
                 self.budget.reserve_bytes(BytesKind.RAW, raw_bytes)
@@ -239,7 +239,7 @@ class ToolBoundary:
             await self.store.mark_ready(
                 self.run.run_id,
                 env.tool_call_id,
-                raw_response=raw,
+                raw=raw.json,
                 agent_result=agent_result,
                 evidence_status=observation.evidence_status,
                 completed_at=self.clock.now(),
@@ -248,7 +248,9 @@ class ToolBoundary:
             code = err.error_code
             if code is ErrorCode.RECORD_TOO_LARGE:
                 raw = None
-            return await self._finish_error(call, code, t0, begun=True, raw=raw)
+            return await self._finish_error(
+                call, code, t0, begun=True, raw=raw.json if raw is not None else None
+            )
         except asyncio.CancelledError:
             # The run ended (cancel or deadline) mid-call: the record must not stay PROJECTING.
             code = self.run.inactive_code(self.clock.now()) or ErrorCode.CANCELLED
@@ -285,7 +287,7 @@ class ToolBoundary:
             raise on_timeout from None
 
     async def _finish_error(
-        self, call: _Call, code: ErrorCode, t0: float, *, begun: bool, raw: Any = None
+        self, call: _Call, code: ErrorCode, t0: float, *, begun: bool, raw: bytes | None = None
     ) -> ToolBoundaryResult:
         env = call.envelope
         if begun:
@@ -302,16 +304,16 @@ class ToolBoundary:
         self._audit(call, result, t0)
         return result
 
-    async def _mark_error(self, tool_call_id: str, code: ErrorCode, raw: Any) -> None:
+    async def _mark_error(self, tool_call_id: str, code: ErrorCode, raw: bytes | None) -> None:
         """PROJECTING → ERROR, keeping the raw when it fits; dropping it when it does not."""
-        for raw_response in (raw, None) if raw is not None else (None,):
+        for kept in (raw, None) if raw is not None else (None,):
             try:
                 await self.store.mark_error(
                     self.run.run_id,
                     tool_call_id,
                     error_code=code,
                     completed_at=self.clock.now(),
-                    raw_response=raw_response,
+                    raw=kept,
                 )
                 return
             except StoreError as err:
@@ -422,11 +424,3 @@ def _parse_arguments(spec: ToolSpec, arguments: str) -> BaseModel:
         raise ProtocolError(
             ErrorCode.INVALID_ARGUMENTS, "arguments do not fit the request"
         ) from None
-
-
-def _json_size(value: Any) -> int:
-    """Bytes of ``value`` as compact JSON (pydantic-core's serializer: several MB in ms)."""
-    try:
-        return len(pydantic_core.to_json(value))
-    except pydantic_core.PydanticSerializationError:
-        return len(json.dumps(value, separators=(",", ":"), default=str).encode())

@@ -20,19 +20,17 @@ from datetime import datetime
 from enum import Enum
 from typing import Any, Literal
 
+import pydantic_core
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from harness.errors import ErrorCode
 
 __all__ = [
-    "CANONICAL_SCHEMA_VERSION",
     "LEGAL_STATUS_PAIRS",
     "CanonicalInvocation",
     "EvidenceStatus",
     "InvocationStatus",
 ]
-
-CANONICAL_SCHEMA_VERSION = 1
 
 
 class InvocationStatus(str, Enum):
@@ -66,14 +64,18 @@ class CanonicalInvocation(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    schema_version: Literal[1] = Field(default=1, description="Record format.")
+    schema_version: Literal[2] = Field(
+        default=2, description="Record format (1: raw inline as JSON; 2: raw as JSON bytes)."
+    )
     tool_call_id: str = Field(description="The model framework's tool call id, single use per run.")
     run_id: str = Field(description="The run that owns the record.")
     tool_name: str = Field(description="Registered tool name.")
     request: dict[str, Any] = Field(description="The typed request, as validated.")
-    raw_response: Any = Field(default=None, description="Backend response, verbatim.")
+    raw: bytes | None = Field(
+        default=None, description="Backend response as compact UTF-8 JSON, verbatim."
+    )
     agent_result: dict[str, Any] | None = Field(
-        default=None, description="The bounded AgentObservation built from raw_response."
+        default=None, description="The bounded AgentObservation built from the raw response."
     )
     invocation_status: InvocationStatus = Field(description="PROJECTING, READY or ERROR.")
     evidence_status: EvidenceStatus | None = Field(
@@ -98,6 +100,10 @@ class CanonicalInvocation(BaseModel):
         if self.invocation_status is InvocationStatus.PROJECTING and self.completed_at is not None:
             raise ValueError("a PROJECTING invocation has no completed_at")
         return self
+
+    def raw_response(self) -> Any:
+        """The stored backend response as Python data (None when none was kept)."""
+        return None if self.raw is None else pydantic_core.from_json(self.raw)
 
     @property
     def citable(self) -> bool:

@@ -15,6 +15,7 @@ from pydantic import BaseModel
 from harness.errors import ErrorCode
 from harness.invocation import CanonicalInvocation, EvidenceStatus
 from harness.observation import Projection
+from harness.raw import RawResponse
 
 __all__ = [
     "CanonicalStore",
@@ -84,7 +85,7 @@ class CanonicalStore(Protocol):
         run_id: str,
         tool_call_id: str,
         *,
-        raw_response: Any,
+        raw: bytes,
         agent_result: dict[str, Any],
         evidence_status: EvidenceStatus,
         completed_at: datetime,
@@ -99,7 +100,7 @@ class CanonicalStore(Protocol):
         *,
         error_code: ErrorCode,
         completed_at: datetime,
-        raw_response: Any = None,
+        raw: bytes | None = None,
     ) -> CanonicalInvocation:
         """PROJECTING → ERROR, keeping the remaining TTL."""
         ...
@@ -128,12 +129,20 @@ class Projector(Protocol):
 class ToolExecutor(Protocol):
     """Runs backends and projectors: inline in a thread, or as Ray remote tasks."""
 
-    async def execute(self, tool_name: str, request: BaseModel, timeout_s: float) -> Any:
-        """Run the tool's backend; raise BackendError (BACKEND_ERROR / BACKEND_TIMEOUT)."""
+    async def execute(self, tool_name: str, request: BaseModel, timeout_s: float) -> RawResponse:
+        """Run the tool's backend; raise BackendError (BACKEND_ERROR / BACKEND_TIMEOUT).
+
+        The response is serialised where the backend ran (``RawResponse.of``), once.
+        """
         ...
 
     async def project(
-        self, tool_name: str, tool_call_id: str, request: BaseModel, raw: Any, timeout_s: float
+        self,
+        tool_name: str,
+        tool_call_id: str,
+        request: BaseModel,
+        raw: RawResponse,
+        timeout_s: float,
     ) -> Projection:
         """Run the tool's projector; raise ProjectionError."""
         ...

@@ -10,6 +10,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 import fakeredis
+import pydantic_core
 import pytest
 import redis
 import redis.asyncio as aioredis
@@ -51,7 +52,7 @@ async def ready_via(store: Any, record: CanonicalInvocation, evidence: EvidenceS
     return await store.mark_ready(
         record.run_id,
         record.tool_call_id,
-        raw_response=RAW,
+        raw=pydantic_core.to_json(RAW),
         agent_result=RESULT,
         evidence_status=evidence,
         completed_at=COMPLETED_AT,
@@ -71,7 +72,7 @@ def ready_of(record: CanonicalInvocation, evidence: EvidenceStatus) -> Canonical
         update={
             "invocation_status": InvocationStatus.READY,
             "evidence_status": evidence,
-            "raw_response": RAW,
+            "raw": pydantic_core.to_json(RAW),
             "agent_result": RESULT,
             "completed_at": COMPLETED_AT,
         }

@@ -1,6 +1,7 @@
 """CanonicalStore on Redis (redis-py asyncio): the harness-only source of truth for tool calls.
 
-Key ``<prefix>:run:<run_id>:call:<tool_call_id>``, value ``CanonicalInvocation`` as JSON.
+Key ``<prefix>:run:<run_id>:call:<tool_call_id>``, value the ``CanonicalInvocation`` in the
+record format of :mod:`harness.store.codec` (a JSON envelope, the raw compressed beside it).
 
 - ``begin``: ``SET key value NX EX ttl_s``, so the TTL is fixed once, at creation.
 - ``mark_ready`` / ``mark_error``: the successor record is built and validated in Python (an
@@ -48,7 +49,17 @@ local current = redis.call('GET', KEYS[1])
 if not current then
   return 'EXPIRED'
 end
-local ok, record = pcall(cjson.decode, current)
+-- Format 2 (tag line, envelope JSON line, compressed raw): only the envelope is decoded.
+-- Format 1 (one JSON document) is still read for records written before an upgrade.
+local envelope = current
+if string.sub(current, 1, 4) == 'DH2\\n' then
+  local nl = string.find(current, '\\n', 5, true)
+  if not nl then
+    return 'CORRUPT'
+  end
+  envelope = string.sub(current, 5, nl - 1)
+end
+local ok, record = pcall(cjson.decode, envelope)
 if not ok or type(record) ~= 'table' then
   return 'CORRUPT'
 end

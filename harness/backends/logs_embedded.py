@@ -17,7 +17,7 @@ inside a masked value would let a model confirm a secret one character at a time
 text only prefilters (a superset, see :mod:`harness.redaction`); the messages that pass are
 redacted once each and their match views kept, so a repeated query costs a scan.
 
-Raw response (stored verbatim as the canonical record's ``raw_response``)::
+Raw response (stored verbatim as the canonical record's ``raw``)::
 
     {"format": "embedded-jsonl/v1", "events": [...matching events as stored...],
      "matched": N, "limit_hit": bool}

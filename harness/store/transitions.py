@@ -50,7 +50,7 @@ def _rebuild(current: CanonicalInvocation, op: str, **changes: Any) -> Canonical
 def to_ready(
     current: CanonicalInvocation,
     *,
-    raw_response: Any,
+    raw: bytes,
     agent_result: dict[str, Any],
     evidence_status: EvidenceStatus,
     completed_at: datetime,
@@ -66,7 +66,7 @@ def to_ready(
         "mark_ready",
         invocation_status=InvocationStatus.READY,
         evidence_status=evidence_status,
-        raw_response=raw_response,
+        raw=raw,
         agent_result=agent_result,
         completed_at=completed_at,
     )
@@ -77,11 +77,11 @@ def to_error(
     *,
     error_code: ErrorCode,
     completed_at: datetime,
-    raw_response: Any = None,
+    raw: bytes | None = None,
 ) -> CanonicalInvocation:
     """Build the ERROR successor of a PROJECTING record.
 
-    ``raw_response=None`` keeps what the record already holds (normally nothing): the caller
+    ``raw=None`` keeps what the record already holds (normally nothing): the caller
     omits raw when it is the reason for the error (RAW_TOO_LARGE, RECORD_TOO_LARGE).
 
     Raises:
@@ -93,7 +93,7 @@ def to_error(
         invocation_status=InvocationStatus.ERROR,
         evidence_status=EvidenceStatus.ERROR,
         error_code=error_code,
-        raw_response=current.raw_response if raw_response is None else raw_response,
+        raw=current.raw if raw is None else raw,
         completed_at=completed_at,
     )
 
@@ -121,7 +121,7 @@ class TransitionMethods:
         run_id: str,
         tool_call_id: str,
         *,
-        raw_response: Any,
+        raw: bytes,
         agent_result: dict[str, Any],
         evidence_status: EvidenceStatus,
         completed_at: datetime,
@@ -138,7 +138,7 @@ class TransitionMethods:
             "mark_ready",
             lambda current: to_ready(
                 current,
-                raw_response=raw_response,
+                raw=raw,
                 agent_result=agent_result,
                 evidence_status=evidence_status,
                 completed_at=completed_at,
@@ -152,7 +152,7 @@ class TransitionMethods:
         *,
         error_code: ErrorCode,
         completed_at: datetime,
-        raw_response: Any = None,
+        raw: bytes | None = None,
     ) -> CanonicalInvocation:
         """PROJECTING → ERROR, keeping the remaining TTL.
 
@@ -165,6 +165,6 @@ class TransitionMethods:
             tool_call_id,
             "mark_error",
             lambda current: to_error(
-                current, error_code=error_code, completed_at=completed_at, raw_response=raw_response
+                current, error_code=error_code, completed_at=completed_at, raw=raw
             ),
         )

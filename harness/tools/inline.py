@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Mapping
-from typing import Any
 
 from pydantic import BaseModel
 
@@ -19,6 +18,7 @@ from harness.clock import SystemClock
 from harness.errors import BackendError, ErrorCode, HarnessError, ProjectionError
 from harness.observation import Projection
 from harness.ports import Clock, Projector, ToolBackend
+from harness.raw import RawResponse
 
 __all__ = ["InlineToolExecutor"]
 
@@ -47,12 +47,16 @@ class InlineToolExecutor:
         self.project_in_thread = project_in_thread
         self.clock: Clock = clock or SystemClock()
 
-    async def execute(self, tool_name: str, request: BaseModel, timeout_s: float) -> Any:
+    async def execute(self, tool_name: str, request: BaseModel, timeout_s: float) -> RawResponse:
         backend = self.backends.get(tool_name)
         if backend is None:
             raise BackendError(ErrorCode.BACKEND_ERROR, "no backend", {"tool": tool_name})
+
+        def fetch() -> RawResponse:
+            return RawResponse.of(backend.fetch(request))
+
         try:
-            return await self.clock.wait_for(asyncio.to_thread(backend.fetch, request), timeout_s)
+            return await self.clock.wait_for(asyncio.to_thread(fetch), timeout_s)
         except TimeoutError:
             raise BackendError(
                 ErrorCode.BACKEND_TIMEOUT, "backend timed out", {"tool": tool_name}
@@ -65,16 +69,22 @@ class InlineToolExecutor:
             ) from None
 
     async def project(
-        self, tool_name: str, tool_call_id: str, request: BaseModel, raw: Any, timeout_s: float
+        self,
+        tool_name: str,
+        tool_call_id: str,
+        request: BaseModel,
+        raw: RawResponse,
+        timeout_s: float,
     ) -> Projection:
         projector = self.projectors.get(tool_name)
         if projector is None:
             raise ProjectionError(ErrorCode.PROJECTION_ERROR, "no projector", {"tool": tool_name})
         try:
             if not self.project_in_thread:
-                return projector.project(tool_call_id, request, raw)
+                return projector.project(tool_call_id, request, raw.value())
             return await self.clock.wait_for(
-                asyncio.to_thread(projector.project, tool_call_id, request, raw), timeout_s
+                asyncio.to_thread(lambda: projector.project(tool_call_id, request, raw.value())),
+                timeout_s,
             )
         except TimeoutError:
             raise ProjectionError(ErrorCode.PROJECTION_ERROR, "projection timed out") from None

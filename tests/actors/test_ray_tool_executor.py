@@ -34,7 +34,7 @@ def test_backend_and_projector_run_as_named_tasks(tmp_path: Path) -> None:
         projection = await executor.project("query_logs", "call_1", _request(), raw, 10.0)
         observation = projection.observation
         assert isinstance(observation, RagObservation)
-        return raw["task_name"], [b.title for b in observation.evidence]
+        return raw.value()["task_name"], [b.title for b in observation.evidence]
 
     assert asyncio.run(main()) == ("tool:query_logs", ["project:query_logs"])
 
@@ -124,7 +124,7 @@ def test_a_worker_builds_its_tool_set_once(tmp_path: Path) -> None:
         calls: dict[int, list[int]] = {}
         for _ in range(6):
             raw = await executor.execute("query_logs", _request(), 10.0)
-            calls.setdefault(raw["pid"], []).append(raw["calls"])
+            calls.setdefault(raw.value()["pid"], []).append(raw.value()["calls"])
         return calls
 
     # Each worker counts on with the same backend: 1, 2, 3, ... — never 1 again.

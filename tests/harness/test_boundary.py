@@ -146,7 +146,7 @@ def test_success_returns_observation_and_marks_ready() -> None:
         InvocationStatus.READY,
         EvidenceStatus.EVIDENCE_FOUND,
     )
-    assert record.raw_response["internal"] == MARKER  # the raw is kept for the harness only
+    assert record.raw_response()["internal"] == MARKER  # the raw is kept for the harness only
     assert record.agent_result == result.observation.model_dump(mode="json")
     assert_no_raw(result)
     assert rig.budget.ledger.snapshot().tool_calls == 1
@@ -353,7 +353,7 @@ def test_raw_over_limit_is_error_never_truncated() -> None:
         EvidenceStatus.ERROR,
         ErrorCode.RAW_TOO_LARGE,
     )
-    assert record.raw_response is None and record.agent_result is None
+    assert record.raw_response() is None and record.agent_result is None
     assert_no_raw(result)
 
 
@@ -397,7 +397,7 @@ def test_record_over_store_limit_is_error_without_raw() -> None:
     result = rig.call(call_id="c1")
     assert (result.outcome, result.error_code) == ("ERROR", ErrorCode.RECORD_TOO_LARGE)
     record = rig.record("c1")
-    assert (record.invocation_status, record.error_code, record.raw_response) == (
+    assert (record.invocation_status, record.error_code, record.raw_response()) == (
         InvocationStatus.ERROR,
         ErrorCode.RECORD_TOO_LARGE,
         None,
@@ -465,7 +465,7 @@ def test_projection_failure_marks_error_and_keeps_raw_internally() -> None:
     record = rig.record("c1")
     assert (
         record.invocation_status is InvocationStatus.ERROR
-        and record.raw_response["internal"] == MARKER
+        and record.raw_response()["internal"] == MARKER
     )
     assert_no_raw(result)
 

@@ -147,7 +147,7 @@ async def _seed(store: RedisCanonicalStore, short: RedisCanonicalStore) -> None:
         await store.mark_ready(
             run_id,
             cid,
-            raw_response={"raw": "RAW-ONLY"},
+            raw=b'{"raw":"RAW-ONLY"}',
             agent_result=observation.model_dump(mode="json"),
             evidence_status=observation.evidence_status,
             completed_at=T0,
@@ -165,7 +165,7 @@ async def _seed(store: RedisCanonicalStore, short: RedisCanonicalStore) -> None:
     await short.mark_ready(
         RUN,
         "c_expired",
-        raw_response=None,
+        raw=b"null",
         agent_result=LOGS.model_copy(update={"tool_call_id": "c_expired"}).model_dump(mode="json"),
         evidence_status=EvidenceStatus.EVIDENCE_FOUND,
         completed_at=T0,

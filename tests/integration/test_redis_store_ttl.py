@@ -58,7 +58,7 @@ def test_ttl_never_renewed_by_reads_or_transition(prefix: str) -> None:
             await store.mark_ready(
                 "run-1",
                 "call_1",
-                raw_response={"lines": []},
+                raw=b'{"lines":[]}',
                 agent_result={"items": []},
                 evidence_status=EvidenceStatus.NO_EVIDENCE,
                 completed_at=DONE_AT,
@@ -93,7 +93,7 @@ def test_expired_record_reads_none_and_is_never_recreated(prefix: str) -> None:
                 await store.mark_ready(
                     "run-1",
                     "call_1",
-                    raw_response={},
+                    raw=b"{}",
                     agent_result={},
                     evidence_status=EvidenceStatus.EVIDENCE_FOUND,
                     completed_at=DONE_AT,

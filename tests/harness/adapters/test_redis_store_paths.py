@@ -15,6 +15,7 @@ import redis.asyncio as aioredis
 from harness.adapters.redis_store import RedisCanonicalStore, fakeredis_store
 from harness.errors import ErrorCode, RecordExpired, StoreError
 from harness.invocation import CanonicalInvocation, EvidenceStatus
+from harness.store import encode_record
 from harness.testing.memory_store import InMemoryCanonicalStore
 from tests.store_contract import (
     REDIS_HOST,
@@ -71,7 +72,9 @@ def test_replaced_record_is_expired_not_overwritten(reader: str) -> None:
         key = store.key("run-1", "call_1")
         if reader == "begun_store":
             # The begun bytes are remembered; the replacement happens before the transition.
-            await store._client.set(key, newer.model_dump_json(), ex=60)
+            await store._client.set(
+                key, encode_record(newer, max_record_bytes=1 << 20, op="t"), ex=60
+            )
             racing = store
         else:
             racing = fakeredis_store(server=server)
@@ -79,7 +82,9 @@ def test_replaced_record_is_expired_not_overwritten(reader: str) -> None:
 
             async def get_then_replace(key: str) -> Any:
                 value = await real_get(key)
-                await racing._client.set(key, newer.model_dump_json(), ex=60)
+                await racing._client.set(
+                    key, encode_record(newer, max_record_bytes=1 << 20, op="t"), ex=60
+                )
                 return value
 
             racing._client.get = get_then_replace  # type: ignore[method-assign,assignment]

@@ -40,7 +40,7 @@ async def _ready(store: InMemoryCanonicalStore, call_id: str = "call_1") -> Cano
     return await store.mark_ready(
         "run-1",
         call_id,
-        raw_response={"rows": []},
+        raw=b'{"rows":[]}',
         agent_result={"rows": []},
         evidence_status=EvidenceStatus.NO_EVIDENCE,
         completed_at=START + timedelta(seconds=2),
@@ -124,22 +124,24 @@ def test_injected_failure_writes_nothing() -> None:
 
 def test_caller_mutation_after_write_does_not_leak_in() -> None:
     store = InMemoryCanonicalStore(FakeClock(START))
-    raw: dict[str, Any] = {"rows": [{"id": 1}]}
+    result: dict[str, Any] = {"rows": [{"id": 1}]}
 
     async def body() -> CanonicalInvocation | None:
         await store.begin(_record())
-        await store.mark_error(
+        await store.mark_ready(
             "run-1",
             "call_1",
-            error_code=ErrorCode.RAW_TOO_LARGE,
+            raw=b'{"rows":[{"id":1}]}',
+            agent_result=result,
+            evidence_status=EvidenceStatus.EVIDENCE_FOUND,
             completed_at=START,
-            raw_response=raw,
         )
-        raw["rows"].append({"id": 2})
+        result["rows"].append({"id": 2})
         return await store.get("run-1", "call_1")
 
     stored = asyncio.run(body())
-    assert stored is not None and stored.raw_response == {"rows": [{"id": 1}]}
+    assert stored is not None and stored.agent_result == {"rows": [{"id": 1}]}
+    assert stored.raw_response() == {"rows": [{"id": 1}]}
 
 
 def test_fake_clock_moves_wall_and_monotonic_together() -> None:
@@ -217,7 +219,7 @@ class CanonicalStoreMachine(RuleBasedStateMachine):
             self.store.mark_ready(
                 "run-1",
                 call_id,
-                raw_response={"n": 1},
+                raw=b'{"n":1}',
                 agent_result={"items": []},
                 evidence_status=evidence,
                 completed_at=self.clock.now(),
