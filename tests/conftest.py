@@ -2,18 +2,28 @@
 
 ``ray_cluster`` starts local Ray once per session (a start costs seconds on 2 cores); a test
 that uses it is marked ``ray``. ``corpus`` finds the corpora (see ``tests/corpora.py``).
+
+The durable audit of runs the suite starts through the embedded deps goes to a SQLite file of
+this session (``HARNESS_AUDIT_URL``, set before Ray starts so its workers see it too), never to
+the user's data directory.
 """
 
 from __future__ import annotations
 
 import logging
 import os
+import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
 from tests.corpora import CorpusMissing, require
+
+os.environ.setdefault(
+    "HARNESS_AUDIT_URL",
+    f"sqlite:///{Path(tempfile.mkdtemp(prefix='harness-audit-')) / 'audit.sqlite'}",
+)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

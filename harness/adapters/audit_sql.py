@@ -46,9 +46,10 @@ from harness.audit import (
 from harness.budget import BudgetUsage
 from harness.clock import SystemClock
 from harness.ports import Clock
+from harness.settings import Settings
 from harness.trace import TraceDetails, TraceEvent
 
-__all__ = ["SqlAuditStore", "create_audit_engine"]
+__all__ = ["SqlAuditStore", "create_audit_engine", "open_audit_store"]
 
 log = logging.getLogger(__name__)
 
@@ -84,6 +85,21 @@ def create_audit_engine(url: str, *, timeout_s: float = 30.0) -> sa.Engine:
             "write_timeout": seconds,
             "charset": "utf8mb4",
         },
+    )
+
+
+def open_audit_store(
+    settings: Settings | None = None, *, clock: Clock | None = None
+) -> SqlAuditStore:
+    """The deployment's audit store (``HARNESS_AUDIT_URL``, else the embedded SQLite file),
+    upgraded to head now — for the CLI and the HTTP layer, which read it.
+
+    Raises:
+        sqlalchemy.exc.SQLAlchemyError: The database is unreachable or refuses the upgrade.
+    """
+    settings = settings or Settings()
+    return SqlAuditStore.open(
+        settings.audit_database_url(), timeout_s=settings.audit_timeout_s, clock=clock
     )
 
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from harness.audit import AuditSink
+from harness.audit_writer import AuditWriter
 from harness.boundary import ToolBoundary
 from harness.budget import Budgets, RunBudget
 from harness.clock import SystemClock
@@ -35,7 +37,7 @@ from harness.tools import (
     default_specs,
 )
 
-__all__ = ["ToolPlane", "build_run_deps", "build_tool_plane"]
+__all__ = ["ToolPlane", "build_audit_writer", "build_run_deps", "build_tool_plane"]
 
 
 @dataclass
@@ -180,12 +182,30 @@ def _sql_backend(settings: Settings, sqlite_dir: Path | None) -> ToolBackend:
     )
 
 
+def build_audit_writer(
+    settings: Settings | None = None, *, clock: Clock | None = None
+) -> AuditWriter:
+    """An in-process batching writer into the deployment's audit database.
+
+    The database is not touched until the first flush (which upgrades it to head), so a
+    database that is down at start-up costs counted failures, not a failed start. Close the
+    writer when the process ends (``await writer.close()``) to write what is still queued.
+    """
+    from harness.adapters.audit_sql import SqlAuditStore, create_audit_engine
+
+    settings = settings or Settings()
+    clock = clock or SystemClock()
+    engine = create_audit_engine(settings.audit_database_url(), timeout_s=settings.audit_timeout_s)
+    return AuditWriter(SqlAuditStore(engine, clock=clock), clock, settings.audit_writer_policy())
+
+
 def build_run_deps(
     settings: Settings | None = None,
     *,
     plane: ToolPlane | None = None,
     executor: ToolExecutor | None = None,
     budgets: Budgets | None = None,
+    audit: AuditSink | None = None,
 ) -> RunDeps:
     """Everything a DiagnosisRun needs, from settings: tool plane plus model clients.
 
@@ -194,6 +214,8 @@ def build_run_deps(
         plane: An already built tool plane to share (built from ``settings`` otherwise).
         executor: Tool executor (e.g. Ray tasks); the plane's inline executor by default.
         budgets: Run budgets; the defaults otherwise.
+        audit: Where each run's durable record goes (a node's writer, see
+            ``actors.audit_writer``, or :func:`build_audit_writer`); None keeps no audit.
     """
     from harness.adapters.openai_model import build_model_clients, component_call_settings
 
@@ -211,4 +233,5 @@ def build_run_deps(
         datasource=settings.mysql_datasource,
         default_deadline_s=settings.run_deadline_s,
         content=ContentPolicy(allowed_url_hosts=frozenset(settings.release_url_allowlist)),
+        audit=audit,
     )

@@ -52,3 +52,29 @@ def test_writer_batches_records_into_the_database(url: str) -> None:
         return runs
 
     assert sorted(asyncio.run(scenario())) == [f"run-{i}" for i in range(5)]
+
+
+def test_embedded_deps_audit_a_run_into_the_sqlite_file(url: str) -> None:
+    from harness.adapters.embedded import build_audit_writer, build_run_deps
+    from harness.demo import INCIDENT_QUESTION, WINDOW_END
+    from harness.diagnosis import DiagnosisRun
+    from harness.ingress import RunRequest
+    from harness.settings import Settings
+
+    async def scenario() -> None:
+        settings = Settings(audit_url=url)
+        writer = build_audit_writer(settings)
+        deps = build_run_deps(settings, audit=writer)
+        run = DiagnosisRun(RunRequest(question=INCIDENT_QUESTION, as_of=WINDOW_END), deps)
+        result = await run.execute()
+        await writer.close()
+        assert run.record is not None
+        store = SqlAuditStore.open(url)
+        try:
+            assert await store.run(run.run_id) == run.record.run
+            assert await store.timeline(run.run_id) == run.record.trace
+            assert (await store.run(run.run_id)).result_kind == result.kind  # type: ignore[union-attr]
+        finally:
+            store.close()
+
+    asyncio.run(scenario())
