@@ -16,6 +16,7 @@ before its first statement.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import threading
 from collections.abc import Iterable, Sequence
@@ -54,6 +55,16 @@ __all__ = ["SqlAuditStore", "create_audit_engine", "open_audit_store"]
 log = logging.getLogger(__name__)
 
 _DETAILS: TypeAdapter[TraceDetails] = TypeAdapter(TraceDetails)
+
+
+class _RawJson(str):
+    """JSON text already serialised (by pydantic, in Rust): bound to a JSON column as is."""
+
+
+def _json_serializer(value: Any) -> str:
+    return value if isinstance(value, _RawJson) else json.dumps(value)
+
+
 _PURGE_CHUNK = 1000
 
 
@@ -70,13 +81,19 @@ def create_audit_engine(url: str, *, timeout_s: float = 30.0) -> sa.Engine:
     if parsed.get_backend_name() == "sqlite":
         if parsed.database and parsed.database != ":memory:":
             Path(parsed.database).expanduser().parent.mkdir(parents=True, exist_ok=True)
-        engine = sa.create_engine(parsed, hide_parameters=True, connect_args={"timeout": timeout_s})
+        engine = sa.create_engine(
+            parsed,
+            hide_parameters=True,
+            json_serializer=_json_serializer,
+            connect_args={"timeout": timeout_s},
+        )
         sa.event.listen(engine, "connect", _sqlite_pragmas)
         return engine
     seconds = max(1, round(timeout_s))
     return sa.create_engine(
         parsed,
         hide_parameters=True,
+        json_serializer=_json_serializer,
         pool_pre_ping=True,
         pool_recycle=3600,
         connect_args={
@@ -302,6 +319,8 @@ def _insert(conn: sa.Connection, records: Iterable[RunRecord]) -> None:
 
 
 def _naive_utc(value: datetime) -> datetime:
+    if value.tzinfo is UTC:  # the common case, and the cheap one
+        return value.replace(tzinfo=None)
     if value.tzinfo is None:
         raise ValueError("audit times must be timezone-aware")
     return value.astimezone(UTC).replace(tzinfo=None)
@@ -430,7 +449,7 @@ def _event_row(event: TraceEvent) -> dict[str, Any]:
         "category": event.category.value,
         "event_type": event.event_type,
         "at": _naive_utc(event.at),
-        "details": event.details.model_dump(mode="json"),
+        "details": _RawJson(event.details.model_dump_json()),
     }
 
 
