@@ -172,8 +172,10 @@ class SqlAuditStore:
     async def write(self, records: Sequence[RunRecord]) -> None:
         """Store a batch: one ``executemany`` per table, all in one transaction.
 
-        A record whose run is already stored (a batch retried after its commit's reply was
-        lost) makes the batch fall back to one transaction per record, skipping stored runs.
+        A batch the database refuses as data (a record whose run is already stored — a batch
+        retried after its commit's reply was lost — or one that breaks the schema) falls back
+        to one transaction per record: stored runs are skipped, a record that cannot be stored
+        is skipped and logged. Connection and server failures raise.
         """
         if records:
             await asyncio.to_thread(self._write, records)
@@ -183,22 +185,29 @@ class SqlAuditStore:
         try:
             with self.engine.begin() as conn:
                 _insert(conn, records)
-        except sa.exc.IntegrityError:
+        except (sa.exc.IntegrityError, sa.exc.DataError) as exc:
             log.warning(
-                "audit batch hit stored rows; writing records one by one n=%d", len(records)
+                "audit batch refused; writing records one by one n=%d error=%s",
+                len(records),
+                type(exc).__name__,
             )
             self._write_each(records)
 
     def _write_each(self, records: Sequence[RunRecord]) -> None:
         for record in records:
-            with self.engine.begin() as conn:
-                stored = conn.execute(
-                    sa.select(DIAGNOSIS_RUN.c.run_id).where(
-                        DIAGNOSIS_RUN.c.run_id == record.run.run_id
-                    )
-                ).first()
-                if stored is None:
-                    _insert(conn, [record])
+            try:
+                with self.engine.begin() as conn:
+                    stored = conn.execute(
+                        sa.select(DIAGNOSIS_RUN.c.run_id).where(
+                            DIAGNOSIS_RUN.c.run_id == record.run.run_id
+                        )
+                    ).first()
+                    if stored is None:
+                        _insert(conn, [record])
+            except (sa.exc.IntegrityError, sa.exc.DataError) as exc:
+                # This record can never be stored (it contradicts itself or the schema):
+                # retrying would only hold back the others.
+                log.warning("audit record refused and skipped error=%s", type(exc).__name__)
 
     async def record_access(self, access: ReasoningAccess) -> None:
         """Store one reasoning read attempt."""

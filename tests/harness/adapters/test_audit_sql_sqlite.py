@@ -78,3 +78,22 @@ def test_embedded_deps_audit_a_run_into_the_sqlite_file(url: str) -> None:
             store.close()
 
     asyncio.run(scenario())
+
+
+def test_a_record_the_schema_refuses_is_skipped_without_holding_back_the_others(
+    url: str,
+) -> None:
+    good = run_record("run-good", at=AT)
+    bad = run_record("run-bad", at=AT)
+    # Two events with one sequence number break the unique (run_id, sequence_no) key.
+    bad = bad.model_copy(update={"trace": [*bad.trace, bad.trace[-1]]})
+
+    async def scenario() -> tuple[object, object]:
+        store = SqlAuditStore.open(url)
+        try:
+            await store.write([bad, good])
+            return await store.run("run-good"), await store.run("run-bad")
+        finally:
+            store.close()
+
+    assert asyncio.run(scenario()) == (good.run, None)
