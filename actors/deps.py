@@ -1,19 +1,22 @@
 """Deps factories: what a RunActor builds its runs from, once per actor process.
 
 The factory object is pickled to the actor and called there, so everything it builds —
-the canonical store (fakeredis in the embedded default), SDK clients, the tool registry —
-is born in the process that uses it.
+the canonical store (fakeredis in the embedded default), SDK clients, the tool registry, the
+audit sink — is born in the process that uses it.
 """
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Literal
 
 from actors.tasks import embedded_tool_set
+from harness.audit import AuditSink
 from harness.diagnosis import RunDeps
+from harness.settings import Settings
 
-__all__ = ["EmbeddedDepsFactory"]
+__all__ = ["EmbeddedDepsFactory", "audit_sink"]
 
 
 @dataclass(frozen=True)
@@ -24,13 +27,16 @@ class EmbeddedDepsFactory:
         tool_execution: ``"ray"`` runs backends and projectors as Ray tasks; ``"inline"`` runs
             them in the actor's threads (dense or latency-critical setups). ``None`` takes
             ``HARNESS_TOOL_EXECUTION`` (default ``"ray"``).
+
+    The durable audit (unless ``HARNESS_AUDIT_ENABLED=false``): under Ray, a sink that hands
+    each record to this node's writer actor (:func:`actors.factory.node_audit_writer`);
+    without Ray, an in-process batching writer.
     """
 
     tool_execution: Literal["ray", "inline"] | None = None
 
     def __call__(self) -> RunDeps:
         from harness.adapters.embedded import build_run_deps, build_tool_plane
-        from harness.settings import Settings
 
         settings = Settings()
         plane = build_tool_plane(settings)
@@ -39,4 +45,22 @@ class EmbeddedDepsFactory:
             from actors.tool_executor import RayToolExecutor
 
             executor = RayToolExecutor(embedded_tool_set)
-        return build_run_deps(settings, plane=plane, executor=executor)
+        audit = audit_sink(settings) if settings.audit_enabled else None
+        return build_run_deps(settings, plane=plane, executor=executor, audit=audit)
+
+
+def audit_sink(settings: Settings) -> AuditSink:
+    """The audit sink of this process: the node's writer actor under Ray, else in-process."""
+    import ray
+
+    if not ray.is_initialized():
+        from harness.adapters.embedded import build_audit_writer
+
+        return build_audit_writer(settings)
+    from actors.audit_writer import RayAuditSink, SqlAuditStoreFactory
+    from actors.factory import node_audit_writer
+    from actors.metrics import AuditMetrics
+
+    store = SqlAuditStoreFactory(settings.audit_database_url(), settings.audit_timeout_s)
+    connect = functools.partial(node_audit_writer, store, settings.audit_writer_policy())
+    return RayAuditSink(connect, on_failure=AuditMetrics().sink_failed)

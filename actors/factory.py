@@ -14,6 +14,17 @@ Choices and why:
 - Tool tasks never retry: tool calls are not retried automatically (ARCHITECTURE.md §4).
 - Actors are owned by the process that created the pool (no detached lifetime), so they go
   away with it.
+- The audit writer is one actor per node and namespace, ``audit-writer-<node id>``, pinned to
+  its node (hard node affinity) and shared by every RunActor there: ``get_if_exists`` makes
+  the first RunActor create it and the others find it. It is *detached*, because a writer
+  owned by the RunActor that happened to create it would die with that actor and take the
+  other actors' queued records with it; it ends with the Ray instance. It reserves no CPU (it
+  mostly waits on the database, in a thread). It restarts without limit
+  (``max_restarts=-1``): it keeps nothing but a queue of best-effort records, so a fresh
+  writer is always better than none — what the crash lost is lost either way. Its methods
+  never retry (a retried ``record`` could store a run twice). ``max_pending_calls`` bounds a
+  caller's mailbox: beyond it the sink's submission fails at once and is counted, instead of
+  piling records up in the RunActor.
 """
 
 from __future__ import annotations
@@ -28,16 +39,22 @@ from typing import Any
 import ray
 from ray.actor import ActorHandle
 
-from actors.metrics import RunMetrics
+from actors.audit_writer import AuditWriterActor, audit_writer_name
+from actors.metrics import AuditMetrics, RunMetrics
 from actors.run_actor import RunActor
 from actors.tasks import run_projector, run_tool
+from harness.audit import AuditStore
+from harness.audit_writer import AuditWriterPolicy
 from harness.diagnosis import RunDeps
 
 __all__ = [
+    "AUDIT_WRITER_MAX_PENDING_CALLS",
     "TOOL_TASK_NUM_CPUS",
     "ToolTasks",
+    "audit_writer_options",
     "create_run_actor",
     "local_ray",
+    "node_audit_writer",
     "run_actor_options",
     "tool_tasks",
 ]
@@ -106,6 +123,50 @@ def create_run_actor(
 @functools.cache
 def _remote_run_actor() -> Any:
     return ray.remote(RunActor)
+
+
+AUDIT_WRITER_MAX_PENDING_CALLS = 10_000
+"""Records one caller may have in flight to the writer before its submissions fail."""
+
+
+def audit_writer_options(name: str, node_id: str) -> dict[str, Any]:
+    """Ray options of the audit writer of one node (see the module docstring)."""
+    from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
+
+    return {
+        "name": name,
+        "get_if_exists": True,
+        "lifetime": "detached",
+        "num_cpus": 0,
+        "max_restarts": -1,
+        "max_task_retries": 0,
+        # ``flush`` and ``close`` wait on the database; ``record`` calls must still get in.
+        "max_concurrency": 64,
+        "max_pending_calls": AUDIT_WRITER_MAX_PENDING_CALLS,
+        "scheduling_strategy": NodeAffinitySchedulingStrategy(node_id, soft=False),
+    }
+
+
+def node_audit_writer(
+    store_factory: Callable[[], AuditStore], policy: AuditWriterPolicy
+) -> ActorHandle[AuditWriterActor]:
+    """The audit writer of the calling process's node, started when it is not running yet.
+
+    The first caller's ``store_factory`` and ``policy`` configure it; later callers share it.
+    """
+    node_id = ray.get_runtime_context().get_node_id()
+    name = audit_writer_name(node_id)
+    handle: ActorHandle[AuditWriterActor] = (
+        _remote_audit_writer()
+        .options(**audit_writer_options(name, node_id))
+        .remote(store_factory, policy, name=name, listener=AuditMetrics())
+    )
+    return handle
+
+
+@functools.cache
+def _remote_audit_writer() -> Any:
+    return ray.remote(AuditWriterActor)
 
 
 @dataclass

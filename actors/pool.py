@@ -23,6 +23,7 @@ from typing import Any
 from pydantic import ValidationError
 from ray.actor import ActorHandle
 
+from actors.audit_writer import flush_audit_writers
 from actors.errors import resolve
 from actors.registry import RunRegistry
 from actors.run_actor import RunActor
@@ -71,6 +72,7 @@ class RunPool:
         retire_after_runs: Replace an actor once it hosted this many runs and is idle
             (bounds slow leaks); None keeps actors forever.
         max_finished: Settled runs the registry remembers.
+        audit_flush_timeout_s: How long ``close`` waits for the node audit writers to flush.
     """
 
     def __init__(
@@ -86,6 +88,7 @@ class RunPool:
         health_check_timeout_s: float = 10.0,
         retire_after_runs: int | None = None,
         max_finished: int = 10_000,
+        audit_flush_timeout_s: float = 5.0,
     ) -> None:
         if size < 1 or max_runs_per_actor < 1:
             raise ValueError("size and max_runs_per_actor must be at least 1")
@@ -102,6 +105,7 @@ class RunPool:
         self.health_check_period_s = health_check_period_s
         self.health_check_timeout_s = health_check_timeout_s
         self.retire_after_runs = retire_after_runs
+        self.audit_flush_timeout_s = audit_flush_timeout_s
         self.registry: RunRegistry[ActorSlot | None] = RunRegistry(max_finished=max_finished)
         self.replaced = 0
         self.lost_runs = 0
@@ -127,8 +131,12 @@ class RunPool:
         return self
 
     async def close(self) -> None:
-        """Kill every actor; runs still in flight end FAILED with RUN_LOST."""
+        """Flush the audit writers, kill every actor; runs still in flight end FAILED with
+        RUN_LOST."""
         self._closing = True
+        # The records of the runs that finished are with the node writers by now; have them
+        # written before this driver (and, for the CLI, its Ray instance) goes away.
+        await flush_audit_writers(self.audit_flush_timeout_s)
         if self._health is not None:
             self._health.cancel()
         lost = self.registry.fail_all(self._lost_result)

@@ -252,12 +252,15 @@ class FakeDepsFactory:
         tool_set_factory: The tasks' tool set (default: probe tools).
         deadline_s: Default run deadline.
         execute_timeout_s: Backend timeout (BACKEND_TIMEOUT after it).
+        audit_url: Audit the runs into this database through the node's writer actor
+            (``actors.deps.audit_sink``); None keeps no audit.
     """
 
     tool_execution: Literal["inline", "ray"] = "inline"
     tool_set_factory: ToolSetFactory | None = None
     deadline_s: float = 30.0
     execute_timeout_s: float = 2.0
+    audit_url: str | None = None
 
     def __call__(self) -> RunDeps:
         tool_set_factory = self.tool_set_factory or ProbeToolSetFactory()
@@ -277,4 +280,9 @@ class FakeDepsFactory:
             from actors.tool_executor import RayToolExecutor
 
             deps.executor = RayToolExecutor(tool_set_factory)
+        if self.audit_url is not None:
+            from actors.deps import audit_sink
+            from harness.settings import Settings
+
+            deps.audit = audit_sink(Settings(audit_url=self.audit_url, audit_flush_interval_s=0.2))
         return deps

@@ -15,10 +15,21 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from harness.audit_writer import AuditWriterPolicy
 from harness.models import Component
 from harness.store.ttl import check_ttl_covers
 
-__all__ = ["ComponentModelSettings", "ModelEndpoint", "Settings", "StructuredOutput"]
+__all__ = [
+    "APP_NAME",
+    "ComponentModelSettings",
+    "ModelEndpoint",
+    "Settings",
+    "StructuredOutput",
+    "default_audit_url",
+]
+
+APP_NAME = "diagnosis-harness"
+"""Names the per-user data directory (the embedded audit database lives there)."""
 
 StructuredOutput = Literal["json_schema", "json_object_schema", "json_object", "none"]
 """How an endpoint is asked for JSON: OpenAI's ``json_schema`` response format; a
@@ -150,6 +161,30 @@ class Settings(BaseSettings):
         default=None,
         description="OTLP/HTTP traces URL; None = the SDK's default (OTEL_EXPORTER_OTLP_*).",
     )
+    audit_enabled: bool = Field(
+        default=True, description="Keep the durable audit of every run (metadata only)."
+    )
+    audit_url: str | None = Field(
+        default=None,
+        description=(
+            "SQLAlchemy URL of the audit database (mysql+pymysql://… for MySQL/MariaDB); "
+            "None = a SQLite file in the user's data directory."
+        ),
+    )
+    audit_timeout_s: float = Field(
+        default=30.0, gt=0, le=600, description="Audit database connect/read/write timeout."
+    )
+    audit_batch_rows: int = Field(
+        default=2_000, ge=1, le=100_000, description="Rows per audit write (one transaction)."
+    )
+    audit_flush_interval_s: float = Field(
+        default=1.0, gt=0, le=300, description="Longest a finished run's record waits unwritten."
+    )
+    audit_max_queued_rows: int = Field(
+        default=200_000,
+        ge=1,
+        description="Audit rows a node's writer queues; beyond, the oldest records are dropped.",
+    )
     component_models: dict[str, ComponentModelSettings] = Field(
         default_factory=dict,
         description=(
@@ -212,6 +247,24 @@ class Settings(BaseSettings):
             structured_output=override.structured_output or self.model_structured_output,
         )
 
+    def audit_database_url(self) -> str:
+        """The audit database: ``audit_url``, else the embedded SQLite file."""
+        return self.audit_url or default_audit_url()
+
+    def audit_writer_policy(self) -> AuditWriterPolicy:
+        """The batching writer's limits and timings."""
+        return AuditWriterPolicy(
+            batch_rows=self.audit_batch_rows,
+            flush_interval_s=self.audit_flush_interval_s,
+            max_queued_rows=self.audit_max_queued_rows,
+        )
+
+    @model_validator(mode="after")
+    def _audit_queue_holds_a_batch(self) -> Settings:
+        if self.audit_max_queued_rows < self.audit_batch_rows:
+            raise ValueError("audit_max_queued_rows must be at least audit_batch_rows")
+        return self
+
     @model_validator(mode="after")
     def _endpoints_name_a_model(self) -> Settings:
         # A real endpoint without a model name would fail on the first call; fail at start-up.
@@ -238,3 +291,10 @@ class Settings(BaseSettings):
             self.store_ttl_s, deadline_s=self.run_deadline_s, margin_s=self.ttl_margin_s
         )
         return self
+
+
+def default_audit_url() -> str:
+    """``sqlite:///<user data dir>/audit.sqlite`` (e.g. ``~/.local/share/diagnosis-harness``)."""
+    from platformdirs import user_data_path
+
+    return f"sqlite:///{user_data_path(APP_NAME) / 'audit.sqlite'}"

@@ -2,6 +2,10 @@
 
 ``ray_cluster`` starts local Ray once per session (a start costs seconds on 2 cores); a test
 that uses it is marked ``ray``. ``corpus`` finds the corpora (see ``tests/corpora.py``).
+
+The durable audit of runs the suite starts through the embedded deps goes to a SQLite file of
+this session (``HARNESS_AUDIT_URL``, set before Ray starts so its workers see it too), never to
+the user's data directory.
 """
 
 from __future__ import annotations
@@ -15,6 +19,11 @@ from pathlib import Path
 import pytest
 
 from tests.corpora import CorpusMissing, require
+
+os.environ.setdefault(
+    "HARNESS_AUDIT_URL",
+    f"sqlite:///{Path(tempfile.mkdtemp(prefix='harness-audit-')) / 'audit.sqlite'}",
+)
 
 
 def pytest_configure(config: pytest.Config) -> None:

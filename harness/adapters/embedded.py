@@ -13,6 +13,7 @@ from pathlib import Path
 
 from harness.adapters.reasoning_cipher import FernetReasoningCipher, load_or_create_keys
 from harness.audit import AuditSink, FanOutSink
+from harness.audit_writer import AuditWriter
 from harness.boundary import ToolBoundary
 from harness.budget import Budgets, RunBudget
 from harness.clock import SystemClock
@@ -38,7 +39,14 @@ from harness.tools import (
     default_specs,
 )
 
-__all__ = ["ToolPlane", "audit_sink", "build_run_deps", "build_tool_plane", "reasoning_cipher"]
+__all__ = [
+    "ToolPlane",
+    "audit_sink",
+    "build_audit_writer",
+    "build_run_deps",
+    "build_tool_plane",
+    "reasoning_cipher",
+]
 
 
 @dataclass
@@ -183,12 +191,30 @@ def _sql_backend(settings: Settings, sqlite_dir: Path | None) -> ToolBackend:
     )
 
 
+def build_audit_writer(
+    settings: Settings | None = None, *, clock: Clock | None = None
+) -> AuditWriter:
+    """An in-process batching writer into the deployment's audit database.
+
+    The database is not touched until the first flush (which upgrades it to head), so a
+    database that is down at start-up costs counted failures, not a failed start. Close the
+    writer when the process ends (``await writer.close()``) to write what is still queued.
+    """
+    from harness.adapters.audit_sql import SqlAuditStore, create_audit_engine
+
+    settings = settings or Settings()
+    clock = clock or SystemClock()
+    engine = create_audit_engine(settings.audit_database_url(), timeout_s=settings.audit_timeout_s)
+    return AuditWriter(SqlAuditStore(engine, clock=clock), clock, settings.audit_writer_policy())
+
+
 def build_run_deps(
     settings: Settings | None = None,
     *,
     plane: ToolPlane | None = None,
     executor: ToolExecutor | None = None,
     budgets: Budgets | None = None,
+    audit: AuditSink | None = None,
 ) -> RunDeps:
     """Everything a DiagnosisRun needs, from settings: tool plane plus model clients.
 
@@ -197,6 +223,8 @@ def build_run_deps(
         plane: An already built tool plane to share (built from ``settings`` otherwise).
         executor: Tool executor (e.g. Ray tasks); the plane's inline executor by default.
         budgets: Run budgets; the defaults otherwise.
+        audit: Where each run's durable record goes (a node's writer, see
+            ``actors.audit_writer``, or :func:`build_audit_writer`); None keeps no audit.
     """
     from harness.adapters.openai_model import build_model_clients, component_call_settings
 
@@ -216,13 +244,13 @@ def build_run_deps(
         content=ContentPolicy(allowed_url_hosts=frozenset(settings.release_url_allowlist)),
         cipher=reasoning_cipher(settings),
         reasoning_retention=timedelta(days=settings.reasoning_retention_days),
-        audit=audit_sink(settings),
+        audit=audit_sink(settings, audit),
     )
 
 
-def audit_sink(settings: Settings) -> AuditSink | None:
-    """Where finished runs' records go: the span export when it is on."""
-    sinks: list[AuditSink] = []
+def audit_sink(settings: Settings, writer: AuditSink | None = None) -> AuditSink | None:
+    """Where finished runs' records go: the audit writer, and the span export when it is on."""
+    sinks: list[AuditSink] = [writer] if writer is not None else []
     if settings.otel_exporter != "off":
         from harness.adapters.otel_export import build_span_sink
 

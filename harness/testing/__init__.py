@@ -1,12 +1,14 @@
 """Fakes shipped with the library, for tests of the harness and of code built on it.
 
 Inject them; do not patch modules: :class:`FakeClock` (time that moves only when told, firing
-timers), :class:`InMemoryCanonicalStore`, :class:`ScriptedModel` / :class:`FunctionModel`,
+timers), :class:`InMemoryCanonicalStore`, :class:`InMemoryAuditStore` (that can fail or hang),
+:func:`run_record` (a realistic durable record), :class:`ScriptedModel` / :class:`FunctionModel`,
 fake tool backends and a projector, the misbehaving models, and :func:`fake_deps`, which
 builds RunDeps from them.
 """
 
 from harness.testing.clock import FakeClock, until
+from harness.testing.memory_audit import InMemoryAuditStore
 from harness.testing.memory_store import InMemoryCanonicalStore
 from harness.testing.misbehaving import MISBEHAVIOURS
 from harness.testing.models import (
@@ -17,6 +19,7 @@ from harness.testing.models import (
     text_reply,
     tool_reply,
 )
+from harness.testing.records import run_record
 from harness.testing.rig import fake_deps
 from harness.testing.tools import (
     DocsProjector,
@@ -32,6 +35,7 @@ __all__ = [
     "FailingBackend",
     "FakeClock",
     "FunctionModel",
+    "InMemoryAuditStore",
     "InMemoryCanonicalStore",
     "RecordingBackend",
     "ScriptedModel",
@@ -40,6 +44,7 @@ __all__ = [
     "docs_raw",
     "draft_json",
     "fake_deps",
+    "run_record",
     "text_reply",
     "tool_reply",
     "until",
