@@ -49,8 +49,10 @@ class TcpProxy:
 
     def stop(self) -> None:
         self.down()
+        self._call(self._drain_tasks())
         self._loop.call_soon_threadsafe(self._loop.stop)
         self._thread.join(timeout=5)
+        self._loop.close()
 
     def up(self) -> None:
         """Forward without delay, listening if it was down."""
@@ -84,6 +86,14 @@ class TcpProxy:
             writer.transport.abort()
         self._writers.clear()
 
+    async def _drain_tasks(self) -> None:
+        """Cancel and await the connection handlers, so none is destroyed while pending."""
+        current = asyncio.current_task()
+        tasks = [t for t in asyncio.all_tasks() if t is not current]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
     async def _handle(self, client_r: asyncio.StreamReader, client_w: asyncio.StreamWriter) -> None:
         self.connections += 1
         try:
@@ -104,11 +114,14 @@ class TcpProxy:
     async def _pump(
         self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, *, delayed: bool
     ) -> None:
-        while chunk := await reader.read(65536):
-            if delayed and self.delay_s:
-                await asyncio.sleep(self.delay_s)
-            writer.write(chunk)
-            await writer.drain()
+        try:
+            while chunk := await reader.read(65536):
+                if delayed and self.delay_s:
+                    await asyncio.sleep(self.delay_s)
+                writer.write(chunk)
+                await writer.drain()
+        except ConnectionError:
+            pass  # the other side (or down()) cut the connection: that is the point
         writer.transport.abort()
 
 
