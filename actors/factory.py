@@ -49,6 +49,7 @@ from harness.diagnosis import RunDeps
 
 __all__ = [
     "AUDIT_WRITER_MAX_PENDING_CALLS",
+    "RAY_NAMESPACE",
     "TOOL_TASK_NUM_CPUS",
     "ToolTasks",
     "audit_writer_options",
@@ -58,6 +59,9 @@ __all__ = [
     "run_actor_options",
     "tool_tasks",
 ]
+
+RAY_NAMESPACE = "diagnosis-harness"
+"""The namespace of the harness's named actors (run actors, the node's audit writer)."""
 
 TOOL_TASK_NUM_CPUS = 1.0
 """CPU per tool task. One keeps the number of task worker processes (each holding its own
@@ -77,6 +81,7 @@ def local_ray(num_cpus: int = 2) -> Iterator[None]:
             include_dashboard=False,
             log_to_driver=False,
             logging_level=logging.WARNING,
+            namespace=RAY_NAMESPACE,
         )
     try:
         yield

@@ -44,6 +44,8 @@ def ray_cluster() -> Iterator[None]:
     """Start local Ray once: 2 CPUs, no dashboard, quiet workers."""
     import ray
 
+    from actors.factory import RAY_NAMESPACE
+
     os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
     # Metrics reach the node's export endpoint every second instead of every ten.
     os.environ.setdefault("RAY_metrics_report_interval_ms", "1000")
@@ -54,6 +56,7 @@ def ray_cluster() -> Iterator[None]:
             include_dashboard=False,
             log_to_driver=False,
             logging_level=logging.WARNING,
+            namespace=RAY_NAMESPACE,
         )
     yield
     if started:
