@@ -11,6 +11,7 @@ found anywhere: a `tp` secret or a demo secret, a prompt, the question, a tool c
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import gzip
 import json
@@ -100,10 +101,8 @@ def _content_of(models: Sequence[_Recording], question: str) -> set[str]:
         for reply in model.replies:
             if reply.content:
                 found.add(reply.content[:200])
-                try:
+                with contextlib.suppress(ValueError):
                     found |= _strings(json.loads(reply.content))
-                except ValueError:
-                    pass
             for call in reply.tool_calls:
                 found.add(call.arguments)
                 try:
