@@ -104,11 +104,9 @@ def _content_of(models: Sequence[_Recording], question: str) -> set[str]:
                 with contextlib.suppress(ValueError):
                     found |= _strings(json.loads(reply.content))
             for call in reply.tool_calls:
-                found.add(call.arguments)
-                try:
+                found.add(call.arguments)  # whole, for a misbehaving model's malformed ones
+                with contextlib.suppress(ValueError):
                     found |= _strings(json.loads(call.arguments))
-                except ValueError:
-                    pass  # a misbehaving model's malformed arguments: kept whole above
     return {s for s in found if _is_text(s)}
 
 
