@@ -272,7 +272,9 @@ def test_nothing_of_a_misbehaving_model_is_kept_by_the_audit(
         deps = dataclasses.replace(deps, audit=keep_all.sink)
         run = DiagnosisRun(RunRequest(question=question, analysis_id="an-1"), deps)
 
-        async def main(run: DiagnosisRun = run, name: str = name, model: Any = model) -> None:
+        async def main(
+            run: DiagnosisRun = run, name: str = name, model: Any = model, clock: FakeClock = clock
+        ) -> None:
             pending = asyncio.create_task(run.execute())
             if name == "slow_reply":
                 await until(lambda: len(model.requests) == 2)
