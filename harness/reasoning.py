@@ -14,6 +14,7 @@ a refusal never tells whether the run exists. Every attempt is itself recorded.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -32,6 +33,9 @@ __all__ = [
     "read_reasoning",
     "seal_reasoning",
 ]
+
+
+log = logging.getLogger(__name__)
 
 
 class ReasoningCipher(Protocol):
@@ -64,8 +68,12 @@ class ReasoningEntry:
     component_round: int
     attempt: int
     available: bool
+    """The provider returned reasoning for this call (a row was sealed)."""
     text: str | None
+    """The plaintext; None when unavailable, or when its key is no longer loaded."""
     created_at: datetime
+    unreadable: bool = False
+    """Sealed under a key that is not loaded (rotated out and dropped) or altered at rest."""
 
 
 def seal_reasoning(
@@ -133,16 +141,22 @@ async def read_reasoning(
     entries = []
     for row in await store.reasoning(run_id):
         text = None
+        unreadable = False
         if row.available and row.key_id and row.ciphertext is not None:
-            text = cipher.decrypt(row.key_id, row.ciphertext).decode("utf-8")
+            try:
+                text = cipher.decrypt(row.key_id, row.ciphertext).decode("utf-8")
+            except ValueError:
+                unreadable = True
+                log.warning("reasoning row unreadable run_id=%s key_id=%s", run_id, row.key_id)
         entries.append(
             ReasoningEntry(
                 component=row.component,
                 component_round=row.component_round,
                 attempt=row.attempt,
-                available=text is not None,
+                available=row.available,
                 text=text,
                 created_at=row.created_at,
+                unreadable=unreadable,
             )
         )
     return entries

@@ -6,6 +6,7 @@ import asyncio
 import re
 import time
 from collections import defaultdict
+from pathlib import Path
 
 import httpx
 import pytest
@@ -38,9 +39,11 @@ def _scrape(port: int) -> dict[tuple[str, frozenset[tuple[str, str]]], float]:
     return totals
 
 
-def test_run_tool_model_and_latency_metrics_are_exported() -> None:
+def test_run_tool_model_audit_and_latency_metrics_are_exported(tmp_path: Path) -> None:
+    deps = FakeDepsFactory(audit_url=f"sqlite:///{tmp_path / 'audit.db'}")
+
     async def main() -> str:
-        async with RunPool(1, 1, FakeDepsFactory(), name_prefix="metrics-actor") as pool:
+        async with RunPool(1, 1, deps, name_prefix="metrics-actor") as pool:
             result = await pool.run(RunRequest(question="why @intent=DIAGNOSIS"), timeout_s=60)
             return result.kind
 
@@ -53,6 +56,7 @@ def test_run_tool_model_and_latency_metrics_are_exported() -> None:
         "ray_harness_model_tokens_total",
         "ray_harness_run_latency_ms_count",
         "ray_harness_tool_latency_ms_count",
+        "ray_harness_audit_rows_written_total",
     }
     deadline = time.monotonic() + 60
     series: dict[tuple[str, frozenset[tuple[str, str]]], float] = {}
@@ -75,6 +79,8 @@ def test_run_tool_model_and_latency_metrics_are_exported() -> None:
         if name == "ray_harness_tool_invocations_total" and n > 0
     }
     assert {"search_knowledge", "query_logs", "query_mysql"} <= tools
+    written = sum(n for (name, _), n in series.items() if name.endswith("audit_rows_written_total"))
+    assert written >= 1
     # No run, session or case identity ever becomes a label.
     labels = {k for _, tags in series for k, _ in tags}
     assert labels <= {"outcome", "tool", "evidence", "code", "component", "direction", "le"}

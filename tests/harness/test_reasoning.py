@@ -4,63 +4,32 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Sequence
-from datetime import datetime, timedelta
+from datetime import timedelta
 
 import pytest
 
 from harness.adapters.reasoning_cipher import FernetReasoningCipher
-from harness.audit import ReasoningAccess, ReasoningAudit, RunAudit, RunRecord
+from harness.audit import RunRecord
 from harness.diagnosis import DiagnosisRun
 from harness.errors import ErrorCode, RunNotFound
 from harness.ingress import RunRequest
 from harness.principal import Permission, Principal
 from harness.reasoning import read_reasoning
 from harness.testing.clock import FakeClock
+from harness.testing.memory_audit import InMemoryAuditStore
 from harness.testing.models import ScriptedModel, text_reply
 from harness.testing.rig import fake_deps
-from harness.trace import TraceEvent
 
 CIPHER = FernetReasoningCipher({"k1": FernetReasoningCipher.generate_key()}, "k1")
 OWNER = Principal(id="alice", permissions=frozenset({Permission.REASONING_READ}))
 THOUGHT = "the pool shrank at 14:04; check CHG-4821"
 
 
-class MemoryStore:
-    """The AuditStore port in memory, enough for the reasoning rules."""
-
-    def __init__(self) -> None:
-        self.records: list[RunRecord] = []
-        self.access: list[ReasoningAccess] = []
+class MemoryStore(InMemoryAuditStore):
+    """The in-memory AuditStore, also used as the run's sink (every record written at once)."""
 
     async def record(self, record: RunRecord) -> None:
-        self.records.append(record)
-
-    async def write(self, records: Sequence[RunRecord]) -> None:
-        self.records.extend(records)
-
-    async def run(self, run_id: str) -> RunAudit | None:
-        return next((r.run for r in self.records if r.run.run_id == run_id), None)
-
-    async def runs(self, **_: object) -> list[RunAudit]:
-        return [r.run for r in self.records]
-
-    async def timeline(self, run_id: str) -> list[TraceEvent]:
-        return [e for r in self.records if r.run.run_id == run_id for e in r.trace]
-
-    async def reasoning(self, run_id: str) -> list[ReasoningAudit]:
-        return [row for r in self.records if r.run.run_id == run_id for row in r.reasoning]
-
-    async def record_access(self, access: ReasoningAccess) -> None:
-        self.access.append(access)
-
-    async def purge(self, now: datetime) -> int:
-        removed = 0
-        for i, record in enumerate(self.records):
-            kept = [row for row in record.reasoning if row.expires_at > now]
-            removed += len(record.reasoning) - len(kept)
-            self.records[i] = record.model_copy(update={"reasoning": kept})
-        return removed
+        await self.write([record])
 
 
 def _run(store: MemoryStore, clock: FakeClock, *, cipher: object = CIPHER) -> DiagnosisRun:
@@ -90,7 +59,8 @@ def _read(store: MemoryStore, clock: FakeClock, principal: Principal, session: s
 
 
 def test_reasoning_is_sealed_per_call_and_unavailable_is_recorded_not_invented() -> None:
-    store, clock = MemoryStore(), FakeClock()
+    clock = FakeClock()
+    store = MemoryStore(clock)
     _run(store, clock)
     (record,) = store.records
     rows = record.reasoning
@@ -107,14 +77,15 @@ def test_reasoning_is_sealed_per_call_and_unavailable_is_recorded_not_invented()
 
 
 def test_the_owner_reads_it_and_the_read_is_audited() -> None:
-    store, clock = MemoryStore(), FakeClock()
+    clock = FakeClock()
+    store = MemoryStore(clock)
     _run(store, clock)
     entries = _read(store, clock, OWNER, "s-1", "run-r")
     assert [(e.component.value, e.text) for e in entries] == [
         ("ROUTER", THOUGHT),
         ("SYSTEM_CHAT", None),
     ]
-    assert [(a.principal, a.allowed, a.reason) for a in store.access] == [
+    assert [(a.principal, a.allowed, a.reason) for a in store.accesses] == [
         ("alice", True, "ALLOWED")
     ]
 
@@ -137,17 +108,19 @@ def test_the_owner_reads_it_and_the_read_is_audited() -> None:
 def test_every_refusal_looks_the_same_and_is_audited(
     principal: Principal, session: str, run: str, reason: str
 ) -> None:
-    store, clock = MemoryStore(), FakeClock()
+    clock = FakeClock()
+    store = MemoryStore(clock)
     _run(store, clock)
     with pytest.raises(RunNotFound) as refused:
         _read(store, clock, principal, session, run)
     assert refused.value.error_code is ErrorCode.NOT_FOUND
     assert str(refused.value) == "NOT_FOUND: reasoning not available"  # one message for all
-    assert [(a.allowed, a.reason) for a in store.access] == [(False, reason)]
+    assert [(a.allowed, a.reason) for a in store.accesses] == [(False, reason)]
 
 
 def test_without_a_cipher_reasoning_text_is_never_stored() -> None:
-    store, clock = MemoryStore(), FakeClock()
+    clock = FakeClock()
+    store = MemoryStore(clock)
     _run(store, clock, cipher=None)
     (record,) = store.records
     assert [(r.component.value, r.available, r.ciphertext) for r in record.reasoning] == [
