@@ -15,7 +15,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import timedelta
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from harness.adapters.reasoning_cipher import FernetReasoningCipher, load_or_create_keys
 from harness.audit import AuditSink, FanOutSink
@@ -26,7 +25,6 @@ from harness.context import RunContext
 from harness.control import InformationControl
 from harness.diagnosis import RunDeps
 from harness.envelope import ToolPolicy
-from harness.errors import WorkspaceError
 from harness.ids import new_run_id
 from harness.ports import CanonicalStore, Clock, Projector, ToolBackend, ToolExecutor
 from harness.projectors.logs import LogsProjector
@@ -45,10 +43,7 @@ from harness.tools import (
     ToolRegistry,
     default_specs,
 )
-from harness.workspace import Workspace, WorkspaceReason
-
-if TYPE_CHECKING:
-    import sqlalchemy as sa
+from harness.workspace import Workspace
 
 __all__ = ["ToolPlane", "audit_sink", "build_run_deps", "build_tool_plane", "reasoning_cipher"]
 
@@ -122,7 +117,7 @@ def build_tool_plane(
         workspace: The user's own world; replaces the bundled demo (see the module doc).
 
     Raises:
-        WorkspaceError: The workspace's database URL cannot be used.
+        WorkspaceError: The workspace's database URL cannot be used (WORKSPACE_INVALID).
     """
     settings = settings or Settings()
     if workspace is not None:
@@ -197,34 +192,16 @@ def _workspace_plane(settings: Settings, workspace: Workspace) -> ToolPlane:
 
 
 def _workspace_sql_backend(settings: Settings, workspace: Workspace) -> ToolBackend:
-    import sqlalchemy as sa  # the runtime import of the TYPE_CHECKING name
-
     from harness.adapters.readonly_sql import ReadOnlySqlBackend
+    from harness.adapters.sql_urls import open_url
 
     database = workspace.database
     assert database is not None and database.datasource is not None
-    try:
-        url = _read_only_sqlite(sa.make_url(database.url.get_secret_value()))
-        backend = ReadOnlySqlBackend(
-            {database.datasource: url.render_as_string(hide_password=False)},
-            statement_timeout_s=settings.statement_timeout_s,
-        )
-    except (sa.exc.ArgumentError, sa.exc.NoSuchModuleError, ValueError) as exc:
-        raise WorkspaceError(
-            message=f"the database URL cannot be used ({type(exc).__name__})",
-            context={"reason": WorkspaceReason.DATABASE.value},
-        ) from None
-    return backend
-
-
-def _read_only_sqlite(url: sa.URL) -> sa.URL:
-    """A SQLite file opened read-only (``mode=ro``): it can be neither created nor written."""
-    database = url.database or ""
-    if url.get_backend_name() != "sqlite" or database in ("", ":memory:"):
-        return url
-    if database.startswith("file:"):
-        return url
-    return url.set(database=f"file:{database}?mode=ro", query={**url.query, "uri": "true"})
+    url = open_url(database.url.get_secret_value())  # a SQLite file opens read-only
+    return ReadOnlySqlBackend(
+        {database.datasource: url.render_as_string(hide_password=False)},
+        statement_timeout_s=settings.statement_timeout_s,
+    )
 
 
 def _store(settings: Settings) -> CanonicalStore:

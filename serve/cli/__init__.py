@@ -15,7 +15,16 @@ from collections.abc import Sequence
 
 __all__ = ["build_parser", "main"]
 
-_COMMAND_MODULES = ("diagnose", "demo", "project", "sql", "redact", "logs", "offline_model")
+_COMMAND_MODULES = (
+    "diagnose",
+    "demo",
+    "project",
+    "sql",
+    "sql_policy",
+    "redact",
+    "logs",
+    "offline_model",
+)
 
 
 def build_parser() -> argparse.ArgumentParser:
