@@ -643,3 +643,12 @@ def test_a_symptom_that_names_no_table_queries_no_impact_table() -> None:
     queried = [s.split(" FROM ")[1].split()[0] for s in sql_args(agent(round1(quiet)))]
     # "checkout" in the question does not mean orders: only what a symptom names does.
     assert queried == ["ops.config_changes", "ops.deployments"]
+
+
+def test_named_services_without_logs_widen_the_next_log_query_to_every_service() -> None:
+    silent = logs("c_logs")  # the named service has no lines under that name
+    turn2 = calls_of(agent(round1(silent)))
+    assert [(n, a) for n, a in turn2 if n == "query_logs"] == [
+        ("query_logs", {k: v for k, v in TURN1_ARGS["logs"].items() if k != "services"})
+    ]
+    assert sql_args(agent(round1(silent))) == []  # no onset yet, so no change is looked up

@@ -139,3 +139,11 @@ def test_bad_databases_are_stable_errors(
     assert main(["sql-policy", "init", "--db", url.format(tmp=tmp_path)]) == 2
     assert capsys.readouterr().err.startswith(says)
     assert not (tmp_path / "absent.db").exists()  # a typo never creates a database
+
+
+def test_a_policy_names_its_source_without_the_password() -> None:
+    from harness.adapters.sql_urls import shown_url
+
+    assert shown_url("mysql+pymysql://reader:s3cr3t@db.internal/billing") == (
+        "mysql+pymysql://reader:***@db.internal/billing"
+    )
