@@ -11,10 +11,11 @@ import functools
 from dataclasses import dataclass
 from typing import Literal
 
-from actors.tasks import embedded_tool_set
+from actors.tasks import ToolSetFactory, WorkspaceToolSet, embedded_tool_set
 from harness.audit import AuditSink
 from harness.diagnosis import RunDeps
 from harness.settings import Settings
+from harness.workspace import Workspace
 
 __all__ = ["EmbeddedDepsFactory", "audit_sink"]
 
@@ -27,6 +28,8 @@ class EmbeddedDepsFactory:
         tool_execution: ``"ray"`` runs backends and projectors as Ray tasks; ``"inline"`` runs
             them in the actor's threads (dense or latency-critical setups). ``None`` takes
             ``HARNESS_TOOL_EXECUTION`` (default ``"ray"``).
+        workspace: The user's own world (logs, database, runbooks) instead of the bundled
+            demo; the tool tasks build the same workspace in their own processes.
 
     The durable audit (unless ``HARNESS_AUDIT_ENABLED=false``): under Ray, a sink that hands
     each record to this node's writer actor (:func:`actors.factory.node_audit_writer`);
@@ -34,17 +37,21 @@ class EmbeddedDepsFactory:
     """
 
     tool_execution: Literal["ray", "inline"] | None = None
+    workspace: Workspace | None = None
 
     def __call__(self) -> RunDeps:
         from harness.adapters.embedded import build_run_deps, build_tool_plane
 
         settings = Settings()
-        plane = build_tool_plane(settings)
+        plane = build_tool_plane(settings, workspace=self.workspace)
         executor = None
         if (self.tool_execution or settings.tool_execution) == "ray":
             from actors.tool_executor import RayToolExecutor
 
-            executor = RayToolExecutor(embedded_tool_set)
+            tool_set: ToolSetFactory = (
+                embedded_tool_set if self.workspace is None else WorkspaceToolSet(self.workspace)
+            )
+            executor = RayToolExecutor(tool_set)
         audit = audit_sink(settings) if settings.audit_enabled else None
         return build_run_deps(settings, plane=plane, executor=executor, audit=audit)
 

@@ -25,10 +25,12 @@ from harness.errors import BackendError, ErrorCode, HarnessError, ProjectionErro
 from harness.observation import Projection
 from harness.ports import Projector, ToolBackend
 from harness.raw import RawResponse
+from harness.workspace import Workspace
 
 __all__ = [
     "ToolSet",
     "ToolSetFactory",
+    "WorkspaceToolSet",
     "embedded_tool_set",
     "run_projector",
     "run_tool",
@@ -56,6 +58,19 @@ def embedded_tool_set() -> ToolSet:
 
     plane = build_tool_plane()
     return ToolSet(backends=plane.backends, projectors=plane.projectors)
+
+
+@dataclass(frozen=True)
+class WorkspaceToolSet:
+    """The factory of a user's world: backends and projectors of the workspace's tool plane."""
+
+    workspace: Workspace
+
+    def __call__(self) -> ToolSet:
+        from harness.adapters.embedded import build_tool_plane
+
+        plane = build_tool_plane(workspace=self.workspace)
+        return ToolSet(backends=plane.backends, projectors=plane.projectors)
 
 
 def tool_set_key(factory: ToolSetFactory) -> str:

@@ -70,7 +70,8 @@ class RunDeps:
     budgets: Budgets = field(default_factory=Budgets)
     retry: RetryPolicy = field(default_factory=RetryPolicy)
     component_settings: Mapping[Component, ComponentSettings] = field(default_factory=dict)
-    datasource: str = "shop-primary"
+    datasource: str = "default"
+    """The logical datasource the agent is told to query (the deployment's; the tool plane's)."""
     default_deadline_s: float = 120.0
     audit: AuditSink | None = None
     """Where each run's durable record goes (a batching writer in production)."""

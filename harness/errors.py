@@ -21,6 +21,7 @@ construction, so ``ProtocolError(ErrorCode.STORE_ERROR)`` cannot exist)::
     ├── RunRejected              a run could not be placed (duplicate id, host at capacity)
     ├── RunNotFound              no such run (or it was forgotten)
     ├── RunLost                  the process hosting a run died; its state is gone
+    ├── WorkspaceError           a user's world (flags, harness.toml, files) cannot be used
     └── InternalError            a defect, contained; the code says nothing more
 
 Every instance keeps exactly its constructor arguments in ``args``, so instances survive
@@ -50,6 +51,7 @@ __all__ = [
     "RunRejected",
     "SqlRejected",
     "StoreError",
+    "WorkspaceError",
 ]
 
 
@@ -94,6 +96,7 @@ class ErrorCode(str, Enum):
     RATE_LIMITED = "RATE_LIMITED"
     PAYLOAD_TOO_LARGE = "PAYLOAD_TOO_LARGE"
     SECRET_IN_QUERY = "SECRET_IN_QUERY"
+    WORKSPACE_INVALID = "WORKSPACE_INVALID"
 
 
 class HarnessError(Exception):
@@ -265,6 +268,17 @@ class RunLost(HarnessError):
 
     codes = _codes(ErrorCode.RUN_LOST)
     default_code = ErrorCode.RUN_LOST
+
+
+class WorkspaceError(HarnessError):
+    """The world to diagnose is unusable: ``context['reason']`` names what, ``message`` how.
+
+    Raised before any run starts (bad ``harness.toml``, missing files, an unreadable SQL
+    policy); the message is for the operator who wrote the input and names no secret.
+    """
+
+    codes = _codes(ErrorCode.WORKSPACE_INVALID)
+    default_code = ErrorCode.WORKSPACE_INVALID
 
 
 class InternalError(HarnessError):

@@ -3,6 +3,11 @@
 With default settings everything is embedded: fakeredis in this process, the bundled demo
 database on SQLite, the bundled logs and runbooks. Each ``HARNESS_*`` URL swaps one part for
 the real system (Redis, MySQL, Loki, an HTTP RAG service) without touching the core.
+
+A :class:`~harness.workspace.Workspace` (the user's own world) replaces the bundled demo
+altogether: its log files, database and runbook folder feed the same tools, projectors,
+boundary and store. A part it leaves out comes from a configured ``HARNESS_*`` system when
+there is one, and is otherwise not offered to the model — never taken from the demo.
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ from harness.projectors.mysql import MysqlProjector
 from harness.projectors.rag import RagProjector
 from harness.release import ContentPolicy
 from harness.settings import Settings
+from harness.sql.catalog import describe_tables
 from harness.sql.policy import SqlPolicy
 from harness.sql.validator import SqlValidator
 from harness.tools import (
@@ -38,6 +44,7 @@ from harness.tools import (
     ToolRegistry,
     default_specs,
 )
+from harness.workspace import Workspace
 
 __all__ = [
     "ToolPlane",
@@ -59,6 +66,8 @@ class ToolPlane:
     projectors: dict[str, Projector]
     store: CanonicalStore
     validator: SqlValidator
+    datasource: str
+    """The logical datasource the agent is told to query."""
     clock: Clock = field(default_factory=SystemClock)
 
     def executor(self, *, project_in_thread: bool = True) -> InlineToolExecutor:
@@ -103,20 +112,47 @@ class ToolPlane:
 
 
 def build_tool_plane(
-    settings: Settings | None = None, *, sqlite_dir: Path | None = None
+    settings: Settings | None = None,
+    *,
+    sqlite_dir: Path | None = None,
+    workspace: Workspace | None = None,
 ) -> ToolPlane:
-    """Wire the three tools from settings; embedded defaults where no URL is set."""
+    """Wire the three tools from settings; embedded defaults where no URL is set.
+
+    Args:
+        settings: Deployment settings; read from the environment when omitted.
+        sqlite_dir: Where the bundled demo database is installed (in memory when omitted).
+        workspace: The user's own world; replaces the bundled demo (see the module doc).
+
+    Raises:
+        WorkspaceError: The workspace's database URL cannot be used (WORKSPACE_INVALID).
+    """
     settings = settings or Settings()
+    if workspace is not None:
+        return _workspace_plane(settings, workspace)
     policy = (
         SqlPolicy.load(settings.sql_policy_path) if settings.sql_policy_path else SqlPolicy.demo()
     )
     validator = SqlValidator(policy)
-    registry = ToolRegistry.of(default_specs(mysql_planner=validator.planner))
     backends: dict[str, ToolBackend] = {
         QUERY_LOGS: _logs_backend(settings),
         QUERY_MYSQL: _sql_backend(settings, sqlite_dir),
         SEARCH_KNOWLEDGE: _knowledge_backend(settings),
     }
+    return _plane(settings, validator, backends, settings.mysql_datasource)
+
+
+def _plane(
+    settings: Settings,
+    validator: SqlValidator,
+    backends: dict[str, ToolBackend],
+    datasource: str,
+) -> ToolPlane:
+    # A tool is offered only when something serves it; the model is told what it may read.
+    specs = default_specs(
+        mysql_planner=validator.planner, mysql_catalog=describe_tables(validator.policy)
+    )
+    registry = ToolRegistry.of(spec for spec in specs if spec.name in backends)
     projectors: dict[str, Projector] = {
         QUERY_LOGS: LogsProjector(),
         QUERY_MYSQL: MysqlProjector(),
@@ -126,9 +162,53 @@ def build_tool_plane(
         settings=settings,
         registry=registry,
         backends=backends,
-        projectors=projectors,
+        projectors={name: projectors[name] for name in backends},
         store=_store(settings),
         validator=validator,
+        datasource=datasource,
+    )
+
+
+def _workspace_plane(settings: Settings, workspace: Workspace) -> ToolPlane:
+    backends: dict[str, ToolBackend] = {}
+    if workspace.logs is not None:
+        from harness.backends.logs_files import FileLogBackend
+
+        backends[QUERY_LOGS] = FileLogBackend(
+            workspace.logs.paths,
+            log_format=workspace.logs.format,
+            service=workspace.logs.service,
+            year=workspace.logs.year,
+        )
+    elif settings.loki_url:
+        backends[QUERY_LOGS] = _logs_backend(settings)
+    if workspace.runbooks is not None:
+        from harness.backends.knowledge_embedded import EmbeddedKnowledgeBackend
+
+        backends[SEARCH_KNOWLEDGE] = EmbeddedKnowledgeBackend(workspace.runbooks.path)
+    elif settings.rag_url:
+        backends[SEARCH_KNOWLEDGE] = _knowledge_backend(settings)
+    policy = SqlPolicy(datasources={})
+    if workspace.database is not None:
+        policy = SqlPolicy.load(workspace.database.policy)
+        backends[QUERY_MYSQL] = _workspace_sql_backend(settings, workspace)
+    elif settings.mysql_url and settings.sql_policy_path:
+        policy = SqlPolicy.load(settings.sql_policy_path)
+        backends[QUERY_MYSQL] = _sql_backend(settings, None)
+    datasource = workspace.datasource or settings.mysql_datasource
+    return _plane(settings, SqlValidator(policy), backends, datasource)
+
+
+def _workspace_sql_backend(settings: Settings, workspace: Workspace) -> ToolBackend:
+    from harness.adapters.readonly_sql import ReadOnlySqlBackend
+    from harness.adapters.sql_urls import open_url
+
+    database = workspace.database
+    assert database is not None and database.datasource is not None
+    url = open_url(database.url.get_secret_value())  # a SQLite file opens read-only
+    return ReadOnlySqlBackend(
+        {database.datasource: url.render_as_string(hide_password=False)},
+        statement_timeout_s=settings.statement_timeout_s,
     )
 
 
@@ -239,7 +319,7 @@ def build_run_deps(
         policy=plane.policy(),
         budgets=budgets or Budgets(),
         component_settings=component_call_settings(settings),
-        datasource=settings.mysql_datasource,
+        datasource=plane.datasource,
         default_deadline_s=settings.run_deadline_s,
         content=ContentPolicy(allowed_url_hosts=frozenset(settings.release_url_allowlist)),
         cipher=reasoning_cipher(settings),

@@ -26,7 +26,7 @@ __all__ = [
 
 OUT_OF_SCOPE_TEXT = (
     "This assistant diagnoses production incidents and answers questions from the runbooks. "
-    "Ask, for example: 'Why does checkout-api return HTTP 500 since 14:05?'"
+    "Ask, for example: 'Why does my-service return HTTP 500 since 14:05?'"
 )
 _KNOWLEDGE_TOOL_TURNS = 2
 

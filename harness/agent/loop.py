@@ -41,9 +41,7 @@ class AgentOutcome:
 class DiagnosisAgent:
     """Runs the diagnosis conversation for one run."""
 
-    def __init__(
-        self, *, caller: ModelCaller, boundary: ToolBoundary, datasource: str = "shop-primary"
-    ) -> None:
+    def __init__(self, *, caller: ModelCaller, boundary: ToolBoundary, datasource: str) -> None:
         self.caller = caller
         self.boundary = boundary
         self.datasource = datasource

@@ -1,7 +1,9 @@
 """The embedded ``search_knowledge`` backend: BM25 over a local runbook directory.
 
 The index is built once, at construction, from ``index.json`` (a list of
-``{"doc_id", "title", "path", "tags", "updated_at"}``) and the markdown files it names. Each
+``{"doc_id", "title", "path", "tags", "updated_at"}``) and the markdown files it names — or,
+for a plain folder of markdown runbooks without an index, from every ``*.md`` below it (doc_id
+from the file's path, title from its first heading). Each
 document is cut into chunks along headings and paragraphs; chunk numbers are the chunk's
 position in its document, so ``doc:<doc_id>#<n>`` names the same text as long as the document
 is unchanged. BM25 (``bm25s``) scores title + tags + chunk text.
@@ -62,6 +64,7 @@ _PART = re.compile(r"[A-Za-z0-9]+")
 _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
 _HEADING = re.compile(r"^#{1,6}\s+\S")
 _FENCE = re.compile(r"^\s*(```|~~~)")
+_SLUG = re.compile(r"[^a-z0-9]+")
 
 
 def _normalize(word: str) -> str:
@@ -241,6 +244,45 @@ class _IndexEntry(BaseModel):
     tags: list[str] = Field(default_factory=list, description="Free-form tags, indexed.")
 
 
+def _index_entries(root: Path) -> list[_IndexEntry]:
+    try:
+        raw_entries = json.loads((root / "index.json").read_text(encoding="utf-8"))
+        return [_IndexEntry.model_validate(item) for item in raw_entries]
+    except (OSError, ValueError, TypeError, ValidationError) as exc:
+        raise BackendError(
+            ErrorCode.BACKEND_ERROR, f"runbook index unreadable: {type(exc).__name__}"
+        ) from exc
+
+
+def _folder_entries(root: Path) -> list[_IndexEntry]:
+    """Entries of a plain folder of markdown files (no ``index.json``): one per ``*.md``.
+
+    The doc_id is the file's path below the folder as a slug (``db/migrations.md`` →
+    ``db-migrations``), the title its first ``# `` heading (else its name); no tags.
+    """
+    if not root.is_dir():
+        raise BackendError(ErrorCode.BACKEND_ERROR, "runbook folder not found")
+    entries = []
+    for path in sorted(root.rglob("*.md")):
+        relative = path.relative_to(root)
+        if any(part.startswith(".") for part in relative.parts) or not path.is_file():
+            continue
+        try:
+            head = path.read_text(encoding="utf-8").lstrip("\ufeff").splitlines()
+        except (OSError, UnicodeError) as exc:
+            raise BackendError(
+                ErrorCode.BACKEND_ERROR, "runbook file unreadable", {"file": path.name}
+            ) from exc
+        title = next((line[2:].strip() for line in head if line.startswith("# ")), path.stem)
+        slug = _SLUG.sub("-", relative.with_suffix("").as_posix().lower()).strip("-")
+        entries.append(
+            _IndexEntry(doc_id=slug or "doc", title=title or path.stem, path=relative.as_posix())
+        )
+    if not entries:
+        raise BackendError(ErrorCode.BACKEND_ERROR, "no index.json and no markdown runbook")
+    return entries
+
+
 @dataclass(frozen=True, kw_only=True)
 class _Chunk:
     doc_id: str
@@ -267,13 +309,7 @@ def _default_runbooks_dir() -> Path:
 
 
 def _load_documents(root: Path, chunk_chars: int) -> list[_Document]:
-    try:
-        raw_entries = json.loads((root / "index.json").read_text(encoding="utf-8"))
-        entries = [_IndexEntry.model_validate(item) for item in raw_entries]
-    except (OSError, ValueError, TypeError, ValidationError) as exc:
-        raise BackendError(
-            ErrorCode.BACKEND_ERROR, f"runbook index unreadable: {type(exc).__name__}"
-        ) from exc
+    entries = _index_entries(root) if (root / "index.json").exists() else _folder_entries(root)
     if len({e.doc_id for e in entries}) != len(entries):
         raise BackendError(ErrorCode.BACKEND_ERROR, "duplicate doc_id in runbook index")
     documents: list[_Document] = []

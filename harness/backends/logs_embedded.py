@@ -167,8 +167,12 @@ class EmbeddedLogBackend:
             return store
         with self._lock:
             if self._store is None:
-                self._store = _read_store(self.path)
+                self._store = self._read()
             return self._store
+
+    def _read(self) -> _Store:
+        # The one place a subclass changes: where the events come from (see logs_files).
+        return _read_store(self.path)
 
 
 def _read_store(path: Path) -> _Store:
@@ -191,6 +195,10 @@ def _read_store(path: Path) -> _Store:
             "the embedded log store cannot be read",
             context={"path": str(path), "error": type(exc).__name__},
         ) from exc
+    return _sorted_store(events, keys)
+
+
+def _sorted_store(events: list[dict[str, Any]], keys: list[int]) -> _Store:
     if any(a > b for a, b in itertools.pairwise(keys)):
         # A hand-edited store may be out of order; bisect needs sorted keys.
         order = sorted(range(len(keys)), key=keys.__getitem__)

@@ -1,9 +1,9 @@
 """The offline demo model: a deterministic, rule-based stand-in for an OpenAI-compatible LLM.
 
 Clearly labelled (model name ``offline-demo-model``), it lets the whole harness run without a
-model endpoint: it routes questions, investigates the demo incident with real tool calls and
-writes a cited draft derived from the observations it receives — change the demo data and its
-answer changes with it. The adapters serve it through the ``openai`` SDK (an httpx transport
+model endpoint: it routes questions, investigates an incident — the bundled demo's or a user's
+own world's — with real tool calls and writes a cited draft derived from the observations it
+receives and the tables its tool definitions list: change the data and its answer changes. The adapters serve it through the ``openai`` SDK (an httpx transport
 or a local HTTP server); this package itself imports no vendor SDK.
 """
 

@@ -1,13 +1,16 @@
 """What the offline demo model concludes from the observations it has received.
 
-Everything here is derived from the tool results of the conversation — nothing is known in
-advance about the demo incident:
+Everything here is derived from the tool results of the conversation and from the tables the
+query_mysql definition lists — nothing is known in advance about any incident:
 
 * the *symptom*: the most severe, most frequent log templates that first appear at or after
   the onset the question names (or, without one, that are new within the queried range);
 * the onset ``T``: the earliest first_seen among those templates;
-* the *suspects*: config-change rows in ``[T − 30 min, T]`` (the service that shows the symptom
-  first, then the change closest to ``T``), and deployments in the same window;
+* the *changes*: rows of change tables (:mod:`harness.offline.tables`) in ``[T − 30 min, T]``;
+  a change is a *suspect* when it touched a service that shows the symptom or when the symptom
+  names what it changed (an identifier of the row, such as a config key or a column, appears
+  in the symptom's templates); the root cause is the suspect named by the symptom, then by a
+  runbook, then the one closest to ``T``;
 * the runbook evidence block that names the symptom, and any block that prescribes a rollback.
 """
 
@@ -28,6 +31,15 @@ from harness.observation import (
 )
 from harness.offline.conversation import Conversation, Exchange
 from harness.offline.question import keywords, onset_time, parse_timestamp, service_names
+from harness.offline.tables import (
+    Table,
+    change_tables,
+    identifier_tokens,
+    impact_tables,
+    table_of,
+    tables_for,
+    words_of,
+)
 
 __all__ = [
     "SUSPECT_WINDOW",
@@ -36,7 +48,7 @@ __all__ = [
     "ChangeRow",
     "agent_context",
     "analyse",
-    "mysql_kind",
+    "queried_table",
 ]
 
 # Changes further back than this before the first symptom are not suspects.
@@ -78,30 +90,58 @@ def agent_context(system: str, fallback_now: datetime) -> AgentContext:
     )
 
 
-def mysql_kind(exchange: Exchange) -> str:
-    """Which question a query_mysql call asked: config, deploy, orders or other."""
-    sql = str(exchange.arguments.get("sql", "")).lower()
-    if "config_changes" in sql:
-        return "config"
-    if "deployments" in sql:
-        return "deploy"
-    if "orders" in sql:
-        return "orders"
-    return "other"
+def queried_table(exchange: Exchange, tables: list[Table]) -> Table | None:
+    """The catalog table a query_mysql call read: its result's scope, else its SQL."""
+    observation = exchange.observation
+    if isinstance(observation, MysqlObservation) and observation.scope.tables:
+        named = observation.scope.tables[0].lower()
+        found = next((t for t in tables if t.qualified == named), None)
+        if found is not None:
+            return found
+    return table_of(str(exchange.arguments.get("sql", "")), tables)
 
 
 @dataclass(frozen=True, kw_only=True)
 class ChangeRow:
-    """A config-change or deployment row, with the call that returned it."""
+    """A row of a change table, with the call that returned it and the table's column roles."""
 
     exchange: Exchange
     row: ResultRow
     at: datetime
-    service: str
+    table: Table
 
-    def value(self, column: str) -> str:
-        value = self.row.values.get(column)
+    def value(self, column: str | None) -> str:
+        value = self.row.values.get(column) if column else None
         return "" if value is None else str(value)
+
+    @property
+    def service(self) -> str:
+        return self.value(self.table.service_column)
+
+    @property
+    def ident(self) -> str:
+        """What people call this change: its ticket, change id or version (may be empty)."""
+        return self.value(self.table.ident_column)
+
+    @property
+    def subject(self) -> str:
+        """What changed, in its own words: the key, else the description, else any value."""
+        for column in (self.table.subject_column, self.table.text_column):
+            if self.value(column):
+                return self.value(column)
+        return next((self.value(c) for c in self.table.descriptive_columns() if self.value(c)), "")
+
+    def tokens(self) -> list[str]:
+        """Identifiers the row names (config keys, columns, scripts), lower case."""
+        found: list[str] = []
+        for column in self.table.descriptive_columns():
+            found += [t.lower() for t in identifier_tokens(self.row.values.get(column))]
+        return list(dict.fromkeys(found))
+
+    def named_in(self, text: str) -> bool:
+        """Whether ``text`` names one of the row's identifiers (or its last dotted part)."""
+        lowered = text.lower()
+        return any(t in lowered or t.rsplit(".", 1)[-1] in lowered for t in self.tokens())
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -111,14 +151,16 @@ class Analysis:
     context: AgentContext
     onset_named: datetime | None
     services_named: list[str]
+    tables: list[Table] = field(default_factory=list)
     logs: Exchange | None = None
     symptoms: list[LogTemplate] = field(default_factory=list)
     onset: datetime | None = None
     changes: list[ChangeRow] = field(default_factory=list)
-    deployments: list[ChangeRow] = field(default_factory=list)
+    suspects: list[ChangeRow] = field(default_factory=list)
     root: ChangeRow | None = None
     symptom_block: tuple[Exchange, EvidenceBlock] | None = None
     rollback_blocks: list[tuple[Exchange, EvidenceBlock]] = field(default_factory=list)
+    words: frozenset[str] = frozenset()
 
     @property
     def window(self) -> tuple[datetime, datetime] | None:
@@ -135,19 +177,29 @@ class Analysis:
     def symptom_services(self) -> list[str]:
         return sorted({s for t in self.symptoms for s in t.services})
 
+    @property
+    def change_tables(self) -> list[Table]:
+        return change_tables(self.tables)
+
+    @property
+    def impact_tables(self) -> list[Table]:
+        """Tables the question or the symptom names, where failed rows would show."""
+        return impact_tables(self.tables, self.words)
+
 
 def analyse(conversation: Conversation, context: AgentContext) -> Analysis:
     """Derive symptom, onset, suspects and runbook evidence from the observations so far."""
     onset_named = onset_time(conversation.question, context.now)
     services_named = service_names(conversation.question)
+    tables = tables_for(conversation.tool_descriptions, context.datasource)
     logs = _latest_logs(conversation)
     symptoms: list[LogTemplate] = []
     if logs is not None and isinstance(logs.observation, LogsObservation):
         symptoms = _symptoms(logs.observation, onset_named)
     onset = min((t.first_seen for t in symptoms), default=None)
+    symptom_text = "\n".join(t.template for t in symptoms)
 
-    changes = _rows(conversation, "config", "changed_at", onset)
-    deployments = _rows(conversation, "deploy", "deployed_at", onset)
+    changes = _changes(conversation, tables, onset)
     blocks = [
         (e, b)
         for e in conversation.calls("search_knowledge")
@@ -156,7 +208,10 @@ def analyse(conversation: Conversation, context: AgentContext) -> Analysis:
     ]
     symptom_block = _symptom_block(blocks, symptoms)
     services = sorted({s for t in symptoms for s in t.services}) or services_named
-    root = _root(changes, services, blocks)
+    suspects = [c for c in changes if c.service in services or c.named_in(symptom_text)]
+    if not services:
+        suspects = list(changes)
+    root = _root(suspects, symptom_text, blocks)
     rollback = [
         (e, b)
         for e, b in blocks
@@ -166,14 +221,16 @@ def analyse(conversation: Conversation, context: AgentContext) -> Analysis:
         context=context,
         onset_named=onset_named,
         services_named=services_named,
+        tables=tables,
         logs=logs,
         symptoms=symptoms,
         onset=onset,
         changes=changes,
-        deployments=deployments,
+        suspects=suspects,
         root=root,
         symptom_block=symptom_block,
         rollback_blocks=rollback,
+        words=words_of([conversation.question, symptom_text]),
     )
 
 
@@ -200,51 +257,50 @@ def _symptoms(observation: LogsObservation, onset_named: datetime | None) -> lis
     return ranked[:_MAX_SYMPTOMS]
 
 
-def _rows(
-    conversation: Conversation, kind: str, column: str, onset: datetime | None
+def _changes(
+    conversation: Conversation, tables: list[Table], onset: datetime | None
 ) -> list[ChangeRow]:
-    """Rows of ``kind`` calls that lie in the suspect window before ``onset``."""
+    """Rows of change-table calls that lie in the suspect window before ``onset``."""
     if onset is None:
         return []
     found: dict[str, ChangeRow] = {}
     for exchange in conversation.calls("query_mysql"):
-        if mysql_kind(exchange) != kind or not isinstance(exchange.observation, MysqlObservation):
+        table = queried_table(exchange, tables)
+        if table is None or not table.is_change_table:
+            continue
+        if not isinstance(exchange.observation, MysqlObservation):
             continue
         for row in exchange.observation.rows:
-            at = parse_timestamp(row.values.get(column))
+            at = parse_timestamp(row.values.get(table.time_column or ""))
             if at is None or not onset - SUSPECT_WINDOW <= at <= onset:
                 continue
-            service = str(row.values.get("service") or "")
-            identity = f"{service}|{at.isoformat()}|{row.values.get('config_key', '')}"
-            found.setdefault(
-                identity, ChangeRow(exchange=exchange, row=row, at=at, service=service)
+            change = ChangeRow(exchange=exchange, row=row, at=at, table=table)
+            # A retried, simpler query returns the same change without its id: one suspect.
+            identity = "|".join(
+                [table.qualified, change.service, at.isoformat(), change.subject, change.ident]
             )
+            found.setdefault(identity, change)
     return sorted(found.values(), key=lambda c: (c.at, c.row.ref), reverse=True)
 
 
 def _root(
-    changes: list[ChangeRow],
-    services: list[str],
+    suspects: list[ChangeRow],
+    symptom_text: str,
     blocks: list[tuple[Exchange, EvidenceBlock]],
 ) -> ChangeRow | None:
     """The change that most plausibly caused the symptom, or None when none qualifies."""
-    candidates = [c for c in changes if not services or c.service in services]
-    if not candidates:
+    if not suspects:
         return None
 
-    def rank(change: ChangeRow) -> tuple[bool, datetime]:
+    def rank(change: ChangeRow) -> tuple[bool, bool, datetime]:
         named_by_runbook = any(_mentions(block, change) for _, block in blocks)
-        return named_by_runbook, change.at
+        return change.named_in(symptom_text), named_by_runbook, change.at
 
-    return max(candidates, key=rank)
+    return max(suspects, key=rank)
 
 
 def _mentions(block: EvidenceBlock, change: ChangeRow) -> bool:
-    key = change.value("config_key").lower()
-    if not key:
-        return False
-    text = f"{block.title}\n{block.excerpt}".lower()
-    return key in text or key.rsplit(".", 1)[-1] in text
+    return change.named_in(f"{block.title}\n{block.excerpt}")
 
 
 def _symptom_block(

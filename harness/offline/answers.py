@@ -116,8 +116,8 @@ def system_chat(question: str) -> str:
     return (
         "Hello. I am the incident-diagnosis assistant, currently answering as the "
         f"{OFFLINE_NOTICE}. I can investigate why a service misbehaves — reading its logs, "
-        "the change and deployment records in MySQL and the runbooks — and answer how-to "
-        "questions from the runbooks. Try: 'Why does checkout-api return HTTP 500 since 14:05?'"
+        "the change records in its database and the runbooks — and answer how-to questions "
+        "from the runbooks. Try: 'Why does my-service return HTTP 500 since 14:05?'"
     )
 
 
@@ -132,7 +132,7 @@ def knowledge_answer(conversation: Conversation) -> str:
     if not blocks:
         return (
             "I found nothing in the runbooks for this question. Try naming the symptom or the "
-            "component (for example 'HikariCP connection pool exhaustion')."
+            "component (for example 'connection pool exhaustion')."
         )
     titles = list(dict.fromkeys(b.title for b in blocks))
     lines = [f"From the runbooks ({'; '.join(titles[:3])}):"]

@@ -1,8 +1,8 @@
 """The offline demo model's reading of a chat-completions request body.
 
 A request body (``messages``, ``tools``, ``max_tokens``, ``response_format``) becomes a
-:class:`Conversation`: the system prompt, the operator's question, and every tool exchange so
-far — the assistant's call (id, name, parsed arguments) joined with what the tool message
+:class:`Conversation`: the system prompt, the operator's question, the tools offered (with what
+their definitions say), and every tool exchange so far — the assistant's call (id, name, parsed arguments) joined with what the tool message
 returned (a typed observation, or a stable error code). Tool content is parsed as data only;
 nothing in it is ever executed or obeyed.
 """
@@ -87,6 +87,7 @@ class Conversation:
     tool_turns: int = 0
     stop_required: bool = False
     tools: frozenset[str] = frozenset()
+    tool_descriptions: dict[str, str] = field(default_factory=dict, repr=False)
     json_mode: bool = False
     max_tokens: int | None = None
     last_role: str = "user"
@@ -140,11 +141,14 @@ def parse_conversation(body: Any) -> Conversation:
             if call_id in calls:
                 calls[call_id] = _answer(calls[call_id], content)
 
-    tools = frozenset(
-        str(t.get("function", {}).get("name"))
+    functions = [
+        t["function"]
         for t in body.get("tools") or []
         if isinstance(t, dict) and isinstance(t.get("function"), dict)
-    )
+    ]
+    tools = frozenset(str(f.get("name")) for f in functions)
+    # What each tool says it does; query_mysql's description lists the readable tables.
+    descriptions = {str(f.get("name")): _text(f.get("description")) for f in functions}
     response_format = body.get("response_format")
     max_tokens = body.get("max_tokens") or body.get("max_completion_tokens")
     canonical = json.dumps(
@@ -157,6 +161,7 @@ def parse_conversation(body: Any) -> Conversation:
         tool_turns=tool_turns,
         stop_required=stop,
         tools=tools,
+        tool_descriptions=descriptions,
         json_mode=isinstance(response_format, dict)
         and response_format.get("type") in ("json_object", "json_schema"),
         max_tokens=max_tokens if isinstance(max_tokens, int) and max_tokens > 0 else None,

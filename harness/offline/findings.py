@@ -1,8 +1,9 @@
 """The offline demo model's final answer: a DiagnosisDraft written from the analysis.
 
 Every statement is built from values in the observations (template text, counts, first seen,
-row values) and cites the exact tool_call_id and item ref it came from. When the evidence does
-not establish a cause, the draft says so instead of inventing one.
+row values) and cites the exact tool_call_id and item ref it came from; a change row is
+described from its table's column roles (:mod:`harness.offline.tables`), whatever the table.
+When the evidence does not establish a cause, the draft says so instead of inventing one.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from datetime import datetime
 from typing import Any
 
 from harness.observation import SCOPE_REF, LogsObservation, MysqlObservation, RagObservation
-from harness.offline.analysis import SUSPECT_WINDOW, Analysis, mysql_kind
+from harness.offline.analysis import SUSPECT_WINDOW, Analysis, ChangeRow, queried_table
 from harness.offline.conversation import Conversation, Exchange
 
 __all__ = ["NO_EVIDENCE_REF", "write_draft"]
@@ -25,6 +26,7 @@ _MAX_CONCLUSIONS = 12
 _MAX_ITEMS = 10
 _MAX_ITEM_CHARS = 480
 _QUOTE_CHARS = 140
+_PAIR_AFFIXES = re.compile(r"^(?:old|previous|from)_|_before$")
 _ACTION = re.compile(
     r"\b(revert|roll ?back|rollback|restart|trigger|confirm|page|declare|pin)\b", re.I
 )
@@ -40,17 +42,14 @@ def write_draft(conversation: Conversation, analysis: Analysis) -> dict[str, Any
     logs = analysis.logs
     if root is not None and top is not None and logs is not None:
         citations = [_cite(root.exchange, root.row.ref), _cite(logs, top.ref)]
-        named = [(e, b) for e, b in analysis.rollback_blocks if _mentions_key(b.excerpt, root)] or (
+        named = [(e, b) for e, b in analysis.rollback_blocks if root.named_in(b.excerpt)] or (
             [analysis.symptom_block] if analysis.symptom_block else []
         )
         citations += [_cite(e, b.ref) for e, b in named[:1]]
         conclusions.append(
             _conclusion(
                 "ROOT_CAUSE",
-                f"Config change {root.value('ticket') or root.row.ref} on {root.service}: "
-                f"{root.value('config_key')} changed from {root.value('old_value')} to "
-                f"{root.value('new_value')} by {root.value('changed_by')} at "
-                f"{_time(root.at)}, shortly before the first '{_quote(top.template)}' "
+                f"{_change(root)}, shortly before the first '{_quote(top.template)}' "
                 f"({top.level}) at {_time(top.first_seen)}.",
                 0.9 if named else 0.8,
                 citations,
@@ -78,7 +77,7 @@ def write_draft(conversation: Conversation, analysis: Analysis) -> dict[str, Any
         )
 
     conclusions += _database_findings(conversation, analysis, limitations)
-    conclusions += _negative_findings(conversation)
+    conclusions += _negative_findings(conversation, analysis)
     limitations += _gaps(conversation, analysis)
 
     return {
@@ -102,44 +101,48 @@ def _database_findings(
 ) -> list[dict[str, Any]]:
     found: list[dict[str, Any]] = []
     root = analysis.root
+    suspects = {id(c) for c in analysis.suspects}
     for change in analysis.changes:
         if change is root:
             continue
-        found.append(
-            _conclusion(
-                "OBSERVATION",
-                f"Also changed in the window: {change.value('config_key')} on {change.service} "
-                f"({change.value('old_value')} -> {change.value('new_value')}) at "
-                f"{_time(change.at)}, {change.value('ticket')}; not linked to the symptom.",
-                0.6,
-                [_cite(change.exchange, change.row.ref)],
+        if id(change) in suspects:
+            found.append(
+                _conclusion(
+                    "CONTRIBUTING_FACTOR",
+                    f"{_change(change)} lies in the {_minutes(SUSPECT_WINDOW)} before the onset "
+                    "and is not ruled out.",
+                    0.4,
+                    [_cite(change.exchange, change.row.ref)],
+                )
             )
-        )
-    for deploy in analysis.deployments:
-        found.append(
-            _conclusion(
-                "CONTRIBUTING_FACTOR",
-                f"Deployment of {deploy.service} {deploy.value('version')} "
-                f"({deploy.value('status')}) at {_time(deploy.at)} lies in the "
-                f"{_minutes(SUSPECT_WINDOW)} before the onset and is not ruled out.",
-                0.4,
-                [_cite(deploy.exchange, deploy.row.ref)],
+        else:
+            found.append(
+                _conclusion(
+                    "OBSERVATION",
+                    f"Also changed in the window: {_change(change)}; not linked to the symptom.",
+                    0.6,
+                    [_cite(change.exchange, change.row.ref)],
+                )
             )
-        )
+    impact = {t.qualified: t for t in analysis.impact_tables}
     for exchange in conversation.calls("query_mysql"):
-        if mysql_kind(exchange) != "orders" or not exchange.evidence_found:
+        table = queried_table(exchange, analysis.tables)
+        if table is None or table.qualified not in impact or not exchange.evidence_found:
             continue
         assert isinstance(exchange.observation, MysqlObservation)
-        rows = exchange.observation.rows[:5]
+        rows = [r for r in exchange.observation.rows[:5] if table.name in r.values]
+        if not rows:
+            continue
+        error = table.error_column
         parts = [
-            f"{r.values.get('orders')} {r.values.get('status')} with "
-            f"error_code {r.values.get('error_code')}"
+            f"{r.values.get(table.name)} {r.values.get(table.status_column or '')}"
+            + (f" with {error} {r.values.get(error)}" if error else "")
             for r in rows
         ]
         found.append(
             _conclusion(
                 "OBSERVATION",
-                f"Orders since the onset: {'; '.join(parts)}.",
+                f"{table.label.capitalize()} since the onset: {'; '.join(parts)}.",
                 0.85,
                 [_cite(exchange, r.ref) for r in rows],
             )
@@ -147,14 +150,54 @@ def _database_findings(
     if analysis.onset is not None and root is None:
         start, end = analysis.window or (analysis.onset, analysis.onset)
         services = ", ".join(analysis.symptom_services or analysis.services_named) or "any service"
+        tables = ", ".join(t.qualified for t in analysis.change_tables)
         limitations.append(
-            f"No configuration change of {services} was found between {_time(start)} and "
+            f"No recorded change of {services} ({tables}) was found between {_time(start)} and "
             f"{_time(end)}; the root cause is not established."
+            if tables
+            else f"No table of recorded changes is readable, so no change of {services} between "
+            f"{_time(start)} and {_time(end)} could be checked; the root cause is not established."
         )
     return found
 
 
-def _negative_findings(conversation: Conversation) -> list[dict[str, Any]]:
+def _change(change: ChangeRow) -> str:
+    """A change row in words, from its table's column roles and its values only.
+
+    ``Config change CHG-4821 on checkout-api: pool-size changed from 40 to 4 by deploy-bot at
+    2026-11-02 14:04:12 UTC``; a row without before/after values says what it did instead.
+    """
+    table = change.table
+    text = f"{table.singular_label.capitalize()} {change.ident or change.row.ref}"
+    status = change.value(table.status_column)
+    if status:
+        text += f" ({status})"
+    if change.service:
+        text += f" on {change.service}"
+    what = _what(change)
+    if what:
+        text += f": {what}"
+    actor = change.value(table.actor_column)
+    if actor:
+        text += f" by {actor}"
+    return f"{text} at {_time(change.at)}"
+
+
+def _what(change: ChangeRow) -> str:
+    table = change.table
+    pair = table.value_pair
+    if pair is not None:
+        subject = change.value(table.subject_column) or _PAIR_AFFIXES.sub("", pair[0])
+        return f"{subject} changed from {change.value(pair[0])} to {change.value(pair[1])}"
+    text = change.value(table.text_column)
+    if text:
+        return text
+    return ", ".join(
+        f"{c} {change.value(c)}" for c in table.descriptive_columns() if change.value(c)
+    )
+
+
+def _negative_findings(conversation: Conversation, analysis: Analysis) -> list[dict[str, Any]]:
     found = []
     for exchange in conversation.exchanges:
         if not exchange.no_evidence or exchange.scope is None:
@@ -162,7 +205,7 @@ def _negative_findings(conversation: Conversation) -> list[dict[str, Any]]:
         found.append(
             _conclusion(
                 "NEGATIVE_FINDING",
-                f"{_describe(exchange)} returned nothing within its scope.",
+                f"{_describe(exchange, analysis)} returned nothing within its scope.",
                 0.8,
                 [_cite(exchange, NO_EVIDENCE_REF)],
                 scope=exchange.scope,
@@ -171,11 +214,16 @@ def _negative_findings(conversation: Conversation) -> list[dict[str, Any]]:
     return found
 
 
-def _describe(exchange: Exchange) -> str:
+def _table_label(exchange: Exchange, analysis: Analysis) -> str:
+    table = queried_table(exchange, analysis.tables)
+    return table.label if table is not None else "rows"
+
+
+def _describe(exchange: Exchange, analysis: Analysis) -> str:
     observation = exchange.observation
     if isinstance(observation, MysqlObservation):
-        what = {"config": "config changes", "deploy": "deployments", "orders": "orders"}
-        return f"The query for {what.get(mysql_kind(exchange), 'rows')} ({', '.join(observation.scope.tables)})"
+        tables = ", ".join(observation.scope.tables)
+        return f"The query for {_table_label(exchange, analysis)} ({tables})"
     if isinstance(observation, LogsObservation):
         scope = observation.scope
         return (
@@ -218,12 +266,10 @@ def _next_steps(analysis: Analysis) -> list[dict[str, Any]]:
         blocks.append(analysis.symptom_block)
     if root is not None and analysis.rollback_blocks:
         exchange, block = analysis.rollback_blocks[0]
-        text = (
-            f"Revert {root.value('ticket') or 'the change'}: set {root.value('config_key')} on "
-            f"{root.service} back to {root.value('old_value')} (now {root.value('new_value')}), "
-            f"as '{block.title}' prescribes."
-        )
-        steps[_clip(text)] = [_cite(exchange, block.ref), _cite(root.exchange, root.row.ref)]
+        steps[_clip(_revert(root, block.title))] = [
+            _cite(exchange, block.ref),
+            _cite(root.exchange, root.row.ref),
+        ]
     for exchange, block in blocks:
         for sentence in _sentences(block.excerpt):
             if _ACTION.search(sentence):
@@ -231,6 +277,19 @@ def _next_steps(analysis: Analysis) -> list[dict[str, Any]]:
                     _clip(f"{sentence} (runbook: {block.title})"), [_cite(exchange, block.ref)]
                 )
     return [{"text": text, "citations": citations} for text, citations in steps.items()]
+
+
+def _revert(root: ChangeRow, title: str) -> str:
+    on = f" on {root.service}" if root.service else ""
+    pair = root.table.value_pair
+    if pair is not None:
+        subject = root.value(root.table.subject_column) or _PAIR_AFFIXES.sub("", pair[0])
+        return (
+            f"Revert {root.ident or 'the change'}: set {subject}{on} back to "
+            f"{root.value(pair[0])} (now {root.value(pair[1])}), as '{title}' prescribes."
+        )
+    name = root.ident or root.subject
+    return f"Revert the {root.table.singular_label} {name}{on}, as '{title}' prescribes."
 
 
 def _summary(analysis: Analysis) -> str:
@@ -247,14 +306,10 @@ def _summary(analysis: Analysis) -> str:
     root = analysis.root
     if root is None:
         return _clip(
-            f"{symptom}. No configuration change of the affected services lies in the "
+            f"{symptom}. No recorded change of the affected services lies in the "
             f"{_minutes(SUSPECT_WINDOW)} before; the root cause is not established."
         )
-    return _clip(
-        f"{symptom}. Likely cause: {root.value('ticket') or 'a config change'} set "
-        f"{root.value('config_key')} on {root.service} from {root.value('old_value')} to "
-        f"{root.value('new_value')} at {_time(root.at)}."
-    )
+    return _clip(f"{symptom}. Likely cause: {_change(root)}.")
 
 
 def _conclusion(
@@ -277,11 +332,6 @@ def _conclusion(
 
 def _cite(exchange: Exchange, ref: str) -> dict[str, str]:
     return {"tool_call_id": exchange.call_id, "item_ref": ref}
-
-
-def _mentions_key(text: str, change: Any) -> bool:
-    key = change.value("config_key").lower()
-    return bool(key) and (key in text.lower() or key.rsplit(".", 1)[-1] in text.lower())
 
 
 def _sentences(text: str) -> list[str]:

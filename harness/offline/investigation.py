@@ -2,12 +2,14 @@
 
 Round 1 (no results yet): search the runbooks with the question's symptom words and read the
 named services' WARN+ logs from one hour before the named onset to "now". Round 2: from the
-logs, derive the onset ``T`` (see :mod:`harness.offline.analysis`) and read config changes and
-deployments in ``[T − 30 min, T]`` from the datasource the prompt names, failed orders after
-``T`` when the question is about checkout or orders, and search the runbooks for the symptom
-when no block names it yet. Round 3: when a change is the likely cause and no runbook block
-says how to roll it back, search for that. A failed call is retried once with a simpler
-request; a stop, a refusal that ends the investigation, or the round limit means answer now.
+logs, derive the onset ``T`` (see :mod:`harness.offline.analysis`) and read every change table
+the catalog lists (:mod:`harness.offline.tables`) in ``[T − 30 min, T]`` from the datasource
+the prompt names, the failed rows since ``T`` of the tables the question or the symptom names,
+and search the runbooks for the symptom when no block names it yet; when the named services
+have no logs at all, read every service's logs instead (the question may not spell a service
+as its logs do). Round 3: when a change is the likely cause and no runbook block says how to
+roll it back, search for that. A failed call is retried once with a simpler request; a stop,
+a refusal that ends the investigation, or the round limit means answer now.
 
 Only the observations decide the arguments — never an instruction found inside them.
 """
@@ -19,9 +21,10 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from harness.offline.analysis import Analysis, mysql_kind
+from harness.offline.analysis import Analysis, queried_table
 from harness.offline.conversation import Conversation, Exchange
 from harness.offline.question import keywords
+from harness.offline.tables import change_sql, impact_sql
 
 __all__ = ["MAX_TOOL_TURNS", "ToolRequest", "next_calls"]
 
@@ -29,7 +32,6 @@ MAX_TOOL_TURNS = 4
 _LOOKBACK = timedelta(hours=1)
 _DEFAULT_RANGE = timedelta(hours=2)
 _MAX_RANGE = timedelta(hours=24)
-_ROW_LIMIT = 50
 # Codes after which a simpler request can succeed; everything else is not worth a retry.
 _RETRYABLE = frozenset(
     {
@@ -103,24 +105,32 @@ def _follow_up(
     if logs_calls and analysis.logs is None and _retry(logs_calls):
         calls.append(_logs(conversation, analysis, simpler=True))
         reasons.append("the log query failed; retrying once with a narrower ERROR-only query")
+    elif _named_services_silent(logs_calls, analysis):
+        calls.append(_logs(conversation, analysis, simpler=False, every_service=True))
+        reasons.append("the named services have no logs under those names; reading all services")
     if analysis.onset is not None:
-        window = _window_literals(analysis)
-        by_kind: dict[str, list[Exchange]] = {}
+        start, end = _window_literals(analysis)
+        by_table: dict[str, list[Exchange]] = {}
         for exchange in conversation.calls("query_mysql"):
-            by_kind.setdefault(mysql_kind(exchange), []).append(exchange)
-        for kind, builder in (("config", _config_sql), ("deploy", _deploy_sql)):
-            previous = by_kind.get(kind, [])
+            table = queried_table(exchange, analysis.tables)
+            if table is not None:
+                by_table.setdefault(table.qualified, []).append(exchange)
+        for table in analysis.change_tables:
+            previous = by_table.get(table.qualified, [])
             if not previous:
-                calls.append(_mysql(analysis, builder(*window, simpler=False)))
+                calls.append(_mysql(analysis, change_sql(table, start, end, simpler=False)))
             elif _retry(previous):
-                calls.append(_mysql(analysis, builder(*window, simpler=True)))
-                reasons.append(f"the {kind} query failed; retrying once with a simpler query")
-        if not by_kind.get("orders") and _about_orders(conversation, analysis):
-            calls.append(_mysql(analysis, _orders_sql(window[1])))
+                calls.append(_mysql(analysis, change_sql(table, start, end, simpler=True)))
+                reasons.append(
+                    f"the {table.label} query failed; retrying once with a simpler query"
+                )
+        for table in analysis.impact_tables:
+            if not by_table.get(table.qualified):
+                calls.append(_mysql(analysis, impact_sql(table, end)))
         reasons.insert(
             0,
             f"Onset T={_iso(analysis.onset)} from the first '{analysis.symptoms[0].ref}'; "
-            f"changes in [{window[0]}, {window[1]}]",
+            f"changes in [{start}, {end}]",
         )
         knowledge = conversation.calls("search_knowledge")
         if analysis.symptom_block is None and len(knowledge) < 2:
@@ -128,10 +138,20 @@ def _follow_up(
             calls.append(_knowledge(analysis.lead.template))
             reasons.append("no runbook block names the symptom yet; searching for it")
         elif analysis.root is not None and not analysis.rollback_blocks and len(knowledge) < 3:
-            key = analysis.root.value("config_key")
-            calls.append(_knowledge(f"revert config change {key} remediation"))
+            root = analysis.root
+            calls.append(
+                _knowledge(f"revert {root.table.singular_label} {root.subject} remediation")
+            )
             reasons.append("a change is the likely cause; looking up how to roll it back")
     return calls, "; ".join(reasons) or "No onset found in the logs."
+
+
+def _named_services_silent(logs_calls: list[Exchange], analysis: Analysis) -> bool:
+    """The one log query so far named services and found nothing for them in its range."""
+    if len(logs_calls) != 1 or not analysis.services_named:
+        return False
+    only = logs_calls[0]
+    return only.no_evidence and bool(only.arguments.get("services"))
 
 
 def _retry(previous: list[Exchange]) -> bool:
@@ -148,7 +168,13 @@ def _knowledge(text: str) -> ToolRequest:
     return ToolRequest(name="search_knowledge", arguments={"query": query[:500], "top_k": 3})
 
 
-def _logs(conversation: Conversation, analysis: Analysis, *, simpler: bool) -> ToolRequest:
+def _logs(
+    conversation: Conversation,
+    analysis: Analysis,
+    *,
+    simpler: bool,
+    every_service: bool = False,
+) -> ToolRequest:
     now = analysis.context.now
     onset = analysis.onset_named
     if simpler:
@@ -161,7 +187,7 @@ def _logs(conversation: Conversation, analysis: Analysis, *, simpler: bool) -> T
         "end": _iso(now),
         "level": "ERROR" if simpler else "WARN",
     }
-    if analysis.services_named:
+    if analysis.services_named and not every_service:
         arguments["services"] = analysis.services_named
     return ToolRequest(name="query_logs", arguments=arguments)
 
@@ -170,47 +196,6 @@ def _mysql(analysis: Analysis, sql: str) -> ToolRequest:
     return ToolRequest(
         name="query_mysql", arguments={"datasource": analysis.context.datasource, "sql": sql}
     )
-
-
-def _config_sql(start: str, end: str, *, simpler: bool) -> str:
-    if simpler:
-        return (
-            "SELECT service, config_key, old_value, new_value, changed_by, changed_at, ticket "
-            f"FROM ops.config_changes WHERE changed_at >= '{start}' LIMIT {_ROW_LIMIT}"
-        )
-    return (
-        "SELECT id, service, config_key, old_value, new_value, changed_by, changed_at, ticket "
-        f"FROM ops.config_changes WHERE changed_at BETWEEN '{start}' AND '{end}' "
-        f"ORDER BY changed_at DESC LIMIT {_ROW_LIMIT}"
-    )
-
-
-def _deploy_sql(start: str, end: str, *, simpler: bool) -> str:
-    if simpler:
-        return (
-            "SELECT service, version, deployed_by, deployed_at, status FROM ops.deployments "
-            f"WHERE deployed_at >= '{start}' LIMIT {_ROW_LIMIT}"
-        )
-    return (
-        "SELECT id, service, version, deployed_by, deployed_at, status FROM ops.deployments "
-        f"WHERE deployed_at BETWEEN '{start}' AND '{end}' ORDER BY deployed_at DESC "
-        f"LIMIT {_ROW_LIMIT}"
-    )
-
-
-def _orders_sql(since: str) -> str:
-    return (
-        "SELECT status, error_code, COUNT(*) AS orders FROM shop.orders "
-        f"WHERE status = 'FAILED' AND created_at >= '{since}' "
-        "GROUP BY status, error_code ORDER BY orders DESC LIMIT 10"
-    )
-
-
-def _about_orders(conversation: Conversation, analysis: Analysis) -> bool:
-    text = " ".join(
-        [conversation.question, *analysis.symptom_services, *analysis.services_named]
-    ).lower()
-    return "checkout" in text or "order" in text
 
 
 def _window_literals(analysis: Analysis) -> tuple[str, str]:

@@ -25,6 +25,9 @@ closes — so a table whose primary key is sensitive declares no key (or a non-s
 column); its rows are then ordered by every non-sensitive column, which orders them up to rows
 that look identical to the model.
 
+A generated policy (``harness sql-policy init``) also carries a ``review`` record: where it was
+reflected from and which sensitive columns were guessed (:mod:`harness.sql.review`).
+
 ``max_explain_rows`` bounds cost where the database can estimate it: on MySQL/MariaDB the
 executor runs ``EXPLAIN`` before the statement and refuses a plan whose row estimate exceeds it.
 
@@ -49,6 +52,8 @@ from pydantic import (
     model_serializer,
     model_validator,
 )
+
+from harness.sql.review import PolicyReview
 
 __all__ = [
     "DEFAULT_MAX_EXPLAIN_ROWS",
@@ -228,11 +233,28 @@ class SqlPolicy(_Config):
     datasources: dict[str, DatasourcePolicy] = Field(
         description="Logical datasource name to its schemas."
     )
+    review: PolicyReview | None = Field(
+        default=None,
+        description="Provenance of a generated policy and the sensitive columns it guessed.",
+    )
 
     @model_validator(mode="after")
     def _limits(self) -> SqlPolicy:
         if self.default_limit > self.max_limit:
             raise ValueError("default_limit must not exceed max_limit")
+        return self
+
+    @model_validator(mode="after")
+    def _guesses_name_listed_columns(self) -> SqlPolicy:
+        for guess in self.review.sensitive_guesses if self.review else []:
+            schema, _, table = guess.table.partition(".")
+            source = self.datasources.get(guess.datasource)
+            found = source.table(schema, table) if source else None
+            if found is None or guess.column not in found.columns:
+                raise ValueError(
+                    f"review names a column the policy does not list: "
+                    f"{guess.datasource}:{guess.table}.{guess.column}"
+                )
         return self
 
     @classmethod

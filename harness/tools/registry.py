@@ -130,9 +130,24 @@ def plan_logs_query(request: BaseModel) -> BaseModel:
 
 
 def default_specs(
-    *, mysql_planner: Callable[[BaseModel], BaseModel] | None = None
+    *,
+    mysql_planner: Callable[[BaseModel], BaseModel] | None = None,
+    mysql_catalog: str = "",
 ) -> list[ToolSpec]:
-    """The three read-only tools of the product."""
+    """The three read-only tools of the product.
+
+    Args:
+        mysql_planner: Builds the executable plan of a ``query_mysql`` request (the validator).
+        mysql_catalog: The readable tables, as :func:`harness.sql.catalog.describe_tables`
+            writes them; appended to the ``query_mysql`` description so that the model knows
+            what it may read.
+    """
+    mysql_description = (
+        "Run one read-only SELECT (MySQL dialect) against an allowed datasource. Only "
+        "allowlisted tables and columns are readable; a LIMIT is enforced."
+    )
+    if mysql_catalog.strip():
+        mysql_description = f"{mysql_description}\n{mysql_catalog.strip()}"
     return [
         ToolSpec(
             name=QUERY_LOGS,
@@ -148,10 +163,7 @@ def default_specs(
         ),
         ToolSpec(
             name=QUERY_MYSQL,
-            description=(
-                "Run one read-only SELECT (MySQL dialect) against an allowed datasource. Only "
-                "allowlisted tables and columns are readable; a LIMIT is enforced."
-            ),
+            description=mysql_description,
             request_model=QueryMysqlRequest,
             planner=mysql_planner,
             scope=_mysql_scope,

@@ -20,6 +20,7 @@ _COMMAND_MODULES = (
     "demo",
     "project",
     "sql",
+    "sql_policy",
     "redact",
     "logs",
     "offline_model",

@@ -5,7 +5,13 @@ whose deps are the embedded deployment (bundled demo incident, offline demo mode
 fakeredis, SQLite), shows the run's progress and prints the released result. ``--json``
 prints only the released result (it carries ``kind`` and ``run_id``).
 
-Exit codes: 0 for a DiagnosisReport or an Answer, 1 for anything else.
+With ``--workspace`` or the part flags (``--logs``, ``--db``, ``--sql-policy``, ``--runbooks``;
+see :mod:`serve.cli.workspace_args`) the run investigates the user's own world instead, through
+the same tools, boundary, store, guards and release. "Now" is then ``--as-of``, else the
+workspace's ``as_of``, else the clock.
+
+Exit codes: 0 for a DiagnosisReport or an Answer, 1 for anything else, 2 for bad input
+(a WORKSPACE_INVALID workspace, an invalid request).
 """
 
 from __future__ import annotations
@@ -20,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 from rich.markup import escape
 
 from harness.demo import WINDOW_END
+from serve.cli.workspace_args import add_workspace_arguments, workspace_from_args
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -28,6 +35,7 @@ if TYPE_CHECKING:
     from harness.ingress import RunRequest
     from harness.results import ReleasedResult
     from harness.snapshot import RunSnapshot
+    from harness.workspace import Workspace
 
 __all__ = ["DEFAULT_AS_OF", "diagnose", "register"]
 
@@ -49,13 +57,17 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--as-of",
         type=_utc,
-        default=DEFAULT_AS_OF,
+        default=None,
         metavar="ISO",
-        help=f"'now' of the investigation (default: {DEFAULT_AS_OF.isoformat()})",
+        help=(
+            f"'now' of the investigation (default: {DEFAULT_AS_OF.isoformat()} for the demo; "
+            "the workspace's as_of, else the clock, for your own world)"
+        ),
     )
     parser.add_argument(
         "--deadline-s", type=float, default=None, metavar="N", help="run deadline in seconds"
     )
+    add_workspace_arguments(parser)
     parser.set_defaults(handler=_handle, deps_factory=None)
 
 
@@ -98,28 +110,60 @@ def _handle(args: argparse.Namespace) -> int:
     from rich.console import Console
 
     from actors.factory import local_ray
+    from harness.errors import WorkspaceError
     from harness.ingress import RunRequest
 
     try:
-        request = RunRequest(question=args.question, as_of=args.as_of, deadline_s=args.deadline_s)
+        workspace = workspace_from_args(args)
+    except WorkspaceError as error:
+        reason = error.context.get("reason", "")
+        Console(stderr=True).print(
+            f"[red]{error.error_code.value} {reason}:[/red] {escape(error.message)}"
+        )
+        return 2
+    try:
+        request = RunRequest(
+            question=args.question, as_of=_as_of(args, workspace), deadline_s=args.deadline_s
+        )
     except ValueError as exc:
         Console(stderr=True).print(f"[red]invalid request:[/red] {escape(str(exc))}")
         return 2
+    factory = args.deps_factory
+    if factory is None and workspace is not None:
+        from actors.deps import EmbeddedDepsFactory
+
+        factory = EmbeddedDepsFactory(workspace=workspace)
     with local_ray(num_cpus=2):
-        result = _run(request, args)
+        result = _run(request, args, factory, workspace)
     return 0 if result.kind in _SUCCESS_KINDS else 1
 
 
-def _run(request: RunRequest, args: argparse.Namespace) -> ReleasedResult:
+def _as_of(args: argparse.Namespace, workspace: Workspace | None) -> datetime:
+    if args.as_of is not None:
+        return args.as_of  # type: ignore[no-any-return]
+    if workspace is None:
+        return DEFAULT_AS_OF
+    return workspace.as_of or datetime.now(UTC)
+
+
+def _run(
+    request: RunRequest,
+    args: argparse.Namespace,
+    factory: Callable[[], RunDeps] | None,
+    workspace: Workspace | None,
+) -> ReleasedResult:
     from rich.console import Console
 
     if args.json:
-        result = asyncio.run(diagnose(request, args.deps_factory))
+        result = asyncio.run(diagnose(request, factory))
         print(json.dumps(result.model_dump(mode="json"), ensure_ascii=False))
         return result
     console = Console()
     console.print(f'[bold]Diagnosis Harness[/bold] — "{escape(request.question)}"')
-    if args.deps_factory is None:
+    if workspace is not None:
+        parts = "; ".join(workspace.describe())
+        console.print(f"[dim]your workspace: {escape(parts)} (as of {request.as_of})[/dim]")
+    elif args.deps_factory is None:
         console.print(
             "[dim]embedded default: local Ray, bundled demo incident, offline demo model[/dim]"
         )
@@ -131,7 +175,7 @@ def _run(request: RunRequest, args: argparse.Namespace) -> ReleasedResult:
                 f"model calls {snapshot.model_calls or 0}"
             )
 
-        result = asyncio.run(diagnose(request, args.deps_factory, on_progress=show))
+        result = asyncio.run(diagnose(request, factory, on_progress=show))
     _render(console, result)
     return result
 

@@ -1,4 +1,8 @@
-"""``harness project logs|mysql|rag``: one tool call on the embedded backends, both views shown."""
+"""``harness project logs|mysql|rag``: one tool call on the embedded backends, both views shown.
+
+``--workspace`` (a harness.toml, or the folder holding one) points the call at a user's own
+world instead of the bundled demo.
+"""
 
 from __future__ import annotations
 
@@ -11,6 +15,7 @@ from typing import Any
 from harness.boundary import ToolBoundary
 from harness.envelope import ToolBoundaryResult, ToolCallEnvelope
 from harness.tools import QUERY_LOGS, QUERY_MYSQL, SEARCH_KNOWLEDGE
+from serve.cli.workspace_args import add_workspace_arguments, workspace_from_args
 
 __all__ = ["register", "render_views", "run_call"]
 
@@ -31,7 +36,12 @@ def register(subparsers: Any) -> None:
     logs.add_argument("--level", choices=["TRACE", "DEBUG", "INFO", "WARN", "ERROR", "FATAL"])
     mysql = tools.add_parser("mysql", help="query_mysql")
     mysql.add_argument("sql")
-    mysql.add_argument("--datasource", default="shop-primary")
+    mysql.add_argument(
+        "--datasource",
+        dest="mysql_datasource",
+        default=None,
+        help="default: the world's datasource (the demo's: shop-primary)",
+    )
     rag = tools.add_parser("rag", help="search_knowledge")
     rag.add_argument("query")
     rag.add_argument("--top-k", type=int, default=5)
@@ -39,10 +49,11 @@ def register(subparsers: Any) -> None:
         sub.add_argument(
             "--json", action="store_true", help="print one JSON object instead of panels"
         )
+        add_workspace_arguments(sub, parts=False)
         sub.set_defaults(handler=_handle)
 
 
-def _arguments(args: argparse.Namespace) -> dict[str, Any]:
+def _arguments(args: argparse.Namespace, datasource: str) -> dict[str, Any]:
     if args.tool == "logs":
         body = {
             "start": args.start,
@@ -53,7 +64,7 @@ def _arguments(args: argparse.Namespace) -> dict[str, Any]:
         }
         return {k: v for k, v in body.items() if v not in (None, [])}
     if args.tool == "mysql":
-        return {"datasource": args.datasource, "sql": args.sql}
+        return {"datasource": args.mysql_datasource or datasource, "sql": args.sql}
     return {"query": args.query, "top_k": args.top_k}
 
 
@@ -102,10 +113,15 @@ def render_views(result: ToolBoundaryResult, *, title: str = "") -> None:
 
 def _handle(args: argparse.Namespace) -> int:
     from harness.adapters.embedded import build_tool_plane
+    from harness.errors import WorkspaceError
 
-    plane = build_tool_plane()
+    try:
+        plane = build_tool_plane(workspace=workspace_from_args(args))
+    except WorkspaceError as error:
+        print(f"{error.error_code.value} {error.context.get('reason', '')}: {error.message}")
+        return 2
     boundary = plane.open_run()
-    result = run_call(boundary, _TOOLS[args.tool], _arguments(args))
+    result = run_call(boundary, _TOOLS[args.tool], _arguments(args, plane.datasource))
     if args.json:
         print(
             json.dumps(

@@ -74,6 +74,13 @@ def run_sql_check(
     except (OSError, ValidationError, ValueError) as error:
         print(f"error: cannot load the SQL policy: {type(error).__name__}", file=err)
         return _EXIT_USAGE
+    if policy.review is not None and policy.review.status != "CONFIRMED":
+        guessed = len(policy.review.sensitive_guesses)
+        print(
+            f"note: this policy's review is {policy.review.status} "
+            f"({guessed} guessed sensitive columns to confirm)",
+            file=err,
+        )
     if args.show_policy:
         print(policy.model_dump_json(indent=2), file=out)
         return _EXIT_OK

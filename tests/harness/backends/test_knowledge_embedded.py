@@ -242,3 +242,18 @@ def test_default_directory_is_the_bundled_runbooks() -> None:
     assert BUNDLED_INDEX.exists(), f"bundled runbook index missing: {BUNDLED_INDEX}"
     index = json.loads(BUNDLED_INDEX.read_text())
     assert EmbeddedKnowledgeBackend().document_count == len(index)
+
+
+def test_a_plain_folder_of_markdown_needs_no_index(tmp_path: Path) -> None:
+    (tmp_path / "queues").mkdir()
+    (tmp_path / "queues" / "Consumer Lag.md").write_text(
+        "# RabbitMQ consumer lag\n\nWhen the consumer lag grows, check redeliveries first.\n"
+    )
+    (tmp_path / "untitled.md").write_text("Restart the worker only after the lag drains.\n")
+    (tmp_path / ".drafts").mkdir()
+    (tmp_path / ".drafts" / "wip.md").write_text("# Draft\n\nconsumer lag lag lag\n")
+    raw = search(EmbeddedKnowledgeBackend(tmp_path), "consumer lag redeliveries")
+    assert [(r["doc_id"], r["title"], r["source"]) for r in raw["results"]] == [
+        ("queues-consumer-lag", "RabbitMQ consumer lag", "queues/Consumer Lag.md"),
+        ("untitled", "untitled", "untitled.md"),
+    ]

@@ -37,6 +37,8 @@ from harness.observation import (
     ResultRow,
 )
 from harness.offline import OFFLINE_MODEL_NAME, USAGE_COUNTED_BY, OfflineDemoModel
+from harness.sql.catalog import describe_tables
+from harness.sql.policy import SqlPolicy
 from harness.tools import default_specs
 
 QUESTION = "Why does checkout-api return HTTP 500 since 14:05?"
@@ -45,14 +47,20 @@ FOUND, EMPTY = EvidenceStatus.EVIDENCE_FOUND, EvidenceStatus.NO_EVIDENCE
 HIKARI = "HikariPool-1 - Connection is not available, request timed out after <*>ms."
 CALL_ID = re.compile(r"^call_[0-9a-f]{24}$")
 
+# The tables the demo's policy lets the model read, as the query_mysql definition lists them.
+DEMO_CATALOG = describe_tables(SqlPolicy.demo())
+
 # ---------------------------------------------------------------- conversation builders
 
 
-def body(messages: list[ChatMessage], *, tools: bool = True, **extra: Any) -> dict[str, Any]:
+def body(
+    messages: list[ChatMessage], *, tools: bool = True, catalog: str = DEMO_CATALOG, **extra: Any
+) -> dict[str, Any]:
+    specs = default_specs(mysql_catalog=catalog)
     return {
         "model": OFFLINE_MODEL_NAME,
         "messages": render_messages(messages),
-        "tools": render_tools([s.definition() for s in default_specs()]) if tools else [],
+        "tools": render_tools([s.definition() for s in specs]) if tools else [],
         "max_tokens": 4096,
         **extra,
     }
@@ -135,7 +143,7 @@ def incident_logs(first_seen: str = "2026-11-02T14:05:10.579Z", text: str = HIKA
         template("tpl:old1", "Payment declined order_id=<*> reason=<*>", 80, "WARN",
                  "2026-11-02T13:05:31Z", "2026-11-02T14:58:00Z"),
         template("tpl:hik1", text, 2349, "WARN", first_seen, "2026-11-02T14:59:58Z"),
-        template("tpl:err5", "GET /api/v1/cart customer_id=<*> status=500 latency_ms=<*>", 1100,
+        template("tpl:err5", "POST /api/v1/checkout order_id=<*> status=500 latency_ms=<*>", 1100,
                  "ERROR", first_seen, "2026-11-02T14:59:57Z"),
     )  # fmt: skip
 
@@ -406,8 +414,9 @@ def test_no_change_in_the_window_means_no_root_cause_and_a_limitation() -> None:
     kinds = [c.kind.value for c in draft.conclusions]
     assert "ROOT_CAUSE" not in kinds and "OBSERVATION" in kinds
     assert (
-        "No configuration change of checkout-api was found between 2026-11-02 13:35:10 UTC and "
-        "2026-11-02 14:05:10 UTC; the root cause is not established."
+        "No recorded change of checkout-api (ops.config_changes, ops.deployments) was found "
+        "between 2026-11-02 13:35:10 UTC and 2026-11-02 14:05:10 UTC; the root cause is not "
+        "established."
     ) in draft.limitations
 
 
@@ -486,3 +495,160 @@ def test_repair_withdraws_the_conclusions_the_guard_named() -> None:
         c.id for c in original.conclusions if c.id != negative
     ]
     assert repaired.limitations[-1] == f"Withdrawn after evidence validation: {negative}."
+
+
+# ---------------------------------------------------------------- another world's schema
+
+BILLING_CATALOG = (
+    "Readable tables of datasource billing (default schema main); a column marked * is masked "
+    "and may only be selected, never filtered, joined, grouped or sorted on:\n"
+    "- main.customers: id, full_name, email*, created_at\n"
+    "- main.invoices: id, invoice_no, customer_id, amount_cents, status, error_code, created_at\n"
+    "- main.releases: id, service, version, git_sha, released_by, released_at, status\n"
+    "- main.schema_migrations: id, service, version, description, applied_by, applied_at"
+)
+BILLING_Q = "Why is invoice-consumer failing since 09:41?"
+BILLING_AS_OF = datetime(2026, 3, 10, 10, 0, tzinfo=UTC)
+UNKNOWN_COLUMN = (
+    "Failed to persist invoice INV-<*>: (1054, Unknown column 'tax_region' in 'field list')"
+)
+
+
+def billing_agent(
+    *rounds: list[tuple[str, str, dict[str, Any], Any]], stop: bool = False
+) -> dict[str, Any]:
+    messages = agent_messages(
+        BILLING_Q, analysis_id="an-2", as_of=BILLING_AS_OF, datasource="billing"
+    )
+    for calls in rounds:
+        messages.append(
+            ChatMessage.model_validate(
+                {
+                    "role": "assistant",
+                    "tool_calls": [
+                        {"id": cid, "name": name, "arguments": json.dumps(args)}
+                        for cid, name, args, _ in calls
+                    ],
+                }
+            )
+        )
+        for cid, _, _, result in calls:
+            messages.append(
+                ChatMessage(role="tool", tool_call_id=cid, content=result.model_dump_json())
+            )
+    if stop:
+        messages.append(ChatMessage(role="user", content=CONTROL_STOP))
+    return body(messages, catalog=BILLING_CATALOG)
+
+
+def billing_logs() -> LogsObservation:
+    consumer = ["invoice-consumer"]
+    return LogsObservation(
+        tool_call_id="b_logs",
+        evidence_status=FOUND,
+        scope=LogsScope(start="2026-03-10T08:41:00Z", end="2026-03-10T10:00:00Z", services=consumer, level="WARN"),
+        templates=[
+            LogTemplate(ref="tpl:u1", template=UNKNOWN_COLUMN, count=420, services=consumer,
+                        level="ERROR", first_seen="2026-03-10T09:41:07Z", last_seen="2026-03-10T09:59:58Z"),
+        ],
+        truncated=False,
+    )  # fmt: skip
+
+
+def billing_rows(call_id: str, table: str, values: list[dict[str, Any]]) -> MysqlObservation:
+    return MysqlObservation(
+        tool_call_id=call_id,
+        evidence_status=FOUND if values else EMPTY,
+        scope=MysqlScope(datasource="billing", tables=[table], sql="SELECT ?", limit=50),
+        columns=[ColumnInfo(name=k, masked=False) for k in (values[0] if values else {})],
+        rows=[ResultRow(ref=f"row:{i}", values=v) for i, v in enumerate(values)],
+        truncated=False,
+    )
+
+
+MIGRATION = {
+    "id": 42, "service": "billing-api", "version": "42",
+    "description": "rename column invoices.tax_region to tax_zone",
+    "applied_by": "flyway", "applied_at": "2026-03-10 09:36:52",
+}  # fmt: skip
+RELEASE = {
+    "id": 7, "service": "billing-api", "version": "3.9.0", "git_sha": "9f1c2ab",
+    "released_by": "ci-bot", "released_at": "2026-03-10 09:36:40", "status": "SUCCEEDED",
+}  # fmt: skip
+
+
+def test_tables_come_from_the_catalog_and_the_symptom_not_from_the_demo() -> None:
+    kb = RagObservation(
+        tool_call_id="b_kb", evidence_status=EMPTY, scope=RagScope(query="x", top_k=3),
+        relevance_level=RelevanceLevel.REFERENCE, evidence=[], truncated=False,
+    )  # fmt: skip
+    first = billing_agent()
+    (logs_call,) = [a for n, a in calls_of(first) if n == "query_logs"]
+    assert logs_call["services"] == ["invoice-consumer"]
+    turn1 = [
+        ("b_kb", "search_knowledge", {"query": "x", "top_k": 3}, kb),
+        ("b_logs", "query_logs", logs_call, billing_logs()),
+    ]
+    window = "BETWEEN '2026-03-10 09:11:07' AND '2026-03-10 09:41:07'"
+    assert sql_args(billing_agent(turn1)) == [
+        "SELECT id, service, version, git_sha, released_by, released_at, status FROM "
+        f"main.releases WHERE released_at {window} ORDER BY released_at DESC LIMIT 50",
+        "SELECT id, service, version, description, applied_by, applied_at FROM "
+        f"main.schema_migrations WHERE applied_at {window} ORDER BY applied_at DESC LIMIT 50",
+        "SELECT status, error_code, COUNT(*) AS invoices FROM main.invoices WHERE status = "
+        "'FAILED' AND created_at >= '2026-03-10 09:41:07' GROUP BY status, error_code ORDER BY "
+        "invoices DESC LIMIT 10",
+    ]
+    turn2 = [
+        ("b_rel", "query_mysql", {}, billing_rows("b_rel", "main.releases", [RELEASE])),
+        ("b_mig", "query_mysql", {}, billing_rows("b_mig", "main.schema_migrations", [MIGRATION])),
+    ]
+    draft = draft_of(billing_agent(turn1, turn2, stop=True))
+    (root,) = [c for c in draft.conclusions if c.kind.value == "ROOT_CAUSE"]
+    # The migration's service is not the failing one; the symptom names the column it renamed.
+    assert root.statement == (
+        "Schema migration 42 on billing-api: rename column invoices.tax_region to tax_zone by "
+        "flyway at 2026-03-10 09:36:52 UTC, shortly before the first "
+        f"'{UNKNOWN_COLUMN}' (ERROR) at 2026-03-10 09:41:07 UTC."
+    )
+    assert [(c.tool_call_id, c.item_ref) for c in root.citations] == [
+        ("b_mig", "row:0"),
+        ("b_logs", "tpl:u1"),
+    ]
+    also = [c.statement for c in draft.conclusions if c.statement.startswith("Also changed")]
+    assert also == [
+        "Also changed in the window: Release 3.9.0 (SUCCEEDED) on billing-api: git_sha 9f1c2ab "
+        "by ci-bot at 2026-03-10 09:36:40 UTC; not linked to the symptom."
+    ]
+    assert not {"shop", "ops", "orders", "checkout"} & words_in(draft.model_dump_json())
+
+
+def words_in(text: str) -> set[str]:
+    return set(re.findall(r"[a-z]+", text.lower()))
+
+
+def test_without_a_catalog_no_table_is_guessed() -> None:
+    request = agent(round1())
+    assert (
+        sql_args({**request, "tools": render_tools([s.definition() for s in default_specs()])})
+        == []
+    )
+
+
+def test_a_symptom_that_names_no_table_queries_no_impact_table() -> None:
+    quiet = logs(
+        "c_logs",
+        template("tpl:hik1", HIKARI, 2349, "WARN", "2026-11-02T14:05:10.579Z", "2026-11-02T14:59:58Z"),
+    )  # fmt: skip
+    queried = [s.split(" FROM ")[1].split()[0] for s in sql_args(agent(round1(quiet)))]
+    # "checkout" in the question does not mean orders: only what a symptom names does.
+    assert queried == ["ops.config_changes", "ops.deployments"]
+
+
+def test_named_services_without_logs_widen_the_next_log_query_to_every_service() -> None:
+    silent = logs("c_logs")  # the named service has no lines under that name
+    turn2 = calls_of(agent(round1(silent)))
+    assert [(n, a) for n, a in turn2 if n == "query_logs"] == [
+        ("query_logs", {k: v for k, v in TURN1_ARGS["logs"].items() if k != "services"})
+    ]
+    assert sql_args(agent(round1(silent))) == []  # no onset yet, so no change is looked up

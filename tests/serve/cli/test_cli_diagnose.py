@@ -23,7 +23,7 @@ def _parse(*argv: str) -> argparse.Namespace:
 
 def test_json_prints_only_the_released_result(capsys: pytest.CaptureFixture[str]) -> None:
     args = _parse("hello @answer=hi", "--json")
-    assert args.as_of == diagnose.DEFAULT_AS_OF
+    assert args.as_of is None and diagnose._as_of(args, None) == diagnose.DEFAULT_AS_OF
     assert args.handler(args) == 0
     out = capsys.readouterr().out.strip().splitlines()
     assert len(out) == 1

@@ -1,0 +1,138 @@
+"""The file log backend: a user's text, JSON-lines and gzipped files behind the same query."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import pickle
+from pathlib import Path
+
+import pytest
+
+from harness.backends.log_formats import LogFormat
+from harness.backends.logs_embedded import EMBEDDED_LOGS_FORMAT
+from harness.backends.logs_files import FileLogBackend, discover_log_files, service_of_file
+from harness.errors import BackendError, ErrorCode
+from harness.invocation import EvidenceStatus
+from harness.projectors.logs import LogsProjector
+from harness.tools.arguments import QueryLogsRequest
+
+TEXT = """\
+2026-03-10T09:40:00.000Z INFO consumer started
+2026-03-10T09:41:07.120Z ERROR persist failed for invoice INV-1
+java.sql.SQLSyntaxErrorException: Unknown column 'tax_region'
+\tat com.billing.Repo.save(Repo.java:42)
+2026-03-10T09:41:09.000Z WARN lag 120 messages
+"""
+JSONL = [
+    {"ts": "2026-03-10T09:40:30Z", "level": "info", "service": "billing-api", "msg": "POST /v1/invoices 201"},
+    {"ts": "2026-03-10T09:41:08Z", "level": "error", "msg": "upstream closed", "status": 502},
+    {"message": "no time: not an event"},
+]  # fmt: skip
+
+
+@pytest.fixture()
+def world(tmp_path: Path) -> Path:
+    logs = tmp_path / "logs"
+    (logs / "archive").mkdir(parents=True)
+    (logs / "invoice-consumer.log").write_text(TEXT)
+    (logs / "api.jsonl").write_text("\n".join(json.dumps(e) for e in JSONL) + "\n")
+    # Gzip is recognised by its bytes, whatever the name says.
+    with gzip.open(logs / "archive" / "ledger-worker-2026-03-10.log.1", "wt") as out:
+        out.write("2026-03-10T09:41:10Z WARN no invoices to post for 60 s\n")
+    (logs / "README.txt").write_text("This folder holds our logs.\n")
+    (logs / ".hidden.log").write_text("2026-03-10T09:41:10Z ERROR must not be read\n")
+    return logs
+
+
+def query(**kwargs: object) -> QueryLogsRequest:
+    return QueryLogsRequest(start="2026-03-10T09:00:00Z", end="2026-03-10T10:00:00Z", **kwargs)
+
+
+def test_a_folder_yields_one_time_ordered_store_in_the_embedded_raw_format(world: Path) -> None:
+    raw = FileLogBackend([world]).fetch(query())
+    assert raw == {
+        "format": EMBEDDED_LOGS_FORMAT,
+        "events": [
+            {"ts": "2026-03-10T09:40:00.000+00:00", "service": "invoice-consumer", "level": "INFO", "message": "consumer started"},
+            {"ts": "2026-03-10T09:40:30.000+00:00", "service": "billing-api", "level": "INFO", "message": "POST /v1/invoices 201"},
+            {"ts": "2026-03-10T09:41:07.120+00:00", "service": "invoice-consumer", "level": "ERROR",
+             "message": "persist failed for invoice INV-1\njava.sql.SQLSyntaxErrorException: Unknown column 'tax_region'\n\tat com.billing.Repo.save(Repo.java:42)"},
+            {"ts": "2026-03-10T09:41:08.000+00:00", "service": "api", "level": "ERROR", "message": "upstream closed status=502"},
+            {"ts": "2026-03-10T09:41:09.000+00:00", "service": "invoice-consumer", "level": "WARN", "message": "lag 120 messages"},
+            {"ts": "2026-03-10T09:41:10.000+00:00", "service": "ledger-worker", "level": "WARN", "message": "no invoices to post for 60 s"},
+        ],
+        "matched": 6,
+        "limit_hit": False,
+    }  # fmt: skip
+
+
+def test_filters_are_the_embedded_backends(world: Path) -> None:
+    backend = FileLogBackend([world])
+    errors = backend.fetch(query(services=["invoice-consumer"], level="WARN"))
+    assert [e["message"][:14] for e in errors["events"]] == ["persist failed", "lag 120 messag"]
+    assert backend.fetch(query(query="TAX_REGION"))["matched"] == 1
+
+
+def test_a_given_service_names_lines_that_name_none(world: Path) -> None:
+    raw = FileLogBackend([world], service="billing").fetch(query())
+    services = {e["service"] for e in raw["events"]}
+    # The JSON line that names its service keeps it; every other line takes the flag's.
+    assert services == {"billing", "billing-api"}
+
+
+def test_the_projector_reads_it_like_the_bundled_logs(world: Path) -> None:
+    request = query(level="ERROR")
+    raw = FileLogBackend([world]).fetch(request)
+    projection = LogsProjector().project("call_1", request, raw)
+    observation = projection.observation
+    assert observation.evidence_status is EvidenceStatus.EVIDENCE_FOUND
+    assert sorted(s for t in observation.templates for s in t.services) == [
+        "api",
+        "invoice-consumer",
+    ]
+
+
+def test_discovery_skips_hidden_and_non_log_names(world: Path) -> None:
+    names = sorted(f.path.name for f in discover_log_files([world]))
+    assert names == [
+        "README.txt",
+        "api.jsonl",
+        "invoice-consumer.log",
+        "ledger-worker-2026-03-10.log.1",
+    ]
+    # README.txt is log-like by name; its content has no header, so the backend skips it.
+    with pytest.raises(FileNotFoundError):
+        discover_log_files([world / "absent"])
+
+
+@pytest.mark.parametrize(
+    ("name", "service"),
+    [
+        ("invoice-consumer.log.2.gz", "invoice-consumer"),
+        ("ledger-worker-2026-03-10.log", "ledger-worker"),
+        ("billing_api_20260310.jsonl", "billing_api"),
+        ("syslog", "syslog"),
+        ("my app.log", "my-app"),
+    ],
+)
+def test_service_of_a_file_name(name: str, service: str) -> None:
+    assert service_of_file(Path(name)) == service
+
+
+def test_an_explicit_file_must_be_a_log(world: Path) -> None:
+    with pytest.raises(BackendError) as refused:
+        FileLogBackend([world / "README.txt"]).fetch(query())
+    assert refused.value.error_code is ErrorCode.BACKEND_ERROR
+    assert refused.value.context == {"file": "README.txt"}
+    # Forcing the format is the user's way out; text without headers still holds no event.
+    with pytest.raises(BackendError):
+        FileLogBackend([world / "README.txt"], log_format=LogFormat.TEXT).fetch(query())
+
+
+def test_it_pickles_without_its_loaded_store(world: Path) -> None:
+    backend = FileLogBackend([world], service="x", year=2026)
+    backend.fetch(query())
+    clone = pickle.loads(pickle.dumps(backend))
+    assert clone._store is None
+    assert clone.fetch(query()) == backend.fetch(query())
