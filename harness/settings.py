@@ -74,6 +74,12 @@ class Settings(BaseSettings):
     redis_url: str | None = Field(
         default=None, description="Canonical store; None = in-process fakeredis."
     )
+    redis_max_connections: int = Field(
+        default=64,
+        ge=1,
+        le=10_000,
+        description="Connections per process to Redis; more concurrent operations wait for one.",
+    )
     store_prefix: str = Field(default="dh", pattern=r"^[A-Za-z0-9_.-]{1,32}$")
     store_ttl_s: int = Field(
         default=3600, ge=60, description="Canonical record TTL, never renewed."

@@ -213,7 +213,7 @@ def _workspace_sql_backend(settings: Settings, workspace: Workspace) -> ToolBack
 
 
 def _store(settings: Settings) -> CanonicalStore:
-    from harness.adapters.redis_store import RedisCanonicalStore, fakeredis_store
+    from harness.adapters.redis_store import RedisCanonicalStore, fakeredis_store, redis_client
 
     prefix, ttl_s, max_bytes = (
         settings.store_prefix,
@@ -225,10 +225,8 @@ def _store(settings: Settings) -> CanonicalStore:
             prefix=prefix, ttl_s=ttl_s, max_record_bytes=max_bytes
         )
     else:
-        import redis.asyncio as aioredis
-
         store = RedisCanonicalStore(
-            aioredis.from_url(settings.redis_url),
+            redis_client(settings.redis_url, max_connections=settings.redis_max_connections),
             prefix=prefix,
             ttl_s=ttl_s,
             max_record_bytes=max_bytes,

@@ -29,13 +29,14 @@ from harness.errors import ErrorCode, RecordExpired, StoreError
 from harness.invocation import CanonicalInvocation, InvocationStatus
 from harness.store import TransitionMethods, decode_record, encode_record, require_projecting
 
-__all__ = ["RedisCanonicalStore", "fakeredis_store"]
+__all__ = ["RedisCanonicalStore", "fakeredis_store", "redis_client"]
 
 _log = logging.getLogger(__name__)
 
 _T = TypeVar("_T")
 
 _MAX_BEGUN_CACHED = 4096
+_IN_PROCESS_CONNECTIONS = 1 << 20
 
 # KEYS[1]: record key.
 # ARGV[1]: the exact stored value the successor was built from.
@@ -230,5 +231,18 @@ def fakeredis_store(*, server: Any = None, **kwargs: Any) -> RedisCanonicalStore
     """
     import fakeredis  # Imported here: production wiring with real Redis never needs it.
 
-    client = fakeredis.FakeAsyncRedis(server=server) if server is not None else None
-    return RedisCanonicalStore(client or fakeredis.FakeAsyncRedis(), **kwargs)
+    # In-process "connections" cost nothing; redis-py's default pool (100) would refuse the
+    # 101st concurrent operation of a dense actor outright (MaxConnectionsError).
+    options: dict[str, Any] = {"max_connections": _IN_PROCESS_CONNECTIONS}
+    if server is not None:
+        options["server"] = server
+    return RedisCanonicalStore(fakeredis.FakeAsyncRedis(**options), **kwargs)
+
+
+def redis_client(url: str, *, max_connections: int) -> redis.Redis:
+    """A client for a real Redis whose pool *waits* for a free connection when all
+    ``max_connections`` are busy (redis-py's default pool raises instead), so many runs on
+    one actor queue for the store rather than fail; the store's ``op_timeout_s`` bounds the wait.
+    """
+    pool = redis.BlockingConnectionPool.from_url(url, max_connections=max_connections, timeout=None)
+    return redis.Redis(connection_pool=pool)
