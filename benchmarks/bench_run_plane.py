@@ -78,7 +78,7 @@ async def _batch(
 
     async def guarded() -> str:
         async with gate:
-            return str((await run_one()).type)
+            return str((await run_one()).kind)
 
     started = time.perf_counter()
     types = await asyncio.gather(*(guarded() for _ in range(runs)))
