@@ -6,16 +6,17 @@ The store is one JSON object per line, sorted by time (gzip when the name ends i
      "pod": "checkout-api-7d9f8b6c5-x2kqp", "host": "ip-10-0-3-17.ec2.internal",
      "message": "... may be multi-line ..."}
 
-It is read once, on the first query, and kept in memory with a parallel array of epoch
-milliseconds, so a query bisects to its ``[start, end)`` range and scans only that slice. The
-backend behaves like a real log system: it returns the *first* ``max_events`` matches in time
-order, counts all of them and says whether the limit was hit; spreading a sample over the range
-is the projector's job.
+It is read once, on the first query, and kept in memory sorted by time with an index by
+service, level and time (:mod:`harness.backends._log_store`), so a query costs the events its
+service, level and time filters select, not the size of the store. The backend behaves like a
+real log system: it returns the *first* ``max_events`` matches in time order, counts all of
+them and says whether the limit was hit; spreading a sample over the range is the projector's
+job.
 
 A ``query`` is decided on the *redacted* message (:class:`harness.redaction.LogQuery`): a match
 inside a masked value would let a model confirm a secret one character at a time. The raw
 text only prefilters (a superset, see :mod:`harness.redaction`); the messages that pass are
-redacted once each and their match views kept, so a repeated query costs a scan.
+redacted once each and their match views kept, so a repeated query costs no redaction.
 
 Raw response (stored verbatim as the canonical record's ``raw``)::
 
@@ -25,9 +26,7 @@ Raw response (stored verbatim as the canonical record's ``raw``)::
 
 from __future__ import annotations
 
-import bisect
 import gzip
-import itertools
 import json
 import threading
 from datetime import UTC, datetime
@@ -37,25 +36,14 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from harness.backends._log_store import LogStore, level_rank
 from harness.errors import BackendError, ErrorCode
-from harness.redaction import LogQuery, Redactor, fold
-from harness.tools.arguments import LOG_LEVELS, QueryLogsRequest
+from harness.redaction import LogQuery, Redactor
+from harness.tools.arguments import QueryLogsRequest
 
 __all__ = ["EMBEDDED_LOGS_FORMAT", "EmbeddedLogBackend", "default_logs_path", "level_rank"]
 
 EMBEDDED_LOGS_FORMAT = "embedded-jsonl/v1"
-
-_RANK = {name: index for index, name in enumerate(LOG_LEVELS)}
-# Spellings other systems use for the same levels.
-_ALIASES = {"WARNING": "WARN", "ERR": "ERROR", "CRITICAL": "FATAL", "SEVERE": "ERROR",
-            "FINE": "DEBUG", "PANIC": "FATAL", "NOTICE": "INFO"}  # fmt: skip
-
-
-def level_rank(level: Any) -> int:
-    """Rank of a level name in :data:`~harness.requests.LOG_LEVELS`; unknown levels rank INFO."""
-    name = str(level or "").strip().upper()
-    name = _ALIASES.get(name, name)
-    return _RANK.get(name, _RANK["INFO"])
 
 
 def default_logs_path() -> Path:
@@ -67,33 +55,6 @@ def _epoch_ms(value: datetime) -> int:
     if value.tzinfo is None:
         value = value.replace(tzinfo=UTC)
     return int(value.timestamp() * 1000)
-
-
-class _Store:
-    """The loaded events, their sort keys (epoch ms), folded messages and match views."""
-
-    __slots__ = ("events", "folded", "keys", "views")
-
-    def __init__(self, events: list[dict[str, Any]], keys: list[int]) -> None:
-        self.events = events
-        self.keys = keys
-        self.folded: list[str] | None = None
-        self.views: list[str | None] = [None] * len(events)
-
-    def fold(self) -> list[str]:
-        # Built on the first substring query only; many queries filter by service/level only.
-        if self.folded is None:
-            self.folded = [fold(str(e.get("message", ""))) for e in self.events]
-        return self.folded
-
-    def view(self, index: int, redactor: Redactor) -> str:
-        """The match view of one message, computed once (a race computes it twice, harmlessly)."""
-        view = self.views[index]
-        if view is None:
-            view = self.views[index] = redactor.match_view(
-                str(self.events[index].get("message", ""))
-            )
-        return view
 
 
 class EmbeddedLogBackend:
@@ -109,7 +70,7 @@ class EmbeddedLogBackend:
             raise ValueError("max_events must be positive")
         self.path = Path(path) if path is not None else default_logs_path()
         self.max_events = max_events
-        self._store: _Store | None = None
+        self._store: LogStore | None = None
         self._lock = threading.Lock()
         self._redactor = Redactor()
 
@@ -129,39 +90,23 @@ class EmbeddedLogBackend:
         """
         if not isinstance(request, QueryLogsRequest):
             raise BackendError(ErrorCode.BACKEND_ERROR, "not a QueryLogsRequest")
-        store = self._load()
-        low = bisect.bisect_left(store.keys, _epoch_ms(request.start))
-        high = bisect.bisect_left(store.keys, _epoch_ms(request.end))
-        services = set(request.services)
-        min_rank = level_rank(request.level) if request.level else None
-        query = LogQuery.of(request.query) if request.query else None
-        folded = store.fold() if query is not None else None
-
-        events: list[dict[str, Any]] = []
-        matched = 0
-        for index in range(low, high):
-            event = store.events[index]
-            if services and event.get("service") not in services:
-                continue
-            if min_rank is not None and level_rank(event.get("level")) < min_rank:
-                continue
-            if query is not None:
-                assert folded is not None
-                if not query.may_match(folded[index]):
-                    continue
-                if not query.matches(store.view(index, self._redactor)):
-                    continue
-            matched += 1
-            if len(events) < self.max_events:
-                events.append(dict(event))
+        selection = self._load().select(
+            start_ms=_epoch_ms(request.start),
+            end_ms=_epoch_ms(request.end),
+            services=frozenset(request.services),
+            min_rank=level_rank(request.level) if request.level else None,
+            query=LogQuery.of(request.query) if request.query else None,
+            redactor=self._redactor,
+            limit=self.max_events,
+        )
         return {
             "format": EMBEDDED_LOGS_FORMAT,
-            "events": events,
-            "matched": matched,
-            "limit_hit": matched > self.max_events,
+            "events": selection.events,
+            "matched": selection.matched,
+            "limit_hit": selection.matched > self.max_events,
         }
 
-    def _load(self) -> _Store:
+    def _load(self) -> LogStore:
         store = self._store
         if store is not None:
             return store
@@ -170,12 +115,12 @@ class EmbeddedLogBackend:
                 self._store = self._read()
             return self._store
 
-    def _read(self) -> _Store:
+    def _read(self) -> LogStore:
         # The one place a subclass changes: where the events come from (see logs_files).
         return _read_store(self.path)
 
 
-def _read_store(path: Path) -> _Store:
+def _read_store(path: Path) -> LogStore:
     opener = gzip.open if path.name.endswith(".gz") else open
     events: list[dict[str, Any]] = []
     keys: list[int] = []
@@ -195,13 +140,4 @@ def _read_store(path: Path) -> _Store:
             "the embedded log store cannot be read",
             context={"path": str(path), "error": type(exc).__name__},
         ) from exc
-    return _sorted_store(events, keys)
-
-
-def _sorted_store(events: list[dict[str, Any]], keys: list[int]) -> _Store:
-    if any(a > b for a, b in itertools.pairwise(keys)):
-        # A hand-edited store may be out of order; bisect needs sorted keys.
-        order = sorted(range(len(keys)), key=keys.__getitem__)
-        events = [events[i] for i in order]
-        keys = [keys[i] for i in order]
-    return _Store(events, keys)
+    return LogStore.of(events, keys)

@@ -1,10 +1,10 @@
 """The ``query_logs`` backend over a user's own log files and folders.
 
 The same store and query as the bundled demo logs (:class:`EmbeddedLogBackend`: read once,
-kept in memory sorted by time, a query bisects its range; raw format ``embedded-jsonl/v1``), fed
-from files instead of the bundled JSONL: plain text with a timestamp header, JSON lines or
-syslog, each optionally gzipped (detected by its magic bytes, not its name). The formats are
-read by :mod:`harness.backends.log_formats`.
+kept in memory sorted by time and indexed by service and level, a query bisects its range;
+raw format ``embedded-jsonl/v1``), fed from files instead of the bundled JSONL: plain text
+with a timestamp header, JSON lines or syslog, each optionally gzipped (detected by its magic
+bytes, not its name). The formats are read by :mod:`harness.backends.log_formats`.
 
 A folder is searched recursively for log-like names (``*.log``, ``*.log.1``, ``*.txt``,
 ``*.jsonl``, ``*.json``, ``*.ndjson``, ``*.out``, each optionally ``.gz``; hidden files are
@@ -30,13 +30,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any
 
+from harness.backends._log_store import LogStore
 from harness.backends.log_formats import LogFormat, LogRecord, detect_format, parse_lines
-from harness.backends.logs_embedded import (
-    EmbeddedLogBackend,
-    _epoch_ms,
-    _sorted_store,
-    _Store,
-)
+from harness.backends.logs_embedded import EmbeddedLogBackend, _epoch_ms
 from harness.errors import BackendError, ErrorCode
 
 __all__ = [
@@ -170,7 +166,7 @@ class FileLogBackend(EmbeddedLogBackend):
             max_events=state["max_events"],
         )
 
-    def _read(self) -> _Store:
+    def _read(self) -> LogStore:
         try:
             files = discover_log_files(self.paths)
         except FileNotFoundError as exc:
@@ -185,7 +181,7 @@ class FileLogBackend(EmbeddedLogBackend):
                 ErrorCode.BACKEND_ERROR, "no log events in the given files", {"files": len(files)}
             )
         keys = [_epoch_ms(datetime.fromisoformat(e["ts"])) for e in events]
-        return _sorted_store(events, keys)
+        return LogStore.of(events, keys)
 
     def _read_file(self, item: LogFile) -> list[dict[str, Any]]:
         context = {"file": item.path.name}

@@ -1,0 +1,217 @@
+"""The in-memory log store behind the file backends: events indexed by service, level and time.
+
+Private to :mod:`harness.backends`. A store holds its events sorted by time (a stable sort, so
+events of the same millisecond keep their order) and, built once when it is loaded, one
+*partition* per (service, level rank): the positions of its events in the store, ascending,
+with their epoch milliseconds beside them. A query picks the partitions its services and
+minimum level select, bisects each to the ``[start, end)`` range and merges the positions back
+into store order — so a query costs the events its service, level and time filters select,
+never a walk over the whole store:
+
+* without a ``query``, the count is the sum of the slices' lengths and only the first
+  ``limit`` positions are merged (each slice contributes at most ``limit``);
+* with a ``query``, every selected event is decided in store order, on its *redacted* match
+  view (:class:`harness.redaction.LogQuery`), after the raw-text prefilter; both the folded raw
+  text and the match view are computed once per event, on first use, and kept.
+
+A query that selects every partition (no service or level filter that excludes any) takes its
+range of the store directly. Events whose service is not a string (absent, null, a number)
+form one partition of their own, which only a query without a service filter selects.
+
+Per-event constants — the level rank, the service, the sort key — are computed once, at build.
+Events are shared, never copied by the index; a response carries shallow copies of the events
+it returns (``dict(event)``, at most ``limit`` of them), so a caller that edits its raw cannot
+edit the store.
+
+The answer is, event for event, the one a scan of the store would give: the positions a
+partition holds are exactly its events in store order, and partitions are disjoint, so merging
+their selected slices by position is that scan's output.
+"""
+
+from __future__ import annotations
+
+import itertools
+from array import array
+from bisect import bisect_left
+from dataclasses import dataclass
+from typing import Any
+
+from harness.redaction import LogQuery, Redactor, fold
+from harness.tools.arguments import LOG_LEVELS
+
+__all__ = ["LogStore", "Selection", "level_rank"]
+
+_RANK = {name: index for index, name in enumerate(LOG_LEVELS)}
+_RANKS = len(LOG_LEVELS)
+# Spellings other systems use for the same levels.
+_ALIASES = {"WARNING": "WARN", "ERR": "ERROR", "CRITICAL": "FATAL", "SEVERE": "ERROR",
+            "FINE": "DEBUG", "PANIC": "FATAL", "NOTICE": "INFO"}  # fmt: skip
+
+
+def level_rank(level: Any) -> int:
+    """Rank of a level name in :data:`~harness.tools.arguments.LOG_LEVELS` (unknown: INFO)."""
+    name = str(level or "").strip().upper()
+    name = _ALIASES.get(name, name)
+    return _RANK.get(name, _RANK["INFO"])
+
+
+class _Unnamed:
+    """The partition key of events whose service is not a string: no service filter names them."""
+
+    __slots__ = ()
+
+
+_UNNAMED = _Unnamed()
+
+
+@dataclass(frozen=True, slots=True)
+class _Partition:
+    """The events of one (service, level rank): store positions ascending, their epoch ms."""
+
+    positions: array[int]
+    keys: array[int]
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Selection:
+    """What one query found: the events it returns (copies, in time order) and how many matched."""
+
+    events: list[dict[str, Any]]
+    matched: int
+
+
+class LogStore:
+    """Events sorted by time with an index by service and level (see the module docstring).
+
+    Build one with :meth:`of`; it is read-only afterwards apart from its lazily filled
+    per-event caches, which concurrent readers may fill twice, harmlessly.
+    """
+
+    __slots__ = ("_by_service", "_folded", "_keys", "_partitions", "_views", "events")
+
+    def __init__(self, events: list[dict[str, Any]], keys: array[int]) -> None:
+        # ``events`` sorted by ``keys``; use :meth:`of`, which sorts and indexes.
+        self.events = events
+        self._keys = keys
+        self._folded: list[str | None] = [None] * len(events)
+        self._views: list[str | None] = [None] * len(events)
+        # Per service (or _UNNAMED), per level rank: store positions and their epoch ms.
+        buckets: dict[object, list[tuple[list[int], list[int]]]] = {}
+        for position, (event, key) in enumerate(zip(events, keys, strict=True)):
+            service = event.get("service")
+            name = service if isinstance(service, str) else _UNNAMED
+            bucket = buckets.get(name)
+            if bucket is None:
+                bucket = buckets[name] = [([], []) for _ in range(_RANKS)]
+            positions, stamps = bucket[level_rank(event.get("level"))]
+            positions.append(position)
+            stamps.append(key)
+        self._by_service: dict[object, tuple[_Partition | None, ...]] = {
+            service: tuple(
+                _Partition(array("q", positions), array("q", stamps)) if positions else None
+                for positions, stamps in bucket
+            )
+            for service, bucket in buckets.items()
+        }
+        self._partitions = sum(p is not None for ps in self._by_service.values() for p in ps)
+
+    @classmethod
+    def of(cls, events: list[dict[str, Any]], keys: list[int]) -> LogStore:
+        """The store of ``events`` whose sort keys (epoch ms) are ``keys``, sorted by time."""
+        if any(a > b for a, b in itertools.pairwise(keys)):
+            # A hand-edited store may be out of order; bisect needs sorted keys (stable sort).
+            order = sorted(range(len(keys)), key=keys.__getitem__)
+            events = [events[i] for i in order]
+            keys = [keys[i] for i in order]
+        return cls(events, array("q", keys))
+
+    def select(
+        self,
+        *,
+        start_ms: int,
+        end_ms: int,
+        services: frozenset[str],
+        min_rank: int | None,
+        query: LogQuery | None,
+        redactor: Redactor,
+        limit: int,
+    ) -> Selection:
+        """The first ``limit`` events of ``[start_ms, end_ms)`` that pass every filter, and the
+        number that do.
+
+        Args:
+            services: Services to include; empty means all (also events without one).
+            min_rank: Lowest :func:`level_rank` to include; None includes every level.
+            query: Substring decided on each message's redacted match view.
+            limit: Most events returned (the first ones in time order).
+        """
+        slices = self._slices(start_ms, end_ms, services, min_rank)
+        if query is None:
+            matched = sum(len(s) for s in slices)
+            positions = _merge(slices, limit)
+        else:
+            positions = self._matching(_merge(slices, None), query, redactor)
+            matched = len(positions)
+            del positions[limit:]
+        events = self.events
+        return Selection(events=[dict(events[p]) for p in positions], matched=matched)
+
+    def _slices(
+        self, start_ms: int, end_ms: int, services: frozenset[str], min_rank: int | None
+    ) -> list[array[int] | range]:
+        """Store positions of the selected events, as ascending, disjoint runs."""
+        lowest = min_rank or 0
+        if services:
+            chosen = [self._by_service[s] for s in services if s in self._by_service]
+        else:
+            chosen = list(self._by_service.values())
+        partitions = [p for ranks in chosen for p in ranks[lowest:] if p is not None]
+        if len(partitions) == self._partitions:  # every event is a candidate: one range
+            low, high = bisect_left(self._keys, start_ms), bisect_left(self._keys, end_ms)
+            return [range(low, high)] if high > low else []
+        slices: list[array[int] | range] = []
+        for partition in partitions:
+            low = bisect_left(partition.keys, start_ms)
+            high = bisect_left(partition.keys, end_ms)
+            if high > low:
+                slices.append(partition.positions[low:high])
+        return slices
+
+    def _matching(
+        self, candidates: list[int] | range, query: LogQuery, redactor: Redactor
+    ) -> list[int]:
+        """The candidates whose match view holds the query (the hot loop of a substring query)."""
+        events, folded, views = self.events, self._folded, self._views
+        may_match, matches = query.may_match, query.matches
+        found: list[int] = []
+        for position in candidates:
+            text = folded[position]
+            if text is None:
+                text = folded[position] = fold(_message(events[position]))
+            if not may_match(text):
+                continue
+            view = views[position]
+            if view is None:
+                view = views[position] = redactor.match_view(_message(events[position]))
+            if matches(view):
+                found.append(position)
+        return found
+
+
+def _message(event: dict[str, Any]) -> str:
+    return str(event.get("message", ""))
+
+
+def _merge(slices: list[array[int] | range], limit: int | None) -> list[int] | range:
+    """The positions of disjoint ascending runs in ascending order; the first ``limit`` only."""
+    if not slices:
+        return []
+    if len(slices) == 1:
+        return slices[0][:limit] if isinstance(slices[0], range) else list(slices[0][:limit])
+    # Each run's first ``limit`` positions hold the merged first ``limit``. The list sort
+    # finds the ascending runs in the concatenation and merges them (O(n log runs)).
+    merged: list[int] = []
+    for run in slices:
+        merged.extend(run[:limit])
+    merged.sort()
+    return merged if limit is None else merged[:limit]
