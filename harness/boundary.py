@@ -239,7 +239,7 @@ class ToolBoundary:
             await self.store.mark_ready(
                 self.run.run_id,
                 env.tool_call_id,
-                raw=raw.json,
+                raw=raw,
                 agent_result=agent_result,
                 evidence_status=observation.evidence_status,
                 completed_at=self.clock.now(),
@@ -248,9 +248,7 @@ class ToolBoundary:
             code = err.error_code
             if code is ErrorCode.RECORD_TOO_LARGE:
                 raw = None
-            return await self._finish_error(
-                call, code, t0, begun=True, raw=raw.json if raw is not None else None
-            )
+            return await self._finish_error(call, code, t0, begun=True, raw=raw)
         except asyncio.CancelledError:
             # The run ended (cancel or deadline) mid-call: the record must not stay PROJECTING.
             code = self.run.inactive_code(self.clock.now()) or ErrorCode.CANCELLED
@@ -287,7 +285,13 @@ class ToolBoundary:
             raise on_timeout from None
 
     async def _finish_error(
-        self, call: _Call, code: ErrorCode, t0: float, *, begun: bool, raw: bytes | None = None
+        self,
+        call: _Call,
+        code: ErrorCode,
+        t0: float,
+        *,
+        begun: bool,
+        raw: RawResponse | None = None,
     ) -> ToolBoundaryResult:
         env = call.envelope
         if begun:
@@ -304,7 +308,9 @@ class ToolBoundary:
         self._audit(call, result, t0)
         return result
 
-    async def _mark_error(self, tool_call_id: str, code: ErrorCode, raw: bytes | None) -> None:
+    async def _mark_error(
+        self, tool_call_id: str, code: ErrorCode, raw: RawResponse | None
+    ) -> None:
         """PROJECTING → ERROR, keeping the raw when it fits; dropping it when it does not."""
         for kept in (raw, None) if raw is not None else (None,):
             try:

@@ -20,10 +20,10 @@ from datetime import datetime
 from enum import Enum
 from typing import Any, Literal
 
-import pydantic_core
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from harness.errors import ErrorCode
+from harness.raw import RawResponse
 
 __all__ = [
     "LEGAL_STATUS_PAIRS",
@@ -65,14 +65,15 @@ class CanonicalInvocation(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     schema_version: Literal[2] = Field(
-        default=2, description="Record format (1: raw inline as JSON; 2: raw as JSON bytes)."
+        default=2, description="Record format (1: raw inline as JSON; 2: raw kept as bytes)."
     )
     tool_call_id: str = Field(description="The model framework's tool call id, single use per run.")
     run_id: str = Field(description="The run that owns the record.")
     tool_name: str = Field(description="Registered tool name.")
     request: dict[str, Any] = Field(description="The typed request, as validated.")
-    raw: bytes | None = Field(
-        default=None, description="Backend response as compact UTF-8 JSON, verbatim."
+    raw: RawResponse | None = Field(
+        default=None,
+        description="Backend response, verbatim (JSON bytes; stored compressed, read lazily).",
     )
     agent_result: dict[str, Any] | None = Field(
         default=None, description="The bounded AgentObservation built from the raw response."
@@ -103,7 +104,7 @@ class CanonicalInvocation(BaseModel):
 
     def raw_response(self) -> Any:
         """The stored backend response as Python data (None when none was kept)."""
-        return None if self.raw is None else pydantic_core.from_json(self.raw)
+        return None if self.raw is None else self.raw.value()
 
     @property
     def citable(self) -> bool:

@@ -85,7 +85,7 @@ class CanonicalStore(Protocol):
         run_id: str,
         tool_call_id: str,
         *,
-        raw: bytes,
+        raw: RawResponse,
         agent_result: dict[str, Any],
         evidence_status: EvidenceStatus,
         completed_at: datetime,
@@ -100,7 +100,7 @@ class CanonicalStore(Protocol):
         *,
         error_code: ErrorCode,
         completed_at: datetime,
-        raw: bytes | None = None,
+        raw: RawResponse | None = None,
     ) -> CanonicalInvocation:
         """PROJECTING → ERROR, keeping the remaining TTL."""
         ...

@@ -1,12 +1,19 @@
-"""A backend's raw response, serialised once: JSON bytes that travel, a value parsed on demand.
+"""A backend's raw response, serialised once and compressed once, each form made when needed.
 
 A log query's raw response can be megabytes. It is measured (the RAW byte budget), stored in the
-canonical record and handed to a projector — three uses that each used to serialise or copy it.
-:class:`RawResponse` is made where the backend runs: the JSON bytes are computed there once, and
-they are all that crosses a process boundary (pickling drops the parsed value), so a Ray tool task
-ships one bytes object, the run's actor stores those bytes as they are, and a projector in another
-process parses them where it runs. In the process that fetched it, the original value is kept and
-never parsed back.
+canonical record and handed to a projector — uses that each used to serialise or copy it.
+:class:`RawResponse` holds up to three forms of one response and derives each at most once:
+
+- the **value** (Python data), kept where the backend made it and parsed elsewhere on demand;
+- the **JSON** bytes (compact UTF-8), computed once where the backend ran — their length is what
+  the RAW budget and the record size count;
+- the **compressed** bytes (a zstd frame of the JSON), what the canonical store keeps and what
+  crosses a process boundary: pickling sends only them (a 7.9 MB log query is ~90 KB), so a Ray
+  tool task compresses in its own process, the run's actor stores the frame as it came, and a
+  projector elsewhere decompresses and parses where it runs.
+
+A record read back from the store carries the frame only; nothing is decompressed unless the
+raw is actually looked at (EvidenceGuard never does).
 """
 
 from __future__ import annotations
@@ -14,24 +21,38 @@ from __future__ import annotations
 from typing import Any
 
 import pydantic_core
+import zstandard
+from pydantic import GetCoreSchemaHandler
+from pydantic_core import core_schema
 
 from harness.errors import BackendError, ErrorCode
 
 __all__ = ["RawResponse"]
 
 _UNSET: Any = object()
+# Level 1: log JSON is repetitive enough to compress ~90x already, at 1-4 GB/s.
+_COMPRESS_LEVEL = 1
 
 
 class RawResponse:
-    """One raw response as compact UTF-8 JSON, with its value when this process made it.
+    """One raw response; build it with :meth:`of`, :meth:`from_json` or :meth:`from_compressed`."""
 
-    Build it with :meth:`of` (from a backend's value) or :meth:`from_json` (stored bytes).
-    """
+    __slots__ = ("_compressed", "_json", "_value", "size")
 
-    __slots__ = ("_value", "json")
-
-    def __init__(self, json: bytes, value: Any = _UNSET) -> None:
-        self.json = json
+    def __init__(
+        self,
+        *,
+        size: int,
+        json: bytes | None = None,
+        compressed: bytes | None = None,
+        value: Any = _UNSET,
+    ) -> None:
+        if json is None and compressed is None:
+            raise ValueError("a raw response needs its JSON or its compressed form")
+        self.size = size
+        """Bytes of the JSON form."""
+        self._json = json
+        self._compressed = compressed
         self._value = value
 
     @classmethod
@@ -42,35 +63,97 @@ class RawResponse:
             BackendError: BACKEND_ERROR when the value has no JSON form.
         """
         try:
-            return cls(pydantic_core.to_json(value), value)
+            json = pydantic_core.to_json(value)
         except pydantic_core.PydanticSerializationError:
             raise BackendError(ErrorCode.BACKEND_ERROR, "raw response is not JSON") from None
+        return cls(size=len(json), json=json, value=value)
 
     @classmethod
     def from_json(cls, json: bytes) -> RawResponse:
-        """Wrap stored or received JSON bytes; the value is parsed only when asked for."""
-        return cls(json)
+        """Wrap JSON bytes; the value is parsed only when asked for."""
+        return cls(size=len(json), json=json)
+
+    @classmethod
+    def from_compressed(cls, compressed: bytes) -> RawResponse:
+        """Wrap a zstd frame (as stored or received); nothing is decompressed yet.
+
+        Raises:
+            ValueError: The bytes are not a zstd frame that records its content size.
+        """
+        try:
+            size = zstandard.frame_content_size(compressed)
+        except zstandard.ZstdError as exc:
+            raise ValueError("not a zstd frame") from exc
+        if size < 0:  # unknown or invalid: every frame this module writes records its size
+            raise ValueError("zstd frame without a content size")
+        return cls(size=size, compressed=compressed)
 
     @property
-    def size(self) -> int:
-        """Bytes of the JSON form (what the RAW budget and the record size count)."""
-        return len(self.json)
+    def json(self) -> bytes:
+        """The JSON bytes (decompressed on first use).
+
+        Raises:
+            ValueError: The compressed form is corrupt.
+        """
+        if self._json is None:
+            assert self._compressed is not None
+            try:
+                json = zstandard.ZstdDecompressor().decompress(
+                    self._compressed, max_output_size=self.size
+                )
+            except zstandard.ZstdError as exc:
+                raise ValueError("corrupt zstd frame") from exc
+            if len(json) != self.size:
+                raise ValueError("zstd frame does not match its content size")
+            self._json = json
+        return self._json
+
+    @property
+    def compressed(self) -> bytes:
+        """The zstd frame of the JSON (compressed on first use)."""
+        if self._compressed is None:
+            # A compressor is not safe to share between threads; one per call costs µs.
+            compressor = zstandard.ZstdCompressor(level=_COMPRESS_LEVEL, write_content_size=True)
+            self._compressed = compressor.compress(self.json)
+        return self._compressed
 
     def value(self) -> Any:
-        """The response as Python data (parsed from the bytes on first use, then kept)."""
+        """The response as Python data (parsed on first use, then kept)."""
         if self._value is _UNSET:
             self._value = pydantic_core.from_json(self.json)
         return self._value
 
     def __reduce__(self) -> tuple[Any, tuple[bytes]]:
-        # Only the bytes cross a process boundary; the receiver parses them if it needs to.
-        return (RawResponse.from_json, (self.json,))
+        # Only the compressed frame crosses a process boundary.
+        return (RawResponse.from_compressed, (self.compressed,))
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, RawResponse) and other.json == self.json
+        return (
+            isinstance(other, RawResponse) and other.size == self.size and other.json == self.json
+        )
 
     def __hash__(self) -> int:
-        return hash(self.json)
+        return hash((self.size, self.json))
 
     def __repr__(self) -> str:
         return f"RawResponse({self.size} bytes)"
+
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> core_schema.CoreSchema:
+        # In a pydantic model: a RawResponse, or JSON bytes wrapped as one; serialised (when a
+        # model is dumped whole) as the JSON text.
+        return core_schema.no_info_before_validator_function(
+            _coerce,
+            core_schema.is_instance_schema(cls),
+            serialization=core_schema.plain_serializer_function_ser_schema(
+                lambda raw: raw.json.decode("utf-8"), when_used="json"
+            ),
+        )
+
+
+def _coerce(value: Any) -> Any:
+    if isinstance(value, bytes | bytearray):
+        return RawResponse.from_json(bytes(value))
+    return value

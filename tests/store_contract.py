@@ -10,7 +10,6 @@ from datetime import UTC, datetime
 from typing import Any
 
 import fakeredis
-import pydantic_core
 import pytest
 import redis
 import redis.asyncio as aioredis
@@ -18,6 +17,7 @@ import redis.asyncio as aioredis
 from harness.adapters.redis_store import RedisCanonicalStore, fakeredis_store
 from harness.errors import ErrorCode
 from harness.invocation import CanonicalInvocation, EvidenceStatus, InvocationStatus
+from harness.raw import RawResponse
 from harness.testing.clock import FakeClock
 from harness.testing.memory_store import InMemoryCanonicalStore
 
@@ -52,7 +52,7 @@ async def ready_via(store: Any, record: CanonicalInvocation, evidence: EvidenceS
     return await store.mark_ready(
         record.run_id,
         record.tool_call_id,
-        raw=pydantic_core.to_json(RAW),
+        raw=RawResponse.of(RAW),
         agent_result=RESULT,
         evidence_status=evidence,
         completed_at=COMPLETED_AT,
@@ -72,7 +72,7 @@ def ready_of(record: CanonicalInvocation, evidence: EvidenceStatus) -> Canonical
         update={
             "invocation_status": InvocationStatus.READY,
             "evidence_status": evidence,
-            "raw": pydantic_core.to_json(RAW),
+            "raw": RawResponse.of(RAW),
             "agent_result": RESULT,
             "completed_at": COMPLETED_AT,
         }

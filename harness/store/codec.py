@@ -4,10 +4,11 @@ Format 2 (written)::
 
     b"DH2\\n" + <the record as JSON, without raw> + b"\\n" + <raw section>
 
-The raw section is empty (no raw) or zstd-compressed raw JSON. The record's JSON holds no raw
-newline (JSON escapes them), so the first line after the tag is the envelope: a store's atomic
-script reads the status from it without touching the raw, and a reader decompresses the raw
-without parsing it (a 7.9 MB log query compresses to ~90 KB in ~2 ms). Format 1 (read only) is
+The raw section is empty (no raw) or ``z`` + the raw's zstd frame (:class:`RawResponse`'s
+compressed form, which records its content size). The record's JSON holds no raw newline (JSON
+escapes them), so the first line after the tag is the envelope: a store's atomic script reads
+the status from it without touching the raw, and a reader keeps the frame as it is — nothing is
+decompressed until the raw is looked at (a 7.9 MB log query is a ~90 KB frame). Format 1 (read only) is
 the whole record as one JSON document with the raw value inline as ``raw_response``; records of
 that format written before an upgrade stay readable until their TTL ends.
 
@@ -21,19 +22,17 @@ import json
 from typing import Any
 
 import pydantic_core
-import zstandard
 from pydantic import ValidationError
 from pydantic_core import PydanticSerializationError
 
 from harness.errors import ErrorCode, StoreError
 from harness.invocation import CanonicalInvocation
+from harness.raw import RawResponse
 
 __all__ = ["FORMAT_TAG", "decode_record", "encode_record"]
 
 FORMAT_TAG = b"DH2\n"
 _RAW_ZSTD = b"z"
-# Level 1: log JSON is repetitive enough that it already compresses ~90x at 1-4 GB/s.
-_COMPRESS_LEVEL = 1
 
 
 def encode_record(record: CanonicalInvocation, *, max_record_bytes: int, op: str) -> bytes:
@@ -48,14 +47,14 @@ def encode_record(record: CanonicalInvocation, *, max_record_bytes: int, op: str
     except PydanticSerializationError:
         raise StoreError(ErrorCode.STORE_ERROR, "record is not serialisable", {"op": op}) from None
     raw = record.raw
-    size = len(envelope) + (len(raw) if raw is not None else 0)
+    size = len(envelope) + (raw.size if raw is not None else 0)
     if size > max_record_bytes:
         raise StoreError(
             ErrorCode.RECORD_TOO_LARGE,
             "record exceeds max_record_bytes",
             {"op": op, "record_bytes": size, "max_record_bytes": max_record_bytes},
         )
-    section = b"" if raw is None else _RAW_ZSTD + _compressor().compress(raw)
+    section = b"" if raw is None else _RAW_ZSTD + raw.compressed
     return b"".join((FORMAT_TAG, envelope, b"\n", section))
 
 
@@ -66,7 +65,7 @@ def decode_record(payload: bytes | str, *, op: str) -> CanonicalInvocation:
         if data.startswith(FORMAT_TAG):
             return _decode_v2(data)
         return _decode_v1(data)
-    except (ValidationError, ValueError, zstandard.ZstdError):
+    except (ValidationError, ValueError):
         raise StoreError(ErrorCode.STORE_ERROR, "stored record is corrupt", {"op": op}) from None
 
 
@@ -77,7 +76,7 @@ def _decode_v2(data: bytes) -> CanonicalInvocation:
     if section:
         if not section.startswith(_RAW_ZSTD):
             raise ValueError("unknown raw section")
-        fields["raw"] = zstandard.ZstdDecompressor().decompress(section[1:])
+        fields["raw"] = RawResponse.from_compressed(section[1:])
     return CanonicalInvocation.model_validate(fields)
 
 
@@ -87,10 +86,5 @@ def _decode_v1(data: bytes) -> CanonicalInvocation:
         raise ValueError("not a canonical record")
     raw = fields.pop("raw_response", None)
     fields["schema_version"] = 2
-    fields["raw"] = None if raw is None else pydantic_core.to_json(raw)
+    fields["raw"] = None if raw is None else RawResponse.of(raw)
     return CanonicalInvocation.model_validate(fields)
-
-
-def _compressor() -> zstandard.ZstdCompressor:
-    # A compressor is not safe to share between threads; one per call costs microseconds.
-    return zstandard.ZstdCompressor(level=_COMPRESS_LEVEL)

@@ -16,6 +16,7 @@ from pydantic import ValidationError
 
 from harness.errors import ErrorCode, StoreError
 from harness.invocation import CanonicalInvocation, EvidenceStatus, InvocationStatus
+from harness.raw import RawResponse
 
 __all__ = ["TransitionMethods", "require_projecting", "to_error", "to_ready"]
 
@@ -50,7 +51,7 @@ def _rebuild(current: CanonicalInvocation, op: str, **changes: Any) -> Canonical
 def to_ready(
     current: CanonicalInvocation,
     *,
-    raw: bytes,
+    raw: RawResponse,
     agent_result: dict[str, Any],
     evidence_status: EvidenceStatus,
     completed_at: datetime,
@@ -77,7 +78,7 @@ def to_error(
     *,
     error_code: ErrorCode,
     completed_at: datetime,
-    raw: bytes | None = None,
+    raw: RawResponse | None = None,
 ) -> CanonicalInvocation:
     """Build the ERROR successor of a PROJECTING record.
 
@@ -121,7 +122,7 @@ class TransitionMethods:
         run_id: str,
         tool_call_id: str,
         *,
-        raw: bytes,
+        raw: RawResponse,
         agent_result: dict[str, Any],
         evidence_status: EvidenceStatus,
         completed_at: datetime,
@@ -152,7 +153,7 @@ class TransitionMethods:
         *,
         error_code: ErrorCode,
         completed_at: datetime,
-        raw: bytes | None = None,
+        raw: RawResponse | None = None,
     ) -> CanonicalInvocation:
         """PROJECTING → ERROR, keeping the remaining TTL.
 

@@ -53,7 +53,9 @@ class InlineToolExecutor:
             raise BackendError(ErrorCode.BACKEND_ERROR, "no backend", {"tool": tool_name})
 
         def fetch() -> RawResponse:
-            return RawResponse.of(backend.fetch(request))
+            raw = RawResponse.of(backend.fetch(request))
+            _ = raw.compressed  # compressed here, off the event loop, for the store
+            return raw
 
         try:
             return await self.clock.wait_for(asyncio.to_thread(fetch), timeout_s)

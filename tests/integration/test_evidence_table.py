@@ -38,6 +38,7 @@ from harness.observation import (
     RelevanceLevel,
     ResultRow,
 )
+from harness.raw import RawResponse
 from harness.release import ReleaseContext, ReleasePolicy
 from harness.testing.models import ScriptedModel, text_reply
 from harness.testing.rig import fake_deps
@@ -147,7 +148,7 @@ async def _seed(store: RedisCanonicalStore, short: RedisCanonicalStore) -> None:
         await store.mark_ready(
             run_id,
             cid,
-            raw=b'{"raw":"RAW-ONLY"}',
+            raw=RawResponse.from_json(b'{"raw":"RAW-ONLY"}'),
             agent_result=observation.model_dump(mode="json"),
             evidence_status=observation.evidence_status,
             completed_at=T0,
@@ -165,7 +166,7 @@ async def _seed(store: RedisCanonicalStore, short: RedisCanonicalStore) -> None:
     await short.mark_ready(
         RUN,
         "c_expired",
-        raw=b"null",
+        raw=RawResponse.from_json(b"null"),
         agent_result=LOGS.model_copy(update={"tool_call_id": "c_expired"}).model_dump(mode="json"),
         evidence_status=EvidenceStatus.EVIDENCE_FOUND,
         completed_at=T0,

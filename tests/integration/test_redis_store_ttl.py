@@ -17,6 +17,7 @@ import redis.asyncio as aioredis
 from harness.adapters.redis_store import RedisCanonicalStore
 from harness.errors import ErrorCode, RecordExpired
 from harness.invocation import EvidenceStatus
+from harness.raw import RawResponse
 from tests.store_contract import (
     REDIS_HOST,
     REDIS_PORT,
@@ -58,7 +59,7 @@ def test_ttl_never_renewed_by_reads_or_transition(prefix: str) -> None:
             await store.mark_ready(
                 "run-1",
                 "call_1",
-                raw=b'{"lines":[]}',
+                raw=RawResponse.from_json(b'{"lines":[]}'),
                 agent_result={"items": []},
                 evidence_status=EvidenceStatus.NO_EVIDENCE,
                 completed_at=DONE_AT,
@@ -93,7 +94,7 @@ def test_expired_record_reads_none_and_is_never_recreated(prefix: str) -> None:
                 await store.mark_ready(
                     "run-1",
                     "call_1",
-                    raw=b"{}",
+                    raw=RawResponse.from_json(b"{}"),
                     agent_result={},
                     evidence_status=EvidenceStatus.EVIDENCE_FOUND,
                     completed_at=DONE_AT,

@@ -7,12 +7,12 @@ import pickle
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
-import pydantic_core
 import pytest
 
 from harness.errors import ErrorCode, RecordExpired, StoreError
 from harness.invocation import CanonicalInvocation, EvidenceStatus
 from harness.ports import CanonicalStore
+from harness.raw import RawResponse
 from harness.store import check_ttl_covers
 from tests.store_contract import (
     COMPLETED_AT,
@@ -212,7 +212,7 @@ def test_oversize_successor_leaves_record_projecting(stores: StoreFactory) -> No
             await store.mark_ready(
                 "run-1",
                 "call_1",
-                raw=pydantic_core.to_json({"lines": ["x" * 100] * 50}),
+                raw=RawResponse.of({"lines": ["x" * 100] * 50}),
                 agent_result=RESULT,
                 evidence_status=EvidenceStatus.EVIDENCE_FOUND,
                 completed_at=COMPLETED_AT,

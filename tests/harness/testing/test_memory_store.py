@@ -19,6 +19,7 @@ from harness.invocation import (
     EvidenceStatus,
     InvocationStatus,
 )
+from harness.raw import RawResponse
 from harness.testing.clock import FakeClock
 from harness.testing.memory_store import InMemoryCanonicalStore
 
@@ -40,7 +41,7 @@ async def _ready(store: InMemoryCanonicalStore, call_id: str = "call_1") -> Cano
     return await store.mark_ready(
         "run-1",
         call_id,
-        raw=b'{"rows":[]}',
+        raw=RawResponse.from_json(b'{"rows":[]}'),
         agent_result={"rows": []},
         evidence_status=EvidenceStatus.NO_EVIDENCE,
         completed_at=START + timedelta(seconds=2),
@@ -131,7 +132,7 @@ def test_caller_mutation_after_write_does_not_leak_in() -> None:
         await store.mark_ready(
             "run-1",
             "call_1",
-            raw=b'{"rows":[{"id":1}]}',
+            raw=RawResponse.from_json(b'{"rows":[{"id":1}]}'),
             agent_result=result,
             evidence_status=EvidenceStatus.EVIDENCE_FOUND,
             completed_at=START,
@@ -219,7 +220,7 @@ class CanonicalStoreMachine(RuleBasedStateMachine):
             self.store.mark_ready(
                 "run-1",
                 call_id,
-                raw=b'{"n":1}',
+                raw=RawResponse.from_json(b'{"n":1}'),
                 agent_result={"items": []},
                 evidence_status=evidence,
                 completed_at=self.clock.now(),
