@@ -9,7 +9,15 @@ Prints a readable table and, as its last line, one JSON object with the same fig
 2. RSS of the RunActor process per in-flight run at K=1 and at K=N runs per actor: the
    actor's RSS sampled (psutil, by the actor's pid) while K runs are in flight; reported as
    peak/K and as (peak - idle)/K.
-3. Where an in-process run's time goes, per stage, in ms per run: ``--breakdown-runs`` runs
+   And the memory of one actor while K runs (``--wait-k``, default 64 and 256) all wait on a
+   model call slowed to ``--wait-s`` seconds (the SemanticGuard's: each run has made its tool
+   calls, drafted and passed EvidenceGuard, so it holds all it will hold): RSS and USS before
+   and while all K wait, marginal = (waiting - idle) / K. The held calls are released together
+   once all K are held, after the delay; runs are admitted in waves of 16 (each once the one
+   before waits), since K runs started at once on 2 cores queue their tool tasks past the tool
+   timeout.
+3. Runs/s with tools as Ray tasks (``--tools``, default) and, pooled, with inline tools.
+4. Where an in-process run's time goes, per stage, in ms per run: ``--breakdown-runs`` runs
    one after the other (so that exactly one run is active) on the in-process deps with every
    port wrapped by a timer; each moment of a run is charged to the innermost stage active then
    (wall time by ``perf_counter``, CPU by ``process_time``), so the stages add up to the run's
@@ -55,6 +63,8 @@ from harness.models import Component, ModelClient, ModelReply, ModelRequest
 from harness.release import ReleasePolicy
 
 GOAL_POOLED_OVER_FRESH = 8.0
+GOAL_MARGINAL_MIB = 2.0
+WAIT_WAVE = 16
 
 
 def _setup(model: str, tools: str) -> tuple[str, Callable[[], RunDeps], Callable[[], RunDeps], str]:
@@ -171,6 +181,124 @@ async def _rss(
         "peak_mib": round(peak / mib, 1),
         "per_run_mib": round(peak / k / mib, 1),
         "marginal_per_run_mib": round((peak - idle) / k / mib, 2),
+    }
+
+
+class _JudgeGate:
+    """Holds every SemanticGuard call of an actor until ``k`` are held, then ``hold_s`` more.
+
+    The first call (the warm-up run's) passes straight through. Lives in the actor process.
+    """
+
+    def __init__(self, k: int, hold_s: float) -> None:
+        self.k = k
+        self.hold_s = hold_s
+        self.calls = 0
+        self.held = 0
+        self._all_in: asyncio.Event | None = None
+
+    async def wait(self) -> None:
+        self.calls += 1
+        if self.calls == 1:
+            return
+        if self._all_in is None:
+            self._all_in = asyncio.Event()
+        self.held += 1
+        if self.held >= self.k:
+            self._all_in.set()
+        await self._all_in.wait()
+        await asyncio.sleep(self.hold_s)
+
+
+@dataclasses.dataclass
+class _HeldJudge:
+    """A model client whose SemanticGuard calls wait at the gate (the run has done all its
+    tool calls, drafted and passed EvidenceGuard: it holds everything it will hold)."""
+
+    inner: Any
+    gate: _JudgeGate
+
+    async def complete(self, request: Any) -> Any:
+        from harness.models import Component
+
+        if request.component is Component.SEMANTIC_GUARD:
+            await self.gate.wait()
+        return await self.inner.complete(request)
+
+
+@dataclasses.dataclass(frozen=True)
+class _WaitingDeps:
+    """Deps of one actor whose K runs all wait on a model slowed to ``hold_s``."""
+
+    inner: Callable[[], RunDeps]
+    k: int
+    hold_s: float
+
+    def __call__(self) -> RunDeps:
+        from harness.agent.caller import ComponentSettings
+
+        deps = self.inner()
+        gate = _JudgeGate(self.k, self.hold_s)
+        models = {c: _HeldJudge(m, gate) for c, m in deps.models.items()}
+        # A held call lasts as long as the slowest run takes to arrive, plus the delay: the
+        # call timeout is raised so that no held run gives up on its judge.
+        settings = {
+            c: dataclasses.replace(
+                deps.component_settings.get(c, ComponentSettings()), timeout_s=600
+            )
+            for c in Component
+        }
+        return dataclasses.replace(deps, models=models, component_settings=settings)
+
+
+async def _waiting_rss(
+    factory: Callable[[], RunDeps], question: str, k: int, hold_s: float
+) -> dict[str, Any]:
+    """Memory of one actor while K runs wait on a slowed model call (the SemanticGuard's):
+    RSS and USS (private pages: Ray's shared object-store mappings left out), before the K runs
+    and while all K wait; marginal = (waiting - idle) / K."""
+    import psutil
+
+    from harness.snapshot import RunPhase
+
+    async with RunPool(
+        1, k, _WaitingDeps(factory, k, hold_s), name_prefix=f"bench-wait-k{k}"
+    ) as pool:
+        await pool.run(_request(question))  # warm: every lazy part of the deps is built
+        process = psutil.Process(pool.actors()[0].pid)
+        idle_rss, idle_uss = process.memory_info().rss, process.memory_full_info().uss
+        ids: list[str] = []
+        t0 = time.perf_counter()
+        # Runs are admitted in waves, each once the previous one waits on its judge: K runs
+        # started at once on 2 cores queue their tool tasks past the tool timeout (an overload
+        # that admission control answers, not what this row measures).
+        for start in range(0, k, WAIT_WAVE):
+            wave = [await pool.submit(_request(question)) for _ in range(min(WAIT_WAVE, k - start))]
+            ids.extend(wave)
+            while True:
+                phases = [(await pool.status(run_id)).phase for run_id in wave]
+                if all(p in (RunPhase.RELEASING, RunPhase.DONE) for p in phases):
+                    break
+                await asyncio.sleep(0.1)
+        arrived_s = time.perf_counter() - t0
+        await asyncio.sleep(min(1.0, hold_s / 4))
+        phases = [(await pool.status(run_id)).phase for run_id in ids]
+        waiting = sum(p is RunPhase.RELEASING for p in phases)
+        rss, uss = process.memory_info().rss, process.memory_full_info().uss
+        kinds = sorted({(await pool.result(run_id)).kind for run_id in ids})
+    mib = 1024 * 1024
+    return {
+        "k": k,
+        "hold_s": hold_s,
+        "waiting": waiting,
+        "arrived_s": round(arrived_s, 1),
+        "idle_rss_mib": round(idle_rss / mib, 1),
+        "waiting_rss_mib": round(rss / mib, 1),
+        "marginal_rss_mib": round((rss - idle_rss) / k / mib, 2),
+        "idle_uss_mib": round(idle_uss / mib, 1),
+        "waiting_uss_mib": round(uss / mib, 1),
+        "marginal_uss_mib": round((uss - idle_uss) / k / mib, 2),
+        "result_types": kinds,
     }
 
 
@@ -470,10 +598,13 @@ async def _main(args: argparse.Namespace) -> dict[str, Any]:
     breakdown = await _breakdown(local_deps, question, args)
     pooled, types = await _pooled(actor_factory, question, args)
     fresh = await _fresh(actor_factory, question, args)
+    pooled_inline, _ = await _pooled(local_factory, question, args)  # inline-tools deps
     rss = [await _rss(actor_factory, question, k, scripted) for k in (1, args.k)]
+    waiting = [await _waiting_rss(actor_factory, question, k, args.wait_s) for k in args.wait_k]
     medians = {
         "in_process": round(statistics.median(in_process), 3),
         "pooled": round(statistics.median(pooled), 3),
+        "pooled_inline_tools": round(statistics.median(pooled_inline), 3),
         "fresh_actor": round(statistics.median(fresh), 3),
     }
     return {
@@ -484,6 +615,7 @@ async def _main(args: argparse.Namespace) -> dict[str, Any]:
         "runs_per_batch": {
             "in_process": args.runs,
             "pooled": args.runs,
+            "pooled_inline_tools": args.runs,
             "fresh_actor": args.fresh_runs,
         },
         "repeats": args.repeats,
@@ -492,11 +624,13 @@ async def _main(args: argparse.Namespace) -> dict[str, Any]:
         "runs_per_s_samples": {
             "in_process": [round(r, 3) for r in in_process],
             "pooled": [round(r, 3) for r in pooled],
+            "pooled_inline_tools": [round(r, 3) for r in pooled_inline],
             "fresh_actor": [round(r, 3) for r in fresh],
         },
         "pooled_over_fresh": round(medians["pooled"] / medians["fresh_actor"], 1),
         "goal_pooled_over_fresh": GOAL_POOLED_OVER_FRESH,
         "rss": rss,
+        "waiting_rss": waiting,
         "breakdown": breakdown,
     }
 
@@ -508,7 +642,7 @@ def _print_table(figures: dict[str, Any]) -> None:
         f"repeats={figures['repeats']} results={','.join(figures['result_types'])}"
     )
     print(f"{'mode':<14}{'runs/batch':>12}{'runs/s (median)':>18}   samples")
-    for mode in ("in_process", "pooled", "fresh_actor"):
+    for mode in ("in_process", "pooled", "pooled_inline_tools", "fresh_actor"):
         print(
             f"{mode:<14}{figures['runs_per_batch'][mode]:>12}{figures['runs_per_s'][mode]:>18.2f}"
             f"   {figures['runs_per_s_samples'][mode]}"
@@ -524,6 +658,22 @@ def _print_table(figures: dict[str, Any]) -> None:
             f"{'K=' + str(row['k']):<14}{row['idle_mib']:>10}{row['peak_mib']:>10}"
             f"{row['per_run_mib']:>10}{row['marginal_per_run_mib']:>15}"
         )
+    if figures["waiting_rss"]:
+        print(
+            f"RunActor memory with every run waiting on a model slowed to "
+            f"{figures['waiting_rss'][0]['hold_s']:g} s (goal: marginal <= {GOAL_MARGINAL_MIB} MiB/run)"
+        )
+        print(
+            f"{'runs':<10}{'waiting':>8}{'idle RSS':>10}{'RSS':>8}{'marginal':>10}"
+            f"{'idle USS':>10}{'USS':>8}{'marginal':>10}  MiB"
+        )
+        for row in figures["waiting_rss"]:
+            print(
+                f"{'K=' + str(row['k']):<10}{row['waiting']:>8}{row['idle_rss_mib']:>10}"
+                f"{row['waiting_rss_mib']:>8}{row['marginal_rss_mib']:>10}"
+                f"{row['idle_uss_mib']:>10}{row['waiting_uss_mib']:>8}{row['marginal_uss_mib']:>10}"
+                f"  ({','.join(row['result_types'])}; all in after {row['arrived_s']} s)"
+            )
     _print_breakdown(figures["breakdown"])
 
 
@@ -579,6 +729,14 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--concurrency", type=int, default=2, help="runs in flight")
     parser.add_argument("--k", type=int, default=8, help="runs per actor for the K=N RSS row")
+    parser.add_argument(
+        "--wait-k",
+        type=int,
+        nargs="*",
+        default=[64, 256],
+        help="runs per actor for the rows where every run waits on a slowed model",
+    )
+    parser.add_argument("--wait-s", type=float, default=10.0, help="the slowed model's delay")
     parser.add_argument(
         "--breakdown-runs", type=int, default=8, help="sequential runs per breakdown batch"
     )

@@ -1,0 +1,94 @@
+"""What a run holds while it waits on a model (issue 11: a waiting run holds only what it needs).
+
+The demo run is stopped at its SemanticGuard call: every tool call has been made and its record
+is READY, the draft is written and has passed EvidenceGuard, so the run holds everything it
+will ever hold. At that moment no raw response of the run may still be alive (raw goes to the
+store, compressed, and is dropped once the record is READY), and the Python memory the run
+retains, measured by ``tracemalloc`` against the same process before the run, stays far below
+the 2 MiB per waiting run the deployment is sized for.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import gc
+import tracemalloc
+from typing import Any
+
+from harness.adapters.embedded import build_run_deps, build_tool_plane
+from harness.demo import INCIDENT_QUESTION, WINDOW_END
+from harness.diagnosis import DiagnosisRun, RunDeps
+from harness.ingress import RunRequest
+from harness.models import Component
+from harness.raw import RawResponse
+from harness.settings import Settings
+
+# Python memory a waiting demo run may retain (measured ~0.3 MiB, the store's records included).
+RETAINED_LIMIT_BYTES = 1024 * 1024
+
+
+@dataclasses.dataclass
+class _HeldJudge:
+    """Holds the SemanticGuard call until released; calls ``reached`` when it is held."""
+
+    inner: Any
+    reached: Any
+
+    async def complete(self, request: Any) -> Any:
+        if request.component is Component.SEMANTIC_GUARD:
+            await self.reached()
+        return await self.inner.complete(request)
+
+
+def _live_raw() -> int:
+    gc.collect()
+    return sum(1 for o in gc.get_objects() if isinstance(o, RawResponse))
+
+
+def _held(deps: RunDeps, reached: Any) -> RunDeps:
+    return dataclasses.replace(
+        deps, models={c: _HeldJudge(m, reached) for c, m in deps.models.items()}
+    )
+
+
+def _request() -> RunRequest:
+    return RunRequest(question=INCIDENT_QUESTION, as_of=WINDOW_END)
+
+
+def test_a_run_waiting_on_its_judge_holds_no_raw_and_little_memory() -> None:
+    settings = Settings()
+    deps = build_run_deps(settings, plane=build_tool_plane(settings), audit=None)
+    seen: dict[str, Any] = {}
+
+    async def scenario() -> str:
+        # Warm: every lazy part of the tool plane and the process caches are built.
+        assert (await DiagnosisRun(_request(), deps).execute()).kind == "DiagnosisReport"
+        baseline_raw = _live_raw()
+        release = asyncio.Event()
+        measured = asyncio.Event()
+
+        async def reached() -> None:
+            gc.collect()
+            seen["raw"] = _live_raw() - baseline_raw
+            seen["retained"] = tracemalloc.take_snapshot()
+            measured.set()
+            await release.wait()
+
+        gc.collect()
+        tracemalloc.start()
+        before = tracemalloc.take_snapshot()
+        run = DiagnosisRun(_request(), _held(deps, reached))
+        task = asyncio.create_task(run.execute())
+        await asyncio.wait_for(measured.wait(), 60)
+        seen["before"] = before
+        release.set()
+        result = await task
+        tracemalloc.stop()
+        return str(result.kind)
+
+    assert asyncio.run(scenario()) == "DiagnosisReport"
+    assert seen["raw"] == 0, "raw responses are still alive while the run waits"
+    stats = seen["retained"].compare_to(seen["before"], "filename")
+    retained = sum(s.size_diff for s in stats)
+    assert 0 < retained < RETAINED_LIMIT_BYTES, f"a waiting run retains {retained} bytes"
