@@ -1,7 +1,8 @@
-"""Stateless tool work that runs as Ray remote tasks: one backend call, one projection.
+"""Stateless tool work that runs as Ray remote tasks: a backend call and its projection.
 
 The bodies here are plain functions; :mod:`actors.factory` turns them into remote functions
-named ``tool:<name>`` and ``project:<name>``. A worker process builds its backends and
+named ``tool:<name>`` (a generator: the raw response, then its projection, from one worker)
+and ``project:<name>`` (a projection on its own). A worker process builds its backends and
 projectors once, from a picklable *tool set factory*, and keeps them for every later task
 it runs (building a tool plane opens databases and indexes; doing it per call would cost
 more than the call).
@@ -16,7 +17,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import pickle
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 
 from pydantic import BaseModel
@@ -96,14 +97,29 @@ def _tool_set(key: str, factory: ToolSetFactory) -> ToolSet:
     return tool_set
 
 
-def run_tool(key: str, factory: ToolSetFactory, tool_name: str, request: BaseModel) -> RawResponse:
-    """Task body of ``tool:<name>``: the raw backend response for one typed request, serialised
-    here, once (only its JSON bytes travel back)."""
+def run_tool(
+    key: str,
+    factory: ToolSetFactory,
+    tool_name: str,
+    tool_call_id: str,
+    request: BaseModel,
+    max_raw_bytes: int,
+) -> Iterator[RawResponse | Projection]:
+    """Task body of ``tool:<name>`` (a Ray generator): the backend call, then its projection.
+
+    Yields the raw response first, serialised here once (only its compressed frame travels
+    back), then the projection, built in the same worker from the backend's own value: no
+    second task, no second copy of the raw, no parse of its JSON. A raw larger than
+    ``max_raw_bytes`` (what the run may still book) is not projected, since the caller refuses
+    it. A failure of either step is raised in place of the item it would have yielded.
+    """
     try:
-        backend = _tool_set(key, factory).backends.get(tool_name)
+        tool_set = _tool_set(key, factory)
+        backend = tool_set.backends.get(tool_name)
         if backend is None:
             raise BackendError(ErrorCode.BACKEND_ERROR, "no backend", {"tool": tool_name})
-        return RawResponse.of(backend.fetch(request))
+        value = backend.fetch(request)
+        raw = RawResponse.of(value)
     except HarnessError:
         raise
     except Exception as exc:  # an adapter defect is still only a BACKEND_ERROR outward
@@ -111,6 +127,9 @@ def run_tool(key: str, factory: ToolSetFactory, tool_name: str, request: BaseMod
         raise BackendError(
             ErrorCode.BACKEND_ERROR, type(exc).__name__, {"tool": tool_name}
         ) from None
+    yield raw
+    if raw.size <= max_raw_bytes:
+        yield _project(tool_set, tool_name, tool_call_id, request, value)
 
 
 def run_projector(
@@ -121,13 +140,27 @@ def run_projector(
     request: BaseModel,
     raw: RawResponse,
 ) -> Projection:
-    """Task body of ``project:<name>``: the bounded observation built from a raw response
-    (parsed here, from the bytes the tool task produced)."""
+    """Task body of ``project:<name>``: the bounded observation of a raw response that did not
+    come from a ``tool:<name>`` task of the caller (parsed here, from its bytes)."""
     try:
-        projector = _tool_set(key, factory).projectors.get(tool_name)
+        tool_set = _tool_set(key, factory)
+        value = raw.value()
+    except Exception as exc:
+        log.warning("projector failed tool=%s error=%s", tool_name, type(exc).__name__)
+        raise ProjectionError(
+            ErrorCode.PROJECTION_ERROR, type(exc).__name__, {"tool": tool_name}
+        ) from None
+    return _project(tool_set, tool_name, tool_call_id, request, value)
+
+
+def _project(
+    tool_set: ToolSet, tool_name: str, tool_call_id: str, request: BaseModel, value: object
+) -> Projection:
+    try:
+        projector = tool_set.projectors.get(tool_name)
         if projector is None:
             raise ProjectionError(ErrorCode.PROJECTION_ERROR, "no projector", {"tool": tool_name})
-        return projector.project(tool_call_id, request, raw.value())
+        return projector.project(tool_call_id, request, value)
     except HarnessError:
         raise
     except Exception as exc:

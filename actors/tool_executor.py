@@ -1,17 +1,27 @@
 """RayToolExecutor: the ToolExecutor port over Ray remote tasks.
 
-Each backend call and each projection is one stateless task (``tool:<name>``,
-``project:<name>``). The executor submits it, awaits its ObjectRef under the timeout and
-cancels the task when the timeout passes or when the awaiting coroutine is cancelled (the
-run was cancelled or hit its deadline): in-flight work is stopped and its result, should it
-still arrive, is never read. The contract is that of ``InlineToolExecutor``.
+A tool call is one stateless Ray generator task, ``tool:<name>``: it runs the backend,
+yields the raw response, then projects the backend's value in the same worker and yields
+the projection. ``execute`` awaits the first item, ``project`` the second: the raw crosses
+processes once (compressed), is never parsed back from JSON for the projection, and the
+call costs one task instead of two. The projection runs while the caller stores the raw;
+its result is read only when the caller asks for it (a raw the caller refuses, say over its
+byte budget, is not projected at all). A raw this executor did not produce is projected by a
+task of its own, ``project:<name>``.
+
+Each await runs under its timeout; on a timeout, or when the awaiting coroutine is cancelled
+(the run was cancelled or hit its deadline), the task is cancelled: in-flight work is stopped
+and its result, should it still arrive, is never read. The contract is that of
+``InlineToolExecutor``.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import weakref
 from collections import OrderedDict
+from dataclasses import dataclass
 from typing import Any
 
 import ray
@@ -28,7 +38,22 @@ __all__ = ["RayToolExecutor"]
 
 log = logging.getLogger(__name__)
 
-_MAX_REMEMBERED_RAWS = 64
+# Tool calls whose projection may still be asked for; past this the oldest task is cancelled.
+_MAX_PENDING_PROJECTIONS = 256
+
+
+class _NotYielded(Exception):
+    """A tool task ended without the projection it skips for a raw over its byte limit."""
+
+
+@dataclass(frozen=True)
+class _Pending:
+    """A tool task that yielded its raw and is projecting it for ``tool_call_id``."""
+
+    raw: weakref.ref[RawResponse]  # never keeps the raw alive: the caller drops it when stored
+    tool_call_id: str
+    request: BaseModel
+    task: Any  # ray.ObjectRefGenerator
 
 
 class RayToolExecutor:
@@ -51,30 +76,38 @@ class RayToolExecutor:
         self.tasks = tasks or tool_tasks()
         self.cancelled_tasks = 0
         """Tasks cancelled because of a timeout or a cancelled caller (results discarded)."""
-        # Raw responses can be megabytes (a log query returns every line). They come back as
-        # JSON bytes (RawResponse), and the projector task receives the backend task's
-        # ObjectRef instead of a second copy uploaded from here; keyed by the identity of the
-        # raw object this executor handed out.
-        self._raw_refs: OrderedDict[int, tuple[RawResponse, ray.ObjectRef[Any]]] = OrderedDict()
+        # Keyed by the identity of the raw object this executor handed out.
+        self._pending: OrderedDict[int, _Pending] = OrderedDict()
 
-    async def execute(self, tool_name: str, request: BaseModel, timeout_s: float) -> RawResponse:
-        """Run the tool's backend as ``tool:<tool_name>``.
+    async def execute(
+        self,
+        tool_name: str,
+        request: BaseModel,
+        timeout_s: float,
+        *,
+        tool_call_id: str,
+        max_raw_bytes: int,
+    ) -> RawResponse:
+        """Run the tool's backend (and, behind it, its projector) as ``tool:<tool_name>``.
 
         Raises:
             HarnessError: What the backend raised (same class and code), BACKEND_TIMEOUT
                 after ``timeout_s``, or BACKEND_ERROR for any other failure.
         """
-        ref = self.tasks.tool(tool_name).remote(self.key, self.tool_set_factory, tool_name, request)
+        task = self.tasks.tool(tool_name).remote(
+            self.key, self.tool_set_factory, tool_name, tool_call_id, request, max_raw_bytes
+        )
         raw: RawResponse = await self._await(
-            ref,
+            task,
             timeout_s,
             timeout_error=BackendError(ErrorCode.BACKEND_TIMEOUT, "backend timed out"),
             failure=BackendError(ErrorCode.BACKEND_ERROR, "backend task failed"),
             context={"tool": tool_name},
         )
-        self._raw_refs[id(raw)] = (raw, ref)
-        while len(self._raw_refs) > _MAX_REMEMBERED_RAWS:
-            self._raw_refs.popitem(last=False)  # its projection was never asked for
+        self._pending[id(raw)] = _Pending(weakref.ref(raw), tool_call_id, request, task)
+        while len(self._pending) > _MAX_PENDING_PROJECTIONS:
+            _, stale = self._pending.popitem(last=False)  # its projection was never asked for
+            self._cancel(stale.task)
         return raw
 
     async def project(
@@ -85,49 +118,72 @@ class RayToolExecutor:
         raw: RawResponse,
         timeout_s: float,
     ) -> Projection:
-        """Run the tool's projector as ``project:<tool_name>``.
+        """The projection the ``tool:<tool_name>`` task of ``raw`` made, or a
+        ``project:<tool_name>`` task's for any other raw.
 
         Raises:
             HarnessError: What the projector raised, or PROJECTION_ERROR (also on timeout).
         """
-        remembered = self._raw_refs.pop(id(raw), None)
-        raw_arg = remembered[1] if remembered is not None and remembered[0] is raw else raw
-        ref = self.tasks.projector(tool_name).remote(
-            self.key, self.tool_set_factory, tool_name, tool_call_id, request, raw_arg
+        pending = self._pending.pop(id(raw), None)
+        if pending is not None and (
+            pending.raw() is not raw
+            or pending.tool_call_id != tool_call_id
+            or pending.request is not request
+        ):
+            self._cancel(pending.task)
+            pending = None
+        errors: dict[str, Any] = {
+            "timeout_error": ProjectionError(ErrorCode.PROJECTION_ERROR, "projection timed out"),
+            "failure": ProjectionError(ErrorCode.PROJECTION_ERROR, "projection task failed"),
+            "context": {"tool": tool_name},
+        }
+        if pending is not None:
+            try:
+                result: Projection = await self._await(pending.task, timeout_s, **errors)
+                return result
+            except _NotYielded:
+                pass  # the raw was over the byte limit the task was given: project it here
+        task = self.tasks.projector(tool_name).remote(
+            self.key, self.tool_set_factory, tool_name, tool_call_id, request, raw
         )
-        result: Projection = await self._await(
-            ref,
-            timeout_s,
-            timeout_error=ProjectionError(ErrorCode.PROJECTION_ERROR, "projection timed out"),
-            failure=ProjectionError(ErrorCode.PROJECTION_ERROR, "projection task failed"),
-            context={"tool": tool_name},
-        )
+        result = await self._await(task, timeout_s, **errors)
         return result
 
     async def _await(
         self,
-        ref: ray.ObjectRef[Any],
+        task: Any,
         timeout_s: float,
         *,
         timeout_error: HarnessError,
         failure: HarnessError,
         context: dict[str, Any],
     ) -> Any:
+        """The result of an ObjectRef, or the next item of an ObjectRefGenerator."""
         failure.context.update(context)
         try:
-            return await asyncio.wait_for(resolve(ref, fallback=failure), timeout=timeout_s)
+            return await asyncio.wait_for(self._next(task, failure), timeout=timeout_s)
         except TimeoutError:
-            self._cancel(ref)
+            self._cancel(task)
             timeout_error.context.update(context)
             raise timeout_error from None
         except asyncio.CancelledError:
             # The run ended while this call was in flight: stop the task, drop its result.
-            self._cancel(ref)
+            self._cancel(task)
             raise
 
-    def _cancel(self, ref: ray.ObjectRef[Any]) -> None:
+    @staticmethod
+    async def _next(task: Any, failure: HarnessError) -> Any:
+        if isinstance(task, ray.ObjectRef):
+            return await resolve(task, fallback=failure)
+        try:
+            ref = await task.__anext__()
+        except StopAsyncIteration:  # the task ended without the item (it was not asked for)
+            raise _NotYielded from None
+        return await resolve(ref, fallback=failure)
+
+    def _cancel(self, task: Any) -> None:
         self.cancelled_tasks += 1
         try:
-            ray.cancel(ref)
+            ray.cancel(task)
         except Exception:  # already finished or already gone: nothing left to stop
             log.debug("ray.cancel refused", exc_info=True)

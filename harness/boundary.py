@@ -211,7 +211,13 @@ class ToolBoundary:
         raw: RawResponse | None = None
         try:
             raw = await self._bounded(
-                self.executor.execute(spec.name, plan, self.policy.execute_timeout_s),
+                self.executor.execute(
+                    spec.name,
+                    plan,
+                    self.policy.execute_timeout_s,
+                    tool_call_id=env.tool_call_id,
+                    max_raw_bytes=self.budget.remaining_raw_bytes(),
+                ),
                 self.policy.execute_timeout_s,
                 BackendError(ErrorCode.BACKEND_TIMEOUT, "timed out"),
             )

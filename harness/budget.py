@@ -275,6 +275,11 @@ class RunBudget:
     def remaining_tool_calls(self) -> int:
         return max(0, self.budgets.max_tool_calls - self.ledger.tool_calls)
 
+    def remaining_raw_bytes(self) -> int:
+        """The largest raw response one more call may book (per call and per run)."""
+        per_call, per_run = self.budgets.byte_limits(BytesKind.RAW)
+        return max(0, min(per_call, per_run - self.ledger.bytes[BytesKind.RAW]))
+
     def remaining_projection_bytes(self) -> int:
         per_run = self.budgets.max_projection_bytes_per_run
         return max(0, per_run - self.ledger.bytes[BytesKind.PROJECTION])

@@ -129,10 +129,20 @@ class Projector(Protocol):
 class ToolExecutor(Protocol):
     """Runs backends and projectors: inline in a thread, or as Ray remote tasks."""
 
-    async def execute(self, tool_name: str, request: BaseModel, timeout_s: float) -> RawResponse:
+    async def execute(
+        self,
+        tool_name: str,
+        request: BaseModel,
+        timeout_s: float,
+        *,
+        tool_call_id: str,
+        max_raw_bytes: int,
+    ) -> RawResponse:
         """Run the tool's backend; raise BackendError (BACKEND_ERROR / BACKEND_TIMEOUT).
 
         The response is serialised where the backend ran (``RawResponse.of``), once.
+        ``tool_call_id`` and ``max_raw_bytes`` (what the run may still book) let an executor
+        start the projection in the same step; ``project`` then hands that one back.
         """
         ...
 

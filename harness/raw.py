@@ -37,7 +37,7 @@ _COMPRESS_LEVEL = 1
 class RawResponse:
     """One raw response; build it with :meth:`of`, :meth:`from_json` or :meth:`from_compressed`."""
 
-    __slots__ = ("_compressed", "_json", "_value", "size")
+    __slots__ = ("__weakref__", "_compressed", "_json", "_value", "size")
 
     def __init__(
         self,

@@ -47,7 +47,16 @@ class InlineToolExecutor:
         self.project_in_thread = project_in_thread
         self.clock: Clock = clock or SystemClock()
 
-    async def execute(self, tool_name: str, request: BaseModel, timeout_s: float) -> RawResponse:
+    async def execute(
+        self,
+        tool_name: str,
+        request: BaseModel,
+        timeout_s: float,
+        *,
+        tool_call_id: str,
+        max_raw_bytes: int,
+    ) -> RawResponse:
+        # The projection needs no head start here: it reads the backend's value in process.
         backend = self.backends.get(tool_name)
         if backend is None:
             raise BackendError(ErrorCode.BACKEND_ERROR, "no backend", {"tool": tool_name})

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import time
+import weakref
 from pathlib import Path
+from typing import Any
 
 import pytest
 from actor_helpers import file_appears
@@ -16,6 +19,7 @@ from harness.context import RunStatus
 from harness.errors import BackendError, ErrorCode, HarnessError, ProjectionError
 from harness.ingress import RunRequest
 from harness.observation import RagObservation
+from harness.raw import RawResponse
 from harness.results import Cancelled
 from harness.tools.arguments import SearchKnowledgeRequest
 
@@ -26,17 +30,80 @@ def _request(query: str = "pool") -> SearchKnowledgeRequest:
     return SearchKnowledgeRequest(query=query, top_k=3)
 
 
-def test_backend_and_projector_run_as_named_tasks(tmp_path: Path) -> None:
+def _execute(
+    executor: RayToolExecutor,
+    tool: str,
+    request: SearchKnowledgeRequest,
+    timeout_s: float,
+    *,
+    call_id: str = "call_1",
+    max_raw_bytes: int = 1 << 20,
+) -> Any:
+    return executor.execute(
+        tool, request, timeout_s, tool_call_id=call_id, max_raw_bytes=max_raw_bytes
+    )
+
+
+def _projected_in(projection: Any) -> list[str]:
+    observation = projection.observation
+    assert isinstance(observation, RagObservation)
+    return [b.title for b in observation.evidence]
+
+
+def test_a_tool_call_is_one_named_task_that_projects_its_own_raw(tmp_path: Path) -> None:
     executor = RayToolExecutor(ProbeToolSetFactory(str(tmp_path)))
 
     async def main() -> tuple[object, list[str]]:
-        raw = await executor.execute("query_logs", _request(), 10.0)
-        projection = await executor.project("query_logs", "call_1", _request(), raw, 10.0)
-        observation = projection.observation
-        assert isinstance(observation, RagObservation)
-        return raw.value()["task_name"], [b.title for b in observation.evidence]
+        request = _request()
+        raw = await _execute(executor, "query_logs", request, 10.0)
+        projection = await executor.project("query_logs", "call_1", request, raw, 10.0)
+        assert projection.observation.tool_call_id == "call_1"
+        return raw.value()["task_name"], _projected_in(projection)
 
-    assert asyncio.run(main()) == ("tool:query_logs", ["project:query_logs"])
+    assert asyncio.run(main()) == ("tool:query_logs", ["tool:query_logs"])
+
+
+def test_a_raw_it_did_not_project_gets_a_projection_task(tmp_path: Path) -> None:
+    executor = RayToolExecutor(ProbeToolSetFactory(str(tmp_path)))
+
+    async def main() -> list[list[str]]:
+        request = _request()
+        raw = await _execute(executor, "query_logs", request, 10.0)
+        copy = RawResponse.from_json(raw.json)  # equal bytes, another object
+        stranger = await executor.project("query_logs", "call_1", request, copy, 10.0)
+        # Another call id or request than the task projected for: projected again, for them.
+        other_id = await executor.project("query_logs", "call_2", request, raw, 10.0)
+        raw = await _execute(executor, "query_logs", request, 10.0, call_id="call_3")
+        other_request = await executor.project("query_logs", "call_3", _request(), raw, 10.0)
+        assert other_id.observation.tool_call_id == "call_2"
+        return [_projected_in(p) for p in (stranger, other_id, other_request)]
+
+    assert asyncio.run(main()) == [["project:query_logs"]] * 3
+
+
+def test_a_raw_over_its_byte_limit_is_not_projected_by_the_tool_task(tmp_path: Path) -> None:
+    executor = RayToolExecutor(ProbeToolSetFactory(str(tmp_path)))
+
+    async def main() -> list[str]:
+        request = _request()
+        raw = await _execute(executor, "query_logs", request, 10.0, max_raw_bytes=1)
+        assert raw.size > 1
+        # Asked for all the same (a caller whose budget allowed it after all): projected apart.
+        return _projected_in(await executor.project("query_logs", "call_1", request, raw, 10.0))
+
+    assert asyncio.run(main()) == ["project:query_logs"]
+
+
+def test_the_executor_never_keeps_a_raw_alive(tmp_path: Path) -> None:
+    executor = RayToolExecutor(ProbeToolSetFactory(str(tmp_path)))
+
+    async def main() -> weakref.ref[RawResponse]:
+        raw = await _execute(executor, "query_logs", _request(), 10.0)
+        return weakref.ref(raw)
+
+    gone = asyncio.run(main())
+    gc.collect()
+    assert gone() is None
 
 
 def test_timeout_is_backend_timeout_and_cancels_the_task(tmp_path: Path) -> None:
@@ -45,8 +112,8 @@ def test_timeout_is_backend_timeout_and_cancels_the_task(tmp_path: Path) -> None
     async def main() -> tuple[ErrorCode, float]:
         started = time.monotonic()
         with pytest.raises(BackendError) as caught:
-            await executor.execute(
-                "search_knowledge", _request("@tool_sleep_s=30 @token=slow"), 1.0
+            await _execute(
+                executor, "search_knowledge", _request("@tool_sleep_s=30 @token=slow"), 1.0
             )
         elapsed_s = time.monotonic() - started
         await file_appears(tmp_path / "slow.cancelled")
@@ -64,7 +131,7 @@ def test_harness_error_raised_in_the_task_comes_back_as_itself(tmp_path: Path) -
 
     async def main() -> HarnessError:
         try:
-            await executor.execute("query_mysql", _request("@tool_raise=RECORD_TOO_LARGE"), 10.0)
+            await _execute(executor, "query_mysql", _request("@tool_raise=RECORD_TOO_LARGE"), 10.0)
         except HarnessError as err:
             return err
         raise AssertionError("no error")
@@ -83,11 +150,11 @@ def test_other_failures_become_stable_codes_without_their_text(tmp_path: Path) -
 
     async def main() -> tuple[HarnessError, HarnessError]:
         with pytest.raises(BackendError) as backend:
-            await executor.execute("query_logs", _request("@tool_crash=1"), 10.0)
+            await _execute(executor, "query_logs", _request("@tool_crash=1"), 10.0)
         with pytest.raises(ProjectionError) as projection:
             await executor.project("query_logs", "call_1", _request(), None, 10.0)
         with pytest.raises(BackendError) as unknown:
-            await executor.execute("no_such_tool", _request(), 10.0)
+            await _execute(executor, "no_such_tool", _request(), 10.0)
         assert unknown.value.error_code is ErrorCode.BACKEND_ERROR
         return backend.value, projection.value
 
@@ -104,7 +171,7 @@ def test_cancelled_caller_cancels_the_task_and_never_reads_its_result(tmp_path: 
 
     async def main() -> None:
         call = asyncio.create_task(
-            executor.execute("search_knowledge", _request("@tool_sleep_s=30 @token=gone"), 60.0)
+            _execute(executor, "search_knowledge", _request("@tool_sleep_s=30 @token=gone"), 60.0)
         )
         await file_appears(tmp_path / "gone.started")
         call.cancel()
@@ -123,7 +190,7 @@ def test_a_worker_builds_its_tool_set_once(tmp_path: Path) -> None:
     async def main() -> dict[int, list[int]]:
         calls: dict[int, list[int]] = {}
         for _ in range(6):
-            raw = await executor.execute("query_logs", _request(), 10.0)
+            raw = await _execute(executor, "query_logs", _request(), 10.0)
             calls.setdefault(raw.value()["pid"], []).append(raw.value()["calls"])
         return calls
 
