@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 from harness.backends.logs_embedded import EmbeddedLogBackend
 from harness.demo import WINDOW_END, WINDOW_START
 from harness.errors import ProjectionError
-from harness.projectors._log_lines import canonical_line
+from harness.projectors._log_lines import canonical_line, canonical_lines
 from harness.projectors.logs import LogsProjector, LogsProjectorLimits
 from harness.tools.arguments import QueryLogsRequest
 from tests.harness.projectors.logs_reference import reference_canonical_line, reference_project
@@ -234,3 +234,9 @@ def test_canonical_lines_are_those_of_the_reference_regex_search(line: str) -> N
 @given(st.text(max_size=120))
 def test_canonical_lines_of_any_text_are_those_of_the_reference(line: str) -> None:
     assert canonical_line(line) == reference_canonical_line(line)
+
+
+def test_canonical_lines_of_the_demo_day_are_those_of_the_reference() -> None:
+    raw = EmbeddedLogBackend(max_events=1_000_000).fetch(ALL)
+    lines = list(dict.fromkeys(e["message"].partition("\n")[0] for e in raw["events"]))
+    assert canonical_lines(lines) == [reference_canonical_line(line) for line in lines]
