@@ -30,6 +30,7 @@ from harness.context import RunContext
 from harness.demo.generate_logs import generate_events
 from harness.envelope import ToolCallEnvelope, ToolPolicy
 from harness.projectors._logs_raw import parse_raw
+from harness.projectors._logs_select import RANKS
 from harness.projectors.logs import LogsProjector, LogsProjectorLimits
 from harness.testing.tools import DocsProjector, docs_raw
 from harness.tools import InlineToolExecutor, ToolRegistry, ToolSpec
@@ -164,12 +165,11 @@ def _template_labels(raw: Any) -> list[str]:
     Measurement only: it reuses the projector's own mining step (a private method on purpose,
     so that both sides of the coverage comparison count the same templates).
     """
-    events, _ = parse_raw(raw)
-    ordered = sorted(events, key=lambda e: (e.ts, e.index))
-    ids, _ = LogsProjector()._mine(ordered)
+    events = parse_raw(raw)
+    mined = LogsProjector()._mine(events)
     labels = [""] * len(events)
-    for event, template_id in zip(ordered, ids, strict=True):
-        labels[event.index] = template_id
+    for index, code in zip(events.index, mined.codes, strict=True):
+        labels[index] = mined.groups[code // RANKS].template_id
     return labels
 
 
