@@ -28,8 +28,10 @@ Only the shown events' full messages are redacted and trimmed; every other event
 its redacted first line to the templates, which keeps the projector fast on 100k-line results.
 
 Cost follows the distinct lines, not the raw lines: each distinct first line is canonicalised and
-mined once, and per-event work is done column-wise (``map``, ``Counter``, sets of codes) rather
-than event by event.
+mined once, per-event work is done column-wise (``map``, ``Counter``, sets of codes) rather than
+event by event, and what mining made of a batch of distinct lines is kept in a process-wide cache
+(:mod:`._logs_cache`) keyed by the whole batch, so a query projected again (the same windows in
+every run of a question) skips mining with an identical result.
 """
 
 from __future__ import annotations
@@ -55,6 +57,7 @@ from harness.observation import (
     ProjectionFacts,
 )
 from harness.projectors._log_lines import canonical_lines, with_status
+from harness.projectors._logs_cache import MinedBatch, MinedBatchCache, batch_digest, shared_cache
 from harness.projectors._logs_raw import LOKI_FORMAT, RANK, LogColumns, parse_raw
 from harness.projectors._logs_select import (
     RANKS,
@@ -67,7 +70,10 @@ from harness.projectors._logs_select import (
 from harness.redaction import Redactor
 from harness.tools.arguments import LOG_LEVELS, QueryLogsRequest
 
-__all__ = ["LOKI_FORMAT", "LogsProjector", "LogsProjectorLimits", "trim_stack"]
+__all__ = ["LOKI_FORMAT", "LogsProjector", "LogsProjectorLimits", "MinedBatchCache", "trim_stack"]
+
+# Projectors built without a redactor share this one, and with it the cached batches.
+_DEFAULT_REDACTOR = Redactor()
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -91,15 +97,6 @@ class LogsProjectorLimits:
 
 
 @dataclass(frozen=True, kw_only=True)
-class _MinedBatch:
-    """What mining made of distinct first lines: each line's template index, the templates."""
-
-    slots: array[int]
-    template_ids: tuple[str, ...]
-    templates: tuple[str, ...]
-
-
-@dataclass(frozen=True, kw_only=True)
 class _Mined:
     """The templates of one result: per event (time order) a code, per template a group.
 
@@ -116,8 +113,11 @@ class LogsProjector:
 
     Args:
         limits: Observation bounds.
-        redactor: Redacts every message (the default :class:`Redactor` when omitted).
+        redactor: Redacts every message (a shared default :class:`Redactor` when omitted). It
+            must be stateless: batches mined with it are cached under its identity.
         miner_config: Template miner tuning.
+        cache: Where mined batches are kept (the process-wide cache when omitted). A hit
+            returns exactly what mining would have: see :mod:`harness.projectors._logs_cache`.
     """
 
     def __init__(
@@ -125,10 +125,13 @@ class LogsProjector:
         limits: LogsProjectorLimits | None = None,
         redactor: Redactor | None = None,
         miner_config: MinerConfig | None = None,
+        cache: MinedBatchCache | None = None,
     ) -> None:
         self.limits = limits or LogsProjectorLimits()
-        self._redact: Callable[[str], str] = (redactor or Redactor()).redact
-        self._miner_config = miner_config
+        self._redactor = redactor or _DEFAULT_REDACTOR
+        self._redact: Callable[[str], str] = self._redactor.redact
+        self._miner_config = miner_config or MinerConfig()
+        self._cache = cache if cache is not None else shared_cache()
 
     def project(self, tool_call_id: str, request: BaseModel, raw: Any) -> Projection:
         """Build the bounded observation for one ``query_logs`` result.
@@ -232,15 +235,20 @@ class LogsProjector:
     def _mine(self, events: LogColumns) -> _Mined:
         """Template every event by its first line; aggregate each template's events.
 
-        Each distinct first line is looked up once: the distinct lines (in time order of their
-        first event, the order mining sees them) are mined as one batch (:meth:`_mine_batch`).
-        The per-event work that is left — the line's template, level rank, counts, services,
-        first and last event — runs at C speed over whole columns.
+        Each distinct first line is looked up once: the batch of distinct lines (in time order
+        of their first event, the order mining sees them) is mined on a cache miss
+        (:meth:`_mine_batch`), and its result reused on a hit. The per-event work that is left
+        — the line's template, level rank, counts, services, first and last event — runs at C
+        speed over whole columns.
         """
         firsts = [m if "\n" not in m else m.partition("\n")[0] for m in events.message]
         slot_of: dict[str, int] = dict.fromkeys(firsts, 0)
         distinct = list(slot_of)
-        batch = self._mine_batch(distinct)
+        key = (self._miner_config, self._redactor, batch_digest(distinct))
+        batch = self._cache.get(key)
+        if batch is None:
+            batch = self._mine_batch(distinct)
+            self._cache.put(key, batch)
         slot_of.update(zip(distinct, batch.slots, strict=True))
         template_of = list(map(slot_of.__getitem__, firsts))
         codes = list(map(add, map(RANKS.__mul__, template_of), map(RANK.__getitem__, events.level)))
@@ -273,7 +281,7 @@ class LogsProjector:
         ]
         return _Mined(codes=codes, groups=groups)
 
-    def _mine_batch(self, distinct: list[str]) -> _MinedBatch:
+    def _mine_batch(self, distinct: list[str]) -> MinedBatch:
         """Mine distinct first lines, in order; each line's template index and the templates.
 
         Lines are mined in their canonical form (:mod:`._log_lines`: access logs shortened to
@@ -313,7 +321,7 @@ class LogsProjector:
                     texts.append(text)
                 index_of_key[key] = index
             slots.append(index)
-        return _MinedBatch(slots=slots, template_ids=tuple(ids), templates=tuple(texts))
+        return MinedBatch(slots=slots, template_ids=tuple(ids), templates=tuple(texts))
 
     def _fit(self, observation: LogsObservation) -> LogsObservation:
         """Shrink the observation until its serialized size fits the byte bound.

@@ -25,6 +25,7 @@ from harness.backends.logs_embedded import EmbeddedLogBackend
 from harness.demo import WINDOW_END, WINDOW_START
 from harness.errors import ProjectionError
 from harness.projectors._log_lines import canonical_line, canonical_lines
+from harness.projectors._logs_cache import MinedBatchCache
 from harness.projectors.logs import LogsProjector, LogsProjectorLimits
 from harness.tools.arguments import QueryLogsRequest
 from tests.harness.projectors.logs_reference import reference_canonical_line, reference_project
@@ -47,10 +48,10 @@ def _demo_backend() -> EmbeddedLogBackend:
 
 
 def assert_same(raw: Any, request: QueryLogsRequest, limits: LogsProjectorLimits) -> None:
-    """The projector (twice) and the reference give the same bytes."""
+    """The projector (cold cache, then warm) and the reference give the same bytes."""
     expected = reference_project("call_1", request, raw, limits)
-    projector = LogsProjector(limits)
-    for _ in ("first", "again"):
+    projector = LogsProjector(limits, cache=MinedBatchCache())
+    for _ in ("cold", "warm"):
         got = projector.project("call_1", request, raw)
         assert got.observation.model_dump_json() == expected.observation.model_dump_json()
         assert got.facts == expected.facts
@@ -178,7 +179,7 @@ def test_hostile_results_project_as_the_reference(
         expected = reference_project("call_1", request, raw, limits)
     except ProjectionError:
         with pytest.raises(ProjectionError):
-            LogsProjector(limits).project("call_1", request, raw)
+            LogsProjector(limits, cache=MinedBatchCache()).project("call_1", request, raw)
         return
     assert expected is not None
     assert_same(raw, request, limits)
