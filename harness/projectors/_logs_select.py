@@ -108,7 +108,8 @@ def sample(ts: list[datetime], codes: list[int], counts: Sequence[int], count: i
     An event's standing depends on its template and level only, so a stratum is decided by
     its distinct codes (a set, built at C speed) and the first event of the winning code;
     strata are found by bisection (an event's stratum never decreases with its position).
-    Nothing here loops over the events in Python.
+    Only the last resort (evenly spaced leftovers, when fewer templates than slots remain) loops
+    over the events in Python.
     """
     total = len(ts)
     if count <= 0:
