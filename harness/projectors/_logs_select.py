@@ -99,17 +99,20 @@ def sample(ts: list[datetime], codes: list[int], counts: Sequence[int], count: i
     template, then the earlier event. Slots of empty strata go to the best remaining
     representative of each unseen template, then to evenly spaced leftovers.
 
+    An event's standing depends on its template and level only, so a stratum is decided by
+    its distinct codes (a set, built at C speed) and the first event of the winning code;
+    strata are found by bisection (an event's stratum never decreases with its position).
+    Only the last resort (evenly spaced leftovers, when fewer templates than slots remain) loops
+    over the events in Python.
+
     Args:
         ts: Event times, in time order.
         codes: Each event's template index and level rank as ``template * RANKS + rank``.
         counts: Each template's number of events.
         count: Events to pick.
 
-    An event's standing depends on its template and level only, so a stratum is decided by
-    its distinct codes (a set, built at C speed) and the first event of the winning code;
-    strata are found by bisection (an event's stratum never decreases with its position).
-    Only the last resort (evenly spaced leftovers, when fewer templates than slots remain) loops
-    over the events in Python.
+    Returns:
+        The picked positions, ascending.
     """
     total = len(ts)
     if count <= 0:
