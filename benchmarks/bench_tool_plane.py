@@ -5,7 +5,9 @@ Prints a readable table and, as its last line, one JSON object with the same fig
 1. Boundary overhead per call against real Redis (HARNESS_BENCH_REDIS_URL, default
    redis://127.0.0.1:6379/15; falls back to fakeredis with a note when Redis is down), with
    backend and projector time measured inside the call and subtracted.
-2. Log projector lines/s on 100k generated demo lines (one core).
+2. Log projector lines/s on 100k generated demo lines (one core), with a cold cache of mined
+   batches (cleared before each cold run: what a fresh process pays) and a warm one (the same
+   query projected again, as every run of a question does); the two observations must be equal.
 3. Observation bytes vs raw bytes for that result.
 4. At an equal 8 KB observation budget: share of distinct templates and of line mass that our
    observation covers vs a "last 100 lines" truncation baseline cut to the same 8 KB.
@@ -29,7 +31,9 @@ from harness.clock import SystemClock
 from harness.context import RunContext
 from harness.demo.generate_logs import generate_events
 from harness.envelope import ToolCallEnvelope, ToolPolicy
+from harness.projectors._logs_cache import shared_cache
 from harness.projectors._logs_raw import parse_raw
+from harness.projectors._logs_select import RANKS
 from harness.projectors.logs import LogsProjector, LogsProjectorLimits
 from harness.testing.tools import DocsProjector, docs_raw
 from harness.tools import InlineToolExecutor, ToolRegistry, ToolSpec
@@ -134,23 +138,44 @@ def _raw_for(events: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def _projector_throughput(events: list[dict[str, Any]], repeats: int) -> dict[str, Any]:
+    """Lines/s of one projection with a cold cache (cleared first) and with a warm one.
+
+    Cold and warm runs alternate, ``repeats`` of each; medians of wall time (and, for a shared
+    machine, of this process's CPU time). The warm observation must equal the cold one.
+    """
     request = QueryLogsRequest(start="2026-11-02T13:00:00Z", end="2026-11-02T15:00:00Z")
     raw = _raw_for(events)
     projector = LogsProjector()
-    timings = []
+    cache = shared_cache()
+    wall: dict[str, list[float]] = {"cold": [], "warm": []}
+    cpu: dict[str, list[float]] = {"cold": [], "warm": []}
     projection = None
     for _ in range(repeats):
-        t0 = time.perf_counter()
-        projection = projector.project("bench", request, raw)
-        timings.append(time.perf_counter() - t0)
+        cache.clear()
+        for state in ("cold", "warm"):
+            t0, c0 = time.perf_counter(), time.process_time()
+            result = projector.project("bench", request, raw)
+            wall[state].append(time.perf_counter() - t0)
+            cpu[state].append(time.process_time() - c0)
+            if projection is None:
+                projection = result
+            json_now = result.observation.model_dump_json()
+            assert json_now == projection.observation.model_dump_json(), "cache changed it"
     assert projection is not None
     raw_bytes = len(json.dumps(raw, separators=(",", ":")).encode())
     obs_bytes = len(projection.observation.model_dump_json().encode())
-    best = statistics.median(timings)
+    seconds = {state: statistics.median(times) for state, times in wall.items()}
+    cpu_s = {state: statistics.median(times) for state, times in cpu.items()}
     return {
         "lines": len(events),
-        "seconds_median": round(best, 3),
-        "lines_per_s": int(len(events) / best),
+        "repeats": repeats,
+        "seconds_median": round(seconds["cold"], 3),
+        "lines_per_s": int(len(events) / seconds["cold"]),
+        "seconds_median_warm": round(seconds["warm"], 3),
+        "lines_per_s_warm": int(len(events) / seconds["warm"]),
+        "cpu_lines_per_s": int(len(events) / cpu_s["cold"]),
+        "cpu_lines_per_s_warm": int(len(events) / cpu_s["warm"]),
+        "warm_equals_cold": True,
         "raw_bytes": raw_bytes,
         "observation_bytes": obs_bytes,
         "compression_ratio": round(raw_bytes / obs_bytes, 1),
@@ -164,12 +189,11 @@ def _template_labels(raw: Any) -> list[str]:
     Measurement only: it reuses the projector's own mining step (a private method on purpose,
     so that both sides of the coverage comparison count the same templates).
     """
-    events, _ = parse_raw(raw)
-    ordered = sorted(events, key=lambda e: (e.ts, e.index))
-    ids, _ = LogsProjector()._mine(ordered)
+    events = parse_raw(raw)
+    mined = LogsProjector()._mine(events)
     labels = [""] * len(events)
-    for event, template_id in zip(ordered, ids, strict=True):
-        labels[event.index] = template_id
+    for index, code in zip(events.index, mined.codes, strict=True):
+        labels[index] = mined.groups[code // RANKS].template_id
     return labels
 
 
@@ -222,7 +246,7 @@ def main() -> None:
     n_lines = int(os.environ.get("BENCH_LINES", "100000"))
     overhead = asyncio.run(_boundary_overhead(n_calls))
     events = list(generate_events(n_lines))
-    throughput = _projector_throughput(events, repeats=int(os.environ.get("BENCH_REPEATS", "3")))
+    throughput = _projector_throughput(events, repeats=int(os.environ.get("BENCH_REPEATS", "5")))
     limits = LogsProjectorLimits()
     assert limits.max_observation_bytes == OBS_BUDGET_BYTES
     coverage = _coverage(events, throughput.pop("projection"))
@@ -231,7 +255,11 @@ def main() -> None:
         ("boundary overhead p50 (ms)", overhead["p50_ms"], "≤ 2"),
         ("boundary overhead p99 (ms)", overhead["p99_ms"], ""),
         ("store", overhead["store"], ""),
-        ("log projector lines/s (1 core)", throughput["lines_per_s"], "≥ 30000"),
+        (
+            "log projector lines/s (1 core), cold | warm",
+            f"{throughput['lines_per_s']} | {throughput['lines_per_s_warm']}",
+            "≥ 150000",
+        ),
         ("raw bytes", throughput["raw_bytes"], ""),
         ("observation bytes", throughput["observation_bytes"], f"≤ {OBS_BUDGET_BYTES}"),
         ("raw / observation", throughput["compression_ratio"], ""),

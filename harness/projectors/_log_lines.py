@@ -17,9 +17,10 @@ erases both:
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from typing import NamedTuple
 
-__all__ = ["CanonicalLine", "canonical_line", "with_status"]
+__all__ = ["CanonicalLine", "canonical_line", "canonical_lines", "with_status"]
 
 _ACCESS = re.compile(
     r'"(?P<method>GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS|CONNECT|TRACE) (?P<path>[^\s"?]+)[^\s"]*'
@@ -28,7 +29,9 @@ _ACCESS = re.compile(
 _STATUS = re.compile(r"\bstatus(?:_code)?\"?\s*[=:]\s*\"?(?P<status>[1-5]\d\d)\b")
 # A path segment that names one object: all digits, a UUID/hex id, or any run of 3+ digits
 # (ord_10444, SKU-10444). Version segments such as v1 or oauth2 stay.
-_ID_SEGMENT = re.compile(r"(?<=/)(?:\d+|[0-9a-fA-F-]{8,}|[^/]*\d{3}[^/]*)(?=/|$)")
+# The slash is matched (and written back) rather than looked behind at, so that the regex engine
+# can scan for it; the lookahead leaves the next slash for the next segment.
+_ID_SEGMENT = re.compile(r"/(?:\d+|[0-9a-fA-F-]{8,}|[^/]*\d{3}[^/]*)(?=/|$)")
 _STATUS_SLOT = re.compile(r"(\bstatus(?:_code)?\"?\s*[=:]\s*\"?)<\*>")
 
 
@@ -42,19 +45,41 @@ class CanonicalLine(NamedTuple):
 
 def canonical_line(line: str) -> CanonicalLine:
     """The canonical form of a log message's first line."""
+    return _canonical(line, {})
+
+
+def canonical_lines(lines: Iterable[str]) -> list[CanonicalLine]:
+    """The canonical form of each line, as :func:`canonical_line`.
+
+    Access-log lines share few routes (47k of them in a 100k-line demo result held ~1.6k
+    distinct paths), so each distinct path has its ids replaced once per call.
+    """
+    paths: dict[str, str] = {}
+    return [_canonical(line, paths) for line in lines]
+
+
+def _canonical(line: str, paths: dict[str, str]) -> CanonicalLine:
     if "HTTP/" in line:
         found = _ACCESS.search(line)
         if found is not None:
-            path = _ID_SEGMENT.sub("<id>", found["path"])
+            raw_path = found["path"]
+            path = paths.get(raw_path)
+            if path is None:
+                path = paths[raw_path] = _ID_SEGMENT.sub("/<id>", raw_path)
             flags = found["flags"] or "-"
             status = found["status"]
             return CanonicalLine(
                 f"{found['method']} {path} HTTP status={status} flags={flags}", status, True
             )
-    if "status" in line:
-        found = _STATUS.search(line)
+    # A status match starts where the word ``status`` does: trying the pattern only there
+    # finds the same leftmost match as a search, without the search's attempt at every
+    # position (``\b`` at the start of the pattern defeats the regex engine's literal scan).
+    start = line.find("status")
+    while start >= 0:
+        found = _STATUS.match(line, start)
         if found is not None:
             return CanonicalLine(line, found["status"], False)
+        start = line.find("status", start + 1)
     return CanonicalLine(line, None, False)
 
 

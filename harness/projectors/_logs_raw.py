@@ -1,16 +1,25 @@
-"""Reading the raw results of the log backends into time-ordered events (private)."""
+"""Reading the raw results of the log backends into time-ordered columns (private).
+
+A large result is read column by column (``map`` and comprehensions, no object per event), which
+is several times cheaper than a loop that builds one event at a time. That fast path only reads
+well-formed input; anything it cannot read is read again by the per-event loop, which raises
+the precise error (or, for an input the fast path was merely too strict for, returns the same
+columns).
+"""
 
 from __future__ import annotations
 
+import operator
 import re
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from itertools import islice
 from typing import Any
 
 from harness.errors import ErrorCode, ProjectionError
 from harness.tools.arguments import LOG_LEVELS
 
-__all__ = ["EMBEDDED_FORMAT", "LOKI_FORMAT", "RANK", "Event", "normalize_level", "parse_raw"]
+__all__ = ["EMBEDDED_FORMAT", "LOKI_FORMAT", "RANK", "LogColumns", "normalize_level", "parse_raw"]
 
 EMBEDDED_FORMAT = "embedded-jsonl/v1"
 LOKI_FORMAT = "loki/query_range"
@@ -23,17 +32,55 @@ _LINE_LEVEL = re.compile(
     r"(?:\blevel\"?[=:]\s*\"?|\b)(TRACE|DEBUG|INFO|WARN(?:ING)?|ERROR|FATAL|CRITICAL)\b",
     re.IGNORECASE,
 )
+_READ_ERRORS = (KeyError, TypeError, ValueError, AttributeError, OverflowError)
+_ONLY_STR = {str}
+_ONLY_UTC = {UTC}
+_TZINFO = operator.attrgetter("tzinfo")
 
 
 @dataclass(slots=True, kw_only=True)
-class Event:
-    """One raw event (slots, not frozen: built 100k times per large result)."""
+class LogColumns:
+    """A raw result's events as parallel columns, in time order.
 
-    index: int
-    ts: datetime
-    service: str
-    level: str
-    message: str
+    Events of the same instant keep their raw order (the sort is stable).
+
+    Attributes:
+        index: Each event's position in the raw result.
+        ts: Event times (aware, UTC).
+        service: Service names as the backend gave them (not yet redacted).
+        level: Canonical level names (one of ``LOG_LEVELS``).
+        message: Full messages (not yet redacted).
+        limit_hit: Whether the backend stopped at its own limit.
+    """
+
+    index: list[int]
+    ts: list[datetime]
+    service: list[str]
+    level: list[str]
+    message: list[str]
+    limit_hit: bool
+
+    def __len__(self) -> int:
+        return len(self.index)
+
+    def in_time_order(self) -> LogColumns:
+        """These columns sorted by time, stably (already sorted: ``self``)."""
+        ts = self.ts
+        if all(map(operator.le, ts, islice(ts, 1, None))):
+            return self
+        order = sorted(range(len(ts)), key=ts.__getitem__)
+
+        def pick(column: list[Any]) -> list[Any]:
+            return list(map(column.__getitem__, order))
+
+        return LogColumns(
+            index=pick(self.index),
+            ts=pick(ts),
+            service=pick(self.service),
+            level=pick(self.level),
+            message=pick(self.message),
+            limit_hit=self.limit_hit,
+        )
 
 
 def normalize_level(value: Any) -> str:
@@ -43,19 +90,23 @@ def normalize_level(value: Any) -> str:
     return name if name in RANK else "INFO"
 
 
-def parse_raw(raw: Any) -> tuple[list[Event], bool]:
-    """Return the raw result's events (index = position in the raw result) and limit_hit."""
+def parse_raw(raw: Any) -> LogColumns:
+    """Return the raw result's events in time order (``index`` = position in the raw result).
+
+    Raises:
+        ProjectionError: PROJECTION_ERROR when ``raw`` is not a result of a known format.
+    """
     if not isinstance(raw, dict):
         raise _malformed("raw is not an object")
     fmt = raw.get("format")
     try:
         if fmt == EMBEDDED_FORMAT:
-            return _parse_embedded(raw)
+            return _parse_embedded(raw).in_time_order()
         if fmt == LOKI_FORMAT:
-            return _parse_loki(raw)
+            return _parse_loki(raw).in_time_order()
     except ProjectionError:
         raise
-    except (KeyError, TypeError, ValueError, AttributeError, OverflowError) as exc:
+    except _READ_ERRORS as exc:
         raise _malformed(f"unreadable {fmt} result ({type(exc).__name__})") from exc
     raise _malformed("unknown raw format")
 
@@ -64,50 +115,97 @@ def _malformed(message: str) -> ProjectionError:
     return ProjectionError(ErrorCode.PROJECTION_ERROR, message)
 
 
-def _parse_embedded(raw: dict[str, Any]) -> tuple[list[Event], bool]:
+def _parse_embedded(raw: dict[str, Any]) -> LogColumns:
     items = raw["events"]
     if not isinstance(items, list):
         raise _malformed("events is not a list")
-    events = []
-    levels: dict[Any, str] = {}
-    for index, item in enumerate(items):
+    limit_hit = bool(raw.get("limit_hit", False))
+    try:
+        columns = _embedded_columns(items, limit_hit)
+    except _READ_ERRORS:
+        columns = None
+    if columns is None:
+        columns = _embedded_events(items, limit_hit)
+    return columns
+
+
+def _embedded_columns(items: list[Any], limit_hit: bool) -> LogColumns | None:
+    """The fast path: well-formed items read a column at a time; ``None`` for anything else."""
+    messages = [item["message"] for item in items]
+    stamps = [item["ts"] for item in items]
+    raw_levels = [item.get("level") for item in items]
+    services = [item.get("service") or "unknown" for item in items]
+    if not set(map(type, messages)) <= _ONLY_STR or not set(map(type, stamps)) <= _ONLY_STR:
+        return None
+    ts = list(map(datetime.fromisoformat, stamps))
+    if not set(map(_TZINFO, ts)) <= _ONLY_UTC:
+        ts = list(map(_as_utc, ts))
+    if not set(map(type, services)) <= _ONLY_STR:
+        services = list(map(str, services))
+    names = {value: normalize_level(value) for value in set(raw_levels)}
+    return LogColumns(
+        index=list(range(len(items))),
+        ts=ts,
+        service=services,
+        level=list(map(names.__getitem__, raw_levels)),
+        message=messages,
+        limit_hit=limit_hit,
+    )
+
+
+def _embedded_events(items: list[Any], limit_hit: bool) -> LogColumns:
+    """The per-event reading: checks every field in order and raises on the first bad one."""
+    ts: list[datetime] = []
+    services: list[str] = []
+    levels: list[str] = []
+    messages: list[str] = []
+    names: dict[Any, str] = {}
+    for item in items:
         message = item["message"]
         if not isinstance(message, str):
             raise _malformed("message is not a string")
         raw_level = item.get("level")
-        level = levels.get(raw_level)
+        level = names.get(raw_level)
         if level is None:
-            level = levels[raw_level] = normalize_level(raw_level)
-        events.append(
-            Event(
-                index=index,
-                ts=_parse_ts(item["ts"]),
-                service=str(item.get("service") or "unknown"),
-                level=level,
-                message=message,
-            )
-        )
-    return events, bool(raw.get("limit_hit", False))
+            level = names[raw_level] = normalize_level(raw_level)
+        ts.append(_parse_ts(item["ts"]))
+        services.append(str(item.get("service") or "unknown"))
+        levels.append(level)
+        messages.append(message)
+    return LogColumns(
+        index=list(range(len(items))),
+        ts=ts,
+        service=services,
+        level=levels,
+        message=messages,
+        limit_hit=limit_hit,
+    )
 
 
 def _parse_ts(value: Any) -> datetime:
     if not isinstance(value, str):
         raise _malformed("ts is not a string")
-    parsed = datetime.fromisoformat(value)
+    return _as_utc(datetime.fromisoformat(value))
+
+
+def _as_utc(parsed: datetime) -> datetime:
     tz = parsed.tzinfo
     if tz is None:
         return parsed.replace(tzinfo=UTC)
     return parsed if tz is UTC else parsed.astimezone(UTC)
 
 
-def _parse_loki(raw: dict[str, Any]) -> tuple[list[Event], bool]:
+def _parse_loki(raw: dict[str, Any]) -> LogColumns:
     response = raw["response"]
     if not isinstance(response, dict) or response.get("status") != "success":
         raise _malformed("loki response is not a success")
     data = response["data"]
     if data.get("resultType") != "streams":
         raise _malformed("loki result is not streams")
-    events: list[Event] = []
+    ts: list[datetime] = []
+    services: list[str] = []
+    levels: list[str] = []
+    messages: list[str] = []
     for stream in data["result"]:
         labels = stream.get("stream") or {}
         if not isinstance(labels, dict):
@@ -122,16 +220,17 @@ def _parse_loki(raw: dict[str, Any]) -> tuple[list[Event], bool]:
                 found = _LINE_LEVEL.search(line, 0, 300)
                 level = found.group(1) if found else None
             seconds, nanos = divmod(int(ns), 1_000_000_000)
-            ts = datetime.fromtimestamp(seconds, tz=UTC).replace(microsecond=nanos // 1000)
-            events.append(
-                Event(
-                    index=len(events),
-                    ts=ts,
-                    service=service,
-                    level=normalize_level(level),
-                    message=line,
-                )
-            )
+            ts.append(datetime.fromtimestamp(seconds, tz=UTC).replace(microsecond=nanos // 1000))
+            services.append(service)
+            levels.append(normalize_level(level))
+            messages.append(line)
     limit = raw.get("limit")
-    limit_hit = isinstance(limit, int) and limit > 0 and len(events) >= limit
-    return events, limit_hit
+    limit_hit = isinstance(limit, int) and limit > 0 and len(ts) >= limit
+    return LogColumns(
+        index=list(range(len(ts))),
+        ts=ts,
+        service=services,
+        level=levels,
+        message=messages,
+        limit_hit=limit_hit,
+    )

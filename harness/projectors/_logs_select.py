@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
 from harness.observation import LogEvent, LogTemplate
-from harness.projectors._logs_raw import RANK, Event
+from harness.projectors._logs_raw import RANK
 
-__all__ = ["ELLIPSIS", "TemplateGroup", "clip", "lowest_event", "sample", "trim_stack"]
+__all__ = ["ELLIPSIS", "RANKS", "TemplateGroup", "clip", "lowest_event", "sample", "trim_stack"]
 
 
 @dataclass(kw_only=True)
@@ -26,6 +28,9 @@ class TemplateGroup:
 
 
 ELLIPSIS = "…"
+# Level ranks fit below this; an event's code is ``template * RANKS + rank``.
+RANKS = 8
+assert len(RANK) <= RANKS
 # Stack frame lines of Java (``at ...``, ``... 12 more``) and Python (``File "..."``, code).
 _FRAME = re.compile(r"^\s+(?:at\s|\.\.\.\s*\d+\s+(?:more|common)|File\s\")|^\s{4,}\S")
 _CAUSE = re.compile(r"^\s*(?:Caused by:|During handling|The above exception|Suppressed:)")
@@ -86,58 +91,72 @@ def clip(text: str, max_chars: int) -> tuple[str, bool]:
     return text[: max(max_chars - 1, 0)] + ELLIPSIS, True
 
 
-def sample(
-    events: list[Event], template_ids: list[str], groups: dict[str, TemplateGroup], count: int
-) -> list[int]:
+def sample(ts: list[datetime], codes: list[int], counts: Sequence[int], count: int) -> list[int]:
     """Positions (in time order) of up to ``count`` events spread over the whole range.
 
     The range ``[first, last]`` is cut into ``count`` equal strata; each stratum contributes
     its best event: a template not shown yet first, then the higher level, then the rarer
     template, then the earlier event. Slots of empty strata go to the best remaining
     representative of each unseen template, then to evenly spaced leftovers.
+
+    An event's standing depends on its template and level only, so a stratum is decided by
+    its distinct codes (a set, built at C speed) and the first event of the winning code;
+    strata are found by bisection (an event's stratum never decreases with its position).
+    Only the last resort (evenly spaced leftovers, when fewer templates than slots remain) loops
+    over the events in Python.
+
+    Args:
+        ts: Event times, in time order.
+        codes: Each event's template index and level rank as ``template * RANKS + rank``.
+        counts: Each template's number of events.
+        count: Events to pick.
+
+    Returns:
+        The picked positions, ascending.
     """
+    total = len(ts)
     if count <= 0:
         return []
-    if len(events) <= count:
-        return list(range(len(events)))
-    start = events[0].ts.timestamp()
-    span = events[-1].ts.timestamp() - start
+    if total <= count:
+        return list(range(total))
+    start = ts[0].timestamp()
+    span = ts[-1].timestamp() - start
+
+    def stratum_of(position: int) -> int:
+        if span <= 0:
+            return 0
+        return min(count - 1, int((ts[position].timestamp() - start) / span * count))
+
     picked: list[int] = []
-    chosen_templates: set[str] = set()
-    position = 0
-    total = len(events)
+    chosen: set[int] = set()
+
+    def standing(code: int) -> tuple[int, int, int]:
+        template, rank = divmod(code, RANKS)
+        return (0 if template in chosen else 1, rank, -counts[template])
+
+    low = 0
     for stratum in range(count):
-        best: tuple[int, int, int] | None = None
-        best_position = -1
-        while position < total:
-            offset = events[position].ts.timestamp() - start
-            bucket = min(count - 1, int(offset / span * count)) if span > 0 else 0
-            if bucket > stratum:
-                break
-            template_id = template_ids[position]
-            key = (
-                0 if template_id in chosen_templates else 1,
-                RANK[events[position].level],
-                -groups[template_id].count,
-            )
-            if best is None or key > best:
-                best, best_position = key, position
-            position += 1
-        if best_position >= 0:
-            picked.append(best_position)
-            chosen_templates.add(template_ids[best_position])
+        high = bisect_right(range(total), stratum, lo=low, key=stratum_of)
+        if high == low:
+            continue
+        window = set(codes[low:high])
+        best = max(map(standing, window))
+        position = min(codes.index(c, low, high) for c in window if standing(c) == best)
+        picked.append(position)
+        chosen.add(codes[position] // RANKS)
+        low = high
     if len(picked) < count:
         taken = set(picked)
-        representatives: dict[str, int] = {}
-        for index, template_id in enumerate(template_ids):
-            if template_id in chosen_templates or index in taken:
-                continue
-            current = representatives.get(template_id)
-            if current is None or RANK[events[index].level] > RANK[events[current].level]:
-                representatives[template_id] = index
+        # An unseen template's representative: its first event of its highest level.
+        highest: dict[int, int] = {}
+        for code in set(codes):
+            template, rank = divmod(code, RANKS)
+            if template not in chosen and rank >= highest.get(template, -1):
+                highest[template] = rank
+        representatives = [codes.index(t * RANKS + r) for t, r in highest.items()]
         extra = sorted(
-            representatives.values(),
-            key=lambda i: (-RANK[events[i].level], -groups[template_ids[i]].count, i),
+            representatives,
+            key=lambda i: (-(codes[i] % RANKS), -counts[codes[i] // RANKS], i),
         )
         for index in extra[: count - len(picked)]:
             picked.append(index)

@@ -26,12 +26,21 @@ What the model gets (seed tool-dual-view §6.2):
 
 Only the shown events' full messages are redacted and trimmed; every other event contributes
 its redacted first line to the templates, which keeps the projector fast on 100k-line results.
+
+Cost follows the distinct lines, not the raw lines: each distinct first line is canonicalised and
+mined once, per-event work is done column-wise (``map``, ``Counter``, sets of codes) rather than
+event by event, and what mining made of a batch of distinct lines is kept in a process-wide cache
+(:mod:`._logs_cache`) keyed by the whole batch, so a query projected again (the same windows in
+every run of a question) skips mining with an identical result.
 """
 
 from __future__ import annotations
 
+from array import array
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
+from operator import add
 from typing import Any
 
 from pydantic import BaseModel
@@ -47,9 +56,11 @@ from harness.observation import (
     Projection,
     ProjectionFacts,
 )
-from harness.projectors._log_lines import canonical_line, with_status
-from harness.projectors._logs_raw import LOKI_FORMAT, RANK, Event, parse_raw
+from harness.projectors._log_lines import canonical_lines, with_status
+from harness.projectors._logs_cache import MinedBatch, MinedBatchCache, batch_digest, shared_cache
+from harness.projectors._logs_raw import LOKI_FORMAT, RANK, LogColumns, parse_raw
 from harness.projectors._logs_select import (
+    RANKS,
     TemplateGroup,
     clip,
     lowest_event,
@@ -59,7 +70,10 @@ from harness.projectors._logs_select import (
 from harness.redaction import Redactor
 from harness.tools.arguments import LOG_LEVELS, QueryLogsRequest
 
-__all__ = ["LOKI_FORMAT", "LogsProjector", "LogsProjectorLimits", "trim_stack"]
+__all__ = ["LOKI_FORMAT", "LogsProjector", "LogsProjectorLimits", "MinedBatchCache", "trim_stack"]
+
+# Projectors built without a redactor share this one, and with it the cached batches.
+_DEFAULT_REDACTOR = Redactor()
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -82,13 +96,28 @@ class LogsProjectorLimits:
     max_observation_bytes: int = 8192
 
 
+@dataclass(frozen=True, kw_only=True)
+class _Mined:
+    """The templates of one result: per event (time order) a code, per template a group.
+
+    ``codes[p]`` is ``template * RANKS + rank`` for the event at position ``p``;
+    ``groups[template]`` aggregates that template's events.
+    """
+
+    codes: list[int]
+    groups: list[TemplateGroup]
+
+
 class LogsProjector:
     """``Projector`` for ``query_logs``.
 
     Args:
         limits: Observation bounds.
-        redactor: Redacts every message (the default :class:`Redactor` when omitted).
+        redactor: Redacts every message (a shared default :class:`Redactor` when omitted). It
+            must be stateless: batches mined with it are cached under its identity.
         miner_config: Template miner tuning.
+        cache: Where mined batches are kept (the process-wide cache when omitted). A hit
+            returns exactly what mining would have: see :mod:`harness.projectors._logs_cache`.
     """
 
     def __init__(
@@ -96,10 +125,13 @@ class LogsProjector:
         limits: LogsProjectorLimits | None = None,
         redactor: Redactor | None = None,
         miner_config: MinerConfig | None = None,
+        cache: MinedBatchCache | None = None,
     ) -> None:
         self.limits = limits or LogsProjectorLimits()
-        self._redact: Callable[[str], str] = (redactor or Redactor()).redact
-        self._miner_config = miner_config
+        self._redactor = redactor or _DEFAULT_REDACTOR
+        self._redact: Callable[[str], str] = self._redactor.redact
+        self._miner_config = miner_config or MinerConfig()
+        self._cache = cache if cache is not None else shared_cache()
 
     def project(self, tool_call_id: str, request: BaseModel, raw: Any) -> Projection:
         """Build the bounded observation for one ``query_logs`` result.
@@ -110,7 +142,7 @@ class LogsProjector:
         """
         if not isinstance(request, QueryLogsRequest):
             raise ProjectionError(ErrorCode.PROJECTION_ERROR, "not a QueryLogsRequest")
-        events, limit_hit = parse_raw(raw)
+        events = parse_raw(raw)
         redact = self._redact
         scope = LogsScope(
             start=request.start,
@@ -119,12 +151,12 @@ class LogsProjector:
             query=redact(request.query) if request.query is not None else None,
             level=request.level,
         )
-        if not events:
+        if not len(events):
             observation = LogsObservation(
                 tool_call_id=tool_call_id,
                 evidence_status=EvidenceStatus.NO_EVIDENCE,
                 scope=scope,
-                truncated=limit_hit,
+                truncated=events.limit_hit,
             )
             self._check_size(observation)
             return Projection(
@@ -132,11 +164,19 @@ class LogsProjector:
                 facts=ProjectionFacts(returned_count=0, evidence_identities=frozenset()),
             )
 
-        events.sort(key=lambda e: (e.ts, e.index))
-        template_ids, groups = self._mine(events)
-        ordered = sorted(groups.values(), key=lambda g: (-g.rank, -g.count, g.first, g.template_id))
+        mined = self._mine(events)
+        groups = mined.groups
+        ordered = sorted(groups, key=lambda g: (-g.rank, -g.count, g.first, g.template_id))
         limits = self.limits
         cut = False
+        services: dict[str, str] = {}
+
+        def redacted_service(name: str) -> str:
+            text = services.get(name)
+            if text is None:
+                text = services[name] = redact(name)
+            return text
+
         templates: list[LogTemplate] = []
         for group in ordered[: limits.max_templates]:
             text, clipped = clip(group.template, limits.max_message_chars)
@@ -146,37 +186,39 @@ class LogsProjector:
                     ref=f"tpl:{group.template_id}",
                     template=text,
                     count=group.count,
-                    services=sorted({redact(s) for s in group.services}),
+                    services=sorted({redacted_service(s) for s in group.services}),
                     level=LOG_LEVELS[group.rank],
                     first_seen=group.first,
                     last_seen=group.last,
                 )
             )
-        picked = sample(events, template_ids, groups, limits.max_events)
+        codes = mined.codes
+        picked = sample(events.ts, codes, [g.count for g in groups], limits.max_events)
         shown: list[LogEvent] = []
         for position in picked:
-            event = events[position]
-            message, trimmed = trim_stack(self._redact(event.message), limits.max_stack_lines)
+            message, trimmed = trim_stack(redact(events.message[position]), limits.max_stack_lines)
             message, clipped = clip(message, limits.max_message_chars)
             cut = cut or trimmed or clipped
             shown.append(
                 LogEvent(
-                    ref=f"evt:{event.index}",
-                    ts=event.ts,
-                    service=redact(event.service),
-                    level=event.level,
-                    template_ref=f"tpl:{template_ids[position]}",
+                    ref=f"evt:{events.index[position]}",
+                    ts=events.ts[position],
+                    service=redacted_service(events.service[position]),
+                    level=events.level[position],
+                    template_ref=f"tpl:{groups[codes[position] // RANKS].template_id}",
                     message=message,
                 )
             )
-        truncated = limit_hit or cut or len(ordered) > len(templates) or len(events) > len(shown)
+        truncated = (
+            events.limit_hit or cut or len(ordered) > len(templates) or len(events) > len(shown)
+        )
         observation = self._fit(
             LogsObservation(
                 tool_call_id=tool_call_id,
                 evidence_status=EvidenceStatus.EVIDENCE_FOUND,
                 scope=scope,
-                actual_start=events[0].ts,
-                actual_end=events[-1].ts,
+                actual_start=events.ts[0],
+                actual_end=events.ts[-1],
                 templates=templates,
                 events=shown,
                 truncated=truncated,
@@ -184,14 +226,63 @@ class LogsProjector:
         )
         facts = ProjectionFacts(
             returned_count=len(events),
-            evidence_identities=frozenset(f"tpl:{g.template_id}" for g in groups.values()),
+            evidence_identities=frozenset(f"tpl:{g.template_id}" for g in groups),
         )
         return Projection(observation=observation, facts=facts)
 
     # ------------------------------------------------------------------ internals
 
-    def _mine(self, events: list[Event]) -> tuple[list[str], dict[str, TemplateGroup]]:
-        """Mine the first lines; return each event's template id and the groups.
+    def _mine(self, events: LogColumns) -> _Mined:
+        """Template every event by its first line; aggregate each template's events.
+
+        Each distinct first line is looked up once: the batch of distinct lines (in time order
+        of their first event, the order mining sees them) is mined on a cache miss
+        (:meth:`_mine_batch`), and its result reused on a hit. The per-event work that is left
+        — the line's template, level rank, counts, services, first and last event — runs at C
+        speed over whole columns.
+        """
+        firsts = [m if "\n" not in m else m.partition("\n")[0] for m in events.message]
+        slot_of: dict[str, int] = dict.fromkeys(firsts, 0)
+        distinct = list(slot_of)
+        key = (self._miner_config, self._redactor, batch_digest(distinct))
+        batch = self._cache.get(key)
+        if batch is None:
+            batch = self._mine_batch(distinct)
+            self._cache.put(key, batch)
+        slot_of.update(zip(distinct, batch.slots, strict=True))
+        template_of = list(map(slot_of.__getitem__, firsts))
+        codes = list(map(add, map(RANKS.__mul__, template_of), map(RANK.__getitem__, events.level)))
+
+        size = len(batch.template_ids)
+        counts = [0] * size
+        ranks = [0] * size
+        for code, count in Counter(codes).items():
+            template, rank = divmod(code, RANKS)
+            counts[template] += count
+            if rank > ranks[template]:
+                ranks[template] = rank
+        services: list[set[str]] = [set() for _ in range(size)]
+        for template, service in set(zip(template_of, events.service, strict=True)):
+            services[template].add(service)
+        last = dict(zip(template_of, range(len(template_of)), strict=True))
+        first = dict(zip(reversed(template_of), range(len(template_of) - 1, -1, -1), strict=True))
+        ts = events.ts
+        groups = [
+            TemplateGroup(
+                template_id=batch.template_ids[t],
+                template=batch.templates[t],
+                count=counts[t],
+                services=services[t],
+                rank=ranks[t],
+                first=ts[first[t]],
+                last=ts[last[t]],
+            )
+            for t in range(size)
+        ]
+        return _Mined(codes=codes, groups=groups)
+
+    def _mine_batch(self, distinct: list[str]) -> MinedBatch:
+        """Mine distinct first lines, in order; each line's template index and the templates.
 
         Lines are mined in their canonical form (:mod:`._log_lines`: access logs shortened to
         the request, templates split by HTTP status). Redaction is applied to each *template*
@@ -204,46 +295,33 @@ class LogsProjector:
         merge.
         """
         redact = self._redact
-        canonical = [canonical_line(e.message.partition("\n")[0]) for e in events]
-        # Identical lines mine to the same final template; mining each distinct line once is
-        # what keeps large results cheap. Fixed (access-log) templates need no mining at all.
-        distinct = list(dict.fromkeys(c.text for c in canonical if not c.fixed))
+        canonical = canonical_lines(distinct)
+        # Fixed (access-log) templates need no mining at all.
+        to_mine = list(dict.fromkeys(c.text for c in canonical if not c.fixed))
         miner = TemplateMiner(self._miner_config, guard=redact)
         templates_of = {
-            t: m.template for t, m in zip(distinct, miner.mine_batch(distinct), strict=True)
+            t: m.template for t, m in zip(to_mine, miner.mine_batch(to_mine), strict=True)
         }
-        redacted_ids: dict[tuple[str, str | None], tuple[str, str]] = {}
-        groups: dict[str, TemplateGroup] = {}
+        index_of_key: dict[tuple[str, str | None], int] = {}
+        index_of_id: dict[str, int] = {}
         ids: list[str] = []
-        for event, line in zip(events, canonical, strict=True):
+        texts: list[str] = []
+        slots = array("I")
+        for line in canonical:
             template = line.text if line.fixed else templates_of[line.text]
             key = (template, line.status)
-            known = redacted_ids.get(key)
-            if known is None:
+            index = index_of_key.get(key)
+            if index is None:
                 text = redact(with_status(template, line.status))
-                known = redacted_ids[key] = (template_id_of(text), text)
-            template_id, text = known
-            ids.append(template_id)
-            group = groups.get(template_id)
-            rank = RANK[event.level]
-            if group is None:
-                groups[template_id] = TemplateGroup(
-                    template_id=template_id,
-                    template=text,
-                    count=1,
-                    services={event.service},
-                    rank=rank,
-                    first=event.ts,
-                    last=event.ts,
-                )
-                continue
-            group.count += 1
-            group.services.add(event.service)
-            if rank > group.rank:
-                group.rank = rank
-            # Events arrive sorted by time, so the last one seen is the latest.
-            group.last = event.ts
-        return ids, groups
+                template_id = template_id_of(text)
+                index = index_of_id.get(template_id)
+                if index is None:
+                    index = index_of_id[template_id] = len(ids)
+                    ids.append(template_id)
+                    texts.append(text)
+                index_of_key[key] = index
+            slots.append(index)
+        return MinedBatch(slots=slots, template_ids=tuple(ids), templates=tuple(texts))
 
     def _fit(self, observation: LogsObservation) -> LogsObservation:
         """Shrink the observation until its serialized size fits the byte bound.
