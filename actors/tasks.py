@@ -118,8 +118,8 @@ def run_tool(
         backend = tool_set.backends.get(tool_name)
         if backend is None:
             raise BackendError(ErrorCode.BACKEND_ERROR, "no backend", {"tool": tool_name})
-        value = backend.fetch(request)
-        raw = RawResponse.of(value)
+        raw = RawResponse.of(backend.fetch(request))
+        value = raw.value()  # the backend's own value (a RawResponse may carry it too)
     except HarnessError:
         raise
     except Exception as exc:  # an adapter defect is still only a BACKEND_ERROR outward

@@ -126,8 +126,10 @@ def main() -> None:
           f"({synthetic['seconds']} s), {synthetic['warm_lines_per_s']:,} warm "
           f"({synthetic['warm_seconds']} s), observation {synthetic['observation_bytes']} B "
           f"of raw {synthetic['raw_bytes']:,} B")  # fmt: skip
-    demo_raw = EmbeddedLogBackend(max_events=1_000_000).fetch(
-        QueryLogsRequest(start=START, end=START + timedelta(hours=2))
+    demo_raw = (
+        EmbeddedLogBackend(max_events=1_000_000)
+        .fetch(QueryLogsRequest(start=START, end=START + timedelta(hours=2)))
+        .value()
     )
     demo = measure_projector(demo_raw["events"])
     print(f"projector, bundled demo logs ({demo['lines']:,} lines): "

@@ -114,7 +114,11 @@ class ToolBackend(Protocol):
     """Fetches the raw result for one typed request. Synchronous; may block on I/O."""
 
     def fetch(self, request: BaseModel) -> Any:
-        """Return a JSON-compatible raw response, or raise BackendError."""
+        """Return a JSON-compatible raw response, or raise BackendError.
+
+        A backend that holds its records' JSON already may return a
+        :class:`~harness.raw.RawResponse` (e.g. ``RawResponse.of_parts``) instead.
+        """
         ...
 
 

@@ -18,6 +18,7 @@ raw is actually looked at (EvidenceGuard never does).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import pydantic_core
@@ -57,15 +58,49 @@ class RawResponse:
 
     @classmethod
     def of(cls, value: Any) -> RawResponse:
-        """Serialise a backend's JSON-compatible value once.
+        """Serialise a backend's JSON-compatible value once (a RawResponse is itself).
 
         Raises:
             BackendError: BACKEND_ERROR when the value has no JSON form.
         """
+        if isinstance(value, RawResponse):
+            return value
         try:
             json = pydantic_core.to_json(value)
         except pydantic_core.PydanticSerializationError:
             raise BackendError(ErrorCode.BACKEND_ERROR, "raw response is not JSON") from None
+        return cls(size=len(json), json=json, value=value)
+
+    @classmethod
+    def of_parts(cls, value: dict[str, Any], key: str, items: Sequence[bytes]) -> RawResponse:
+        """The raw response of ``value`` whose list ``value[key]`` is already serialised.
+
+        ``items`` holds the list's elements, each serialised (what a store that keeps each
+        record's JSON has at hand); every other member is serialised here, and the object is
+        written member by member as ``of`` writes it (compact), in one join, so the bytes
+        equal ``of(value).json``.
+
+        Raises:
+            BackendError: BACKEND_ERROR when the rest of the value has no JSON form.
+        """
+        to_json = pydantic_core.to_json
+        pieces: list[bytes] = [b"{"]
+        try:
+            for index, (k, v) in enumerate(value.items()):
+                pieces.append(b"," + to_json(k) if index else to_json(k))
+                if k == key:
+                    pieces.append(b":[")
+                    for position, item in enumerate(items):
+                        if position:
+                            pieces.append(b",")
+                        pieces.append(item)
+                    pieces.append(b"]")
+                else:
+                    pieces.append(b":" + to_json(v))
+        except pydantic_core.PydanticSerializationError:
+            raise BackendError(ErrorCode.BACKEND_ERROR, "raw response is not JSON") from None
+        pieces.append(b"}")
+        json = b"".join(pieces)
         return cls(size=len(json), json=json, value=value)
 
     @classmethod

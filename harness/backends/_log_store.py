@@ -36,6 +36,8 @@ from bisect import bisect_left
 from dataclasses import dataclass
 from typing import Any
 
+import pydantic_core
+
 from harness.redaction import LogQuery, Redactor, fold
 from harness.tools.arguments import LOG_LEVELS
 
@@ -78,6 +80,9 @@ class Selection:
 
     events: list[dict[str, Any]]
     matched: int
+    events_json: list[bytes]
+    """Each returned event's JSON, serialised once per store: a response's raw JSON is
+    assembled from them (``RawResponse.of_parts``), never serialised again."""
 
 
 class LogStore:
@@ -87,7 +92,7 @@ class LogStore:
     per-event caches, which concurrent readers may fill twice, harmlessly.
     """
 
-    __slots__ = ("_by_service", "_folded", "_keys", "_partitions", "_views", "events")
+    __slots__ = ("_by_service", "_folded", "_json", "_keys", "_partitions", "_views", "events")
 
     def __init__(self, events: list[dict[str, Any]], keys: array[int]) -> None:
         # ``events`` sorted by ``keys``; use :meth:`of`, which sorts and indexes.
@@ -95,6 +100,7 @@ class LogStore:
         self._keys = keys
         self._folded: list[str | None] = [None] * len(events)
         self._views: list[str | None] = [None] * len(events)
+        self._json: list[bytes | None] = [None] * len(events)
         # Per service (or _UNNAMED), per level rank: store positions and their epoch ms.
         buckets: dict[object, list[tuple[list[int], list[int]]]] = {}
         for position, (event, key) in enumerate(zip(events, keys, strict=True)):
@@ -153,8 +159,17 @@ class LogStore:
             positions = self._matching(_merge(slices, None), query, redactor)
             matched = len(positions)
             del positions[limit:]
-        events = self.events
-        return Selection(events=[dict(events[p]) for p in positions], matched=matched)
+        events, serialised = self.events, self._json
+        copies: list[dict[str, Any]] = []
+        pieces: list[bytes] = []
+        for p in positions:
+            event = events[p]
+            copies.append(dict(event))
+            piece = serialised[p]
+            if piece is None:
+                piece = serialised[p] = pydantic_core.to_json(event)
+            pieces.append(piece)
+        return Selection(events=copies, matched=matched, events_json=pieces)
 
     def _slices(
         self, start_ms: int, end_ms: int, services: frozenset[str], min_rank: int | None

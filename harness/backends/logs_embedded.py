@@ -38,6 +38,7 @@ from pydantic import BaseModel
 
 from harness.backends._log_store import LogStore, level_rank
 from harness.errors import BackendError, ErrorCode
+from harness.raw import RawResponse
 from harness.redaction import LogQuery, Redactor
 from harness.tools.arguments import QueryLogsRequest
 
@@ -81,7 +82,7 @@ class EmbeddedLogBackend:
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__init__(state["path"], state["max_events"])  # type: ignore[misc]
 
-    def fetch(self, request: BaseModel) -> dict[str, Any]:
+    def fetch(self, request: BaseModel) -> RawResponse:
         """Return the raw response for one ``QueryLogsRequest``.
 
         Raises:
@@ -99,12 +100,14 @@ class EmbeddedLogBackend:
             redactor=self._redactor,
             limit=self.max_events,
         )
-        return {
+        value = {
             "format": EMBEDDED_LOGS_FORMAT,
             "events": selection.events,
             "matched": selection.matched,
             "limit_hit": selection.matched > self.max_events,
         }
+        # Each event's JSON is kept by the store: the raw is assembled, never re-serialised.
+        return RawResponse.of_parts(value, "events", selection.events_json)
 
     def _load(self) -> LogStore:
         store = self._store

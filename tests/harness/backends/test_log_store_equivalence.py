@@ -205,7 +205,7 @@ class World:
     ) -> dict[str, Any]:
         """The backend's raw response, checked against the reference's (``found``: its events)."""
         self.backend.max_events = max_events
-        got = self.backend.fetch(request)
+        got = self.backend.fetch(request).value()
         expected = _raw(self.reference.found(request) if found is None else found, max_events)
         assert _bytes(got) == _bytes(expected)
         return got

@@ -41,7 +41,7 @@ def query(**kwargs: object) -> QueryLogsRequest:
 
 
 def test_range_is_half_open_and_events_are_returned_as_stored(store: Path) -> None:
-    raw = EmbeddedLogBackend(store).fetch(query())
+    raw = EmbeddedLogBackend(store).fetch(query()).value()
     assert raw == {
         "format": EMBEDDED_LOGS_FORMAT,
         "events": EVENTS[:5],
@@ -62,13 +62,13 @@ def test_range_is_half_open_and_events_are_returned_as_stored(store: Path) -> No
     ],
 )
 def test_filters(store: Path, filters: dict[str, object], expected: list[int]) -> None:
-    raw = EmbeddedLogBackend(store).fetch(query(**filters))
+    raw = EmbeddedLogBackend(store).fetch(query(**filters)).value()
     assert raw["events"] == [EVENTS[i] for i in expected]
     assert raw["matched"] == len(expected)
 
 
 def test_limit_returns_the_first_events_and_says_so(store: Path) -> None:
-    raw = EmbeddedLogBackend(store, max_events=2).fetch(query())
+    raw = EmbeddedLogBackend(store, max_events=2).fetch(query()).value()
     assert raw == {
         "format": EMBEDDED_LOGS_FORMAT,
         "events": EVENTS[:2],
@@ -80,13 +80,13 @@ def test_limit_returns_the_first_events_and_says_so(store: Path) -> None:
 def test_plain_jsonl_and_unsorted_stores_are_read(tmp_path: Path) -> None:
     path = tmp_path / "logs.jsonl"
     path.write_text("\n".join(json.dumps(e) for e in reversed(EVENTS)) + "\n\n")
-    assert EmbeddedLogBackend(path).fetch(query())["events"] == EVENTS[:5]
+    assert EmbeddedLogBackend(path).fetch(query()).value()["events"] == EVENTS[:5]
 
 
 def test_returned_events_are_copies(store: Path) -> None:
     backend = EmbeddedLogBackend(store)
-    backend.fetch(query())["events"][0]["message"] = "changed"
-    assert backend.fetch(query())["events"][0]["message"] == "started"
+    backend.fetch(query()).value()["events"][0]["message"] = "changed"
+    assert backend.fetch(query()).value()["events"][0]["message"] == "started"
 
 
 @pytest.mark.parametrize("content", ["not json\n", '["a list"]\n', '{"no_ts": 1}\n'])
@@ -94,29 +94,31 @@ def test_unreadable_store_is_backend_error(tmp_path: Path, content: str) -> None
     path = tmp_path / "bad.jsonl"
     path.write_text(content)
     with pytest.raises(BackendError) as caught:
-        EmbeddedLogBackend(path).fetch(query())
+        EmbeddedLogBackend(path).fetch(query()).value()
     assert caught.value.error_code is ErrorCode.BACKEND_ERROR
 
 
 def test_missing_store_and_wrong_request_are_backend_errors(tmp_path: Path) -> None:
     with pytest.raises(BackendError):
-        EmbeddedLogBackend(tmp_path / "absent.jsonl").fetch(query())
+        EmbeddedLogBackend(tmp_path / "absent.jsonl").fetch(query()).value()
     with pytest.raises(BackendError):
-        EmbeddedLogBackend(tmp_path / "absent.jsonl").fetch(SearchKnowledgeRequest(query="x"))
+        EmbeddedLogBackend(tmp_path / "absent.jsonl").fetch(
+            SearchKnowledgeRequest(query="x")
+        ).value()
 
 
 def test_pickled_backend_reloads_and_answers_the_same(store: Path) -> None:
     backend = EmbeddedLogBackend(store, max_events=3)
-    first = backend.fetch(query())
+    first = backend.fetch(query()).value()
     clone = pickle.loads(pickle.dumps(backend))
-    assert clone.fetch(query()) == first
+    assert clone.fetch(query()).value() == first
 
 
 def test_bundled_demo_store_is_the_default() -> None:
     backend = EmbeddedLogBackend(max_events=10)
     raw = backend.fetch(
         query(start="2026-11-02T14:00:00Z", end="2026-11-02T14:10:00Z", level="ERROR")
-    )
+    ).value()
     assert raw["matched"] > 10 and raw["limit_hit"] is True and len(raw["events"]) == 10
     stamps = [e["ts"] for e in raw["events"]]
     assert stamps == sorted(stamps) and stamps[0] >= "2026-11-02T14:00:00"

@@ -44,7 +44,7 @@ REQUESTS = [
 
 @cache
 def _raw(index: int) -> dict[str, Any]:
-    raw = EmbeddedLogBackend(max_events=5000).fetch(REQUESTS[index])
+    raw = EmbeddedLogBackend(max_events=5000).fetch(REQUESTS[index]).value()
     assert not raw["limit_hit"]  # each request its own events, none cut to the same first ones
     return raw
 

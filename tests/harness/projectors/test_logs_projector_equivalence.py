@@ -88,7 +88,7 @@ def test_demo_store_queries_project_as_the_reference(
         level=level,  # type: ignore[arg-type]
         query=query,
     )
-    assert_same(_demo_backend().fetch(request), request, limits)
+    assert_same(_demo_backend().fetch(request).value(), request, limits)
 
 
 # ----------------------------------------------------------------------------- hostile results
@@ -186,7 +186,7 @@ def test_hostile_results_project_as_the_reference(
 
 
 def test_the_whole_demo_day_projects_as_the_reference() -> None:
-    raw = EmbeddedLogBackend(max_events=1_000_000).fetch(ALL)
+    raw = EmbeddedLogBackend(max_events=1_000_000).fetch(ALL).value()
     assert_same(raw, ALL, LogsProjectorLimits())
 
 
@@ -238,6 +238,6 @@ def test_canonical_lines_of_any_text_are_those_of_the_reference(line: str) -> No
 
 
 def test_canonical_lines_of_the_demo_day_are_those_of_the_reference() -> None:
-    raw = EmbeddedLogBackend(max_events=1_000_000).fetch(ALL)
+    raw = EmbeddedLogBackend(max_events=1_000_000).fetch(ALL).value()
     lines = list(dict.fromkeys(e["message"].partition("\n")[0] for e in raw["events"]))
     assert canonical_lines(lines) == [reference_canonical_line(line) for line in lines]

@@ -1,0 +1,56 @@
+"""RawResponse built from pre-serialised parts is byte for byte the one serialised whole."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pydantic_core
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from harness.errors import BackendError
+from harness.raw import RawResponse
+
+_scalars = st.none() | st.booleans() | st.integers() | st.text() | st.floats(allow_nan=False)
+_json = st.recursive(
+    _scalars,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
+    max_leaves=12,
+)
+
+
+@given(
+    head=st.dictionaries(st.text(), _json, max_size=4),
+    items=st.lists(_json, max_size=6),
+    tail=st.dictionaries(st.text(), _json, max_size=3),
+    key=st.text(),
+)
+def test_parts_splice_into_the_same_bytes_as_the_whole(
+    head: dict[str, Any], items: list[Any], tail: dict[str, Any], key: str
+) -> None:
+    value = {**head, key: items, **{k: v for k, v in tail.items() if k != key}}
+    spliced = RawResponse.of_parts(value, key, [pydantic_core.to_json(i) for i in items])
+    whole = RawResponse.of(value)
+    assert spliced.json == whole.json
+    assert spliced.size == whole.size
+    assert spliced.value() is value
+    assert RawResponse.from_compressed(spliced.compressed).value() == pydantic_core.from_json(
+        whole.json
+    )
+
+
+def test_the_list_goes_under_its_key_whatever_the_other_members_hold() -> None:
+    value = {"format": '"events":[]', "x": {"events": []}, "events": [1, 2], "note": "]"}
+    raw = RawResponse.of_parts(value, "events", [b"1", b"2"])
+    assert raw.json == RawResponse.of(value).json
+
+
+def test_a_raw_response_is_its_own_raw() -> None:
+    raw = RawResponse.of({"a": 1})
+    assert RawResponse.of(raw) is raw
+
+
+def test_parts_that_are_not_json_are_a_backend_error() -> None:
+    with pytest.raises(BackendError):
+        RawResponse.of_parts({"events": [], "bad": object()}, "events", [])
