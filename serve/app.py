@@ -327,7 +327,7 @@ def build_app(deps: ApiDeps) -> FastAPI:
             status="ready" if audit_ok else "degraded",
             redis="ok",
             run_pool="ok",
-            audit="ok" if audit_ok else "unavailable",
+            audit="disabled" if deps.audit is None else "ok" if audit_ok else "unavailable",
         )
 
     return app

@@ -134,7 +134,7 @@ class Health(BaseModel):
     status: Literal["ok"] = Field(description="Always ok when the replica answers at all.")
 
 
-CheckState = Literal["ok", "unavailable"]
+CheckState = Literal["ok", "unavailable", "disabled"]
 
 
 class Readiness(BaseModel):
@@ -146,4 +146,6 @@ class Readiness(BaseModel):
     status: Literal["ready", "degraded"] = Field(description="ready, or degraded (audit down).")
     redis: CheckState = Field(description="The store of shared counters.")
     run_pool: CheckState = Field(description="The run desk and its pool of RunActors.")
-    audit: CheckState = Field(description="The durable audit database (trace, reasoning).")
+    audit: CheckState = Field(
+        description="The durable audit database (trace, reasoning); disabled: none configured."
+    )
