@@ -6,6 +6,10 @@ Every HTTP replica talks to the same desk (one named actor, see
 watched and cancelled through any other: no replica keeps run state. A plain class; the
 factory makes it an async Ray actor, and its unit tests drive it with a fake pool.
 
+Progress streams share one feed per run: however many clients watch a run, the desk keeps one
+long-poll pending on its actor (whose concurrency is sized for its runs, not for its watchers)
+and wakes every watcher when a new snapshot arrives.
+
 Ownership is checked in the same lookup that finds the run: a run of another owner and a run
 that does not exist take the same path and raise the same ``RunNotFound``, so the answer never
 tells whether someone else's run exists.
@@ -43,6 +47,8 @@ log = logging.getLogger(__name__)
 
 _RESULT_GRACE_S = 5.0
 """How long a view waits for the pool to settle a run its actor already reports ended."""
+_FEED_POLL_S = 10.0
+"""Longest one long-poll of a watched run's actor (the feed ends soon after its last watcher)."""
 
 
 class HostedRuns(Protocol):
@@ -75,6 +81,42 @@ class DeskHealth:
 
     runs_known: int
     runs_in_flight: int
+
+
+class _Feed:
+    """The latest snapshot of one watched run, and a wake-up for those waiting on it."""
+
+    def __init__(self) -> None:
+        self.snapshot: RunSnapshot | None = None
+        self.watchers = 0
+        self.failed = False
+        self.task: asyncio.Task[None] | None = None
+        self._changed = asyncio.Event()
+
+    def publish(self, snapshot: RunSnapshot | None) -> None:
+        if snapshot is None:
+            self.failed = True
+        else:
+            self.snapshot = snapshot
+        self._changed.set()
+        self._changed = asyncio.Event()
+
+    async def beyond(self, after: int, timeout_s: float) -> None:
+        """Wait until the snapshot passed event ``after`` or is terminal, or ``timeout_s``."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout_s
+        while not self.failed:
+            snapshot = self.snapshot
+            if snapshot is not None and (
+                (snapshot.sequence_no or 0) > after or snapshot.status in TERMINAL_STATES
+            ):
+                return
+            remaining = deadline - loop.time()
+            if remaining <= 0:
+                return
+            changed = self._changed
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(changed.wait(), remaining)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -121,6 +163,7 @@ class RunDesk:
         self._tickets: OrderedDict[str, _Ticket] = OrderedDict()
         self._keys: OrderedDict[tuple[str, str], _KeyUse] = OrderedDict()
         self._placing: set[asyncio.Task[str]] = set()
+        self._feeds: dict[str, _Feed] = {}
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -242,7 +285,16 @@ class RunDesk:
         """
         ticket = self._ticket(run_id, owner)
         pool = await self._ready()
-        snapshot = await pool.watch(run_id, after, timeout_s)
+        feed = self._feeds.get(run_id)
+        if feed is None:
+            feed = self._feeds[run_id] = _Feed()
+            feed.task = asyncio.create_task(self._follow(run_id, feed), name=f"feed:{run_id}")
+        feed.watchers += 1
+        try:
+            await feed.beyond(after, timeout_s)
+        finally:
+            feed.watchers -= 1
+        snapshot = feed.snapshot or await pool.status(run_id)
         return await self._view(run_id, ticket, snapshot)
 
     async def cancel(self, run_id: str, owner: str) -> CancelOutcome:
@@ -336,6 +388,25 @@ class RunDesk:
             self._tickets.popitem(last=False)
         while len(self._keys) > self.max_runs:
             self._keys.popitem(last=False)
+
+    async def _follow(self, run_id: str, feed: _Feed) -> None:
+        """Long-poll the run's actor for as long as someone watches, publishing each snapshot
+        to every watcher: one pending actor call per watched run, however many streams."""
+        pool = await self._ready()
+        after = -1
+        try:
+            while True:
+                snapshot = await pool.watch(run_id, after, _FEED_POLL_S)
+                feed.publish(snapshot)
+                after = snapshot.sequence_no or 0
+                if snapshot.status in TERMINAL_STATES or feed.watchers == 0:
+                    return
+        except Exception as exc:  # the watchers fall back to a status read
+            log.warning("run feed failed run_id=%s error=%s", run_id, type(exc).__name__)
+            feed.publish(None)
+        finally:
+            if self._feeds.get(run_id) is feed:
+                del self._feeds[run_id]
 
     def _placed(self, task: asyncio.Task[str]) -> None:
         self._placing.discard(task)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import pytest
 
@@ -169,3 +169,42 @@ def test_the_desk_forgets_its_oldest_runs_beyond_max_runs() -> None:
         assert [r.run_id for r in await desk.runs("alice", None, 10)] == ids[:0:-1]
 
     _run(scenario, max_runs=2)
+
+
+class _CountingPool(LocalRunPool):
+    """Counts the watch calls that are pending at once."""
+
+    pending = 0
+    most = 0
+
+    async def watch(self, run_id: str, after: int, timeout_s: float) -> Any:
+        type(self).pending += 1
+        type(self).most = max(type(self).most, type(self).pending)
+        try:
+            return await super().watch(run_id, after, timeout_s)
+        finally:
+            type(self).pending -= 1
+
+
+def test_many_watchers_of_a_run_share_one_pending_call_on_its_host() -> None:
+    async def main() -> list[int]:
+        pool = _CountingPool(FakeDepsFactory()(), slots=2)
+        desk = RunDesk(lambda: pool)
+        await desk.start()
+        run_id = (await desk.submit(_submission("why @intent=DIAGNOSIS @answer_s=0.2"))).run_id
+
+        async def stream() -> list[int]:
+            after, seen = -1, []
+            while True:
+                view = await desk.watch(run_id, "alice", after, 5)
+                after = view.progress.sequence_no or 0
+                seen.append(after)
+                if view.terminal:
+                    return seen
+
+        streams = await asyncio.gather(*(stream() for _ in range(20)))
+        await desk.close()
+        assert all(s[-1] == streams[0][-1] for s in streams)
+        return [_CountingPool.most]
+
+    assert asyncio.run(main()) == [1]
