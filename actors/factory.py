@@ -25,6 +25,14 @@ Choices and why:
   never retry (a retried ``record`` could store a run twice). ``max_pending_calls`` bounds a
   caller's mailbox: beyond it the sink's submission fails at once and is counted, instead of
   piling records up in the RunActor.
+- The run desk (:class:`actors.desk.RunDesk`) is one actor per namespace, ``run-desk``, that
+  every HTTP replica finds by name (``get_if_exists``: the first to ask creates it), so no
+  replica keeps run state. It is *detached* — replicas come and go under Serve, the desk and
+  the pool it owns must not go with the one that created it — and reserves no CPU (it routes
+  calls). It restarts without limit: a restarted desk is empty (the runs it knew died with its
+  RunActors, which it owned) but serves new runs at once. Its methods never retry (a retried
+  ``submit`` could start a run twice). ``max_concurrency`` is high because every open progress
+  stream and every waiting request holds one call on it.
 """
 
 from __future__ import annotations
@@ -40,6 +48,7 @@ import ray
 from ray.actor import ActorHandle
 
 from actors.audit_writer import AuditWriterActor, audit_writer_name
+from actors.desk import HostedRuns, RunDesk
 from actors.metrics import AuditMetrics, RunMetrics
 from actors.run_actor import RunActor
 from actors.tasks import run_projector, run_tool
@@ -50,13 +59,17 @@ from harness.diagnosis import RunDeps
 __all__ = [
     "AUDIT_WRITER_MAX_PENDING_CALLS",
     "RAY_NAMESPACE",
+    "RUN_DESK_MAX_CONCURRENCY",
+    "RUN_DESK_NAME",
     "TOOL_TASK_NUM_CPUS",
     "ToolTasks",
     "audit_writer_options",
+    "connect_run_desk",
     "create_run_actor",
     "local_ray",
     "node_audit_writer",
     "run_actor_options",
+    "run_desk_options",
     "tool_tasks",
 ]
 
@@ -172,6 +185,53 @@ def node_audit_writer(
 @functools.cache
 def _remote_audit_writer() -> Any:
     return ray.remote(AuditWriterActor)
+
+
+RUN_DESK_NAME = "run-desk"
+"""The run desk's actor name in :data:`RAY_NAMESPACE`."""
+
+RUN_DESK_MAX_CONCURRENCY = 20_000
+"""Calls the desk serves at once: open progress streams and waiting requests each hold one."""
+
+
+def run_desk_options(name: str = RUN_DESK_NAME) -> dict[str, Any]:
+    """Ray options of the run desk (see the module docstring)."""
+    return {
+        "name": name,
+        "namespace": RAY_NAMESPACE,
+        "get_if_exists": True,
+        "lifetime": "detached",
+        "num_cpus": 0,
+        "max_restarts": -1,
+        "max_task_retries": 0,
+        "max_concurrency": RUN_DESK_MAX_CONCURRENCY,
+    }
+
+
+def connect_run_desk(
+    pool: Callable[[], HostedRuns],
+    *,
+    max_runs: int,
+    idempotency_ttl_s: float,
+    name: str = RUN_DESK_NAME,
+) -> ActorHandle[RunDesk]:
+    """The namespace's run desk, created with ``pool`` (e.g. an ``actors.pool.PoolSpec``)
+    when it is not running yet.
+
+    The first caller's arguments configure it; later callers share it as it is. Await
+    ``handle.start.remote()`` before use (it is idempotent).
+    """
+    handle: ActorHandle[RunDesk] = (
+        _remote_run_desk()
+        .options(**run_desk_options(name))
+        .remote(pool, max_runs=max_runs, idempotency_ttl_s=idempotency_ttl_s)
+    )
+    return handle
+
+
+@functools.cache
+def _remote_run_desk() -> Any:
+    return ray.remote(RunDesk)
 
 
 @dataclass

@@ -28,19 +28,23 @@ from actors.errors import resolve
 from actors.registry import RunRegistry
 from actors.run_actor import RunActor
 from actors.slots import ActorSlot, ActorSpawner
+from harness.context import RunStatus
 from harness.diagnosis import RunDeps
 from harness.errors import ErrorCode, HarnessError, InternalError, RunInactive, RunLost
 from harness.ids import new_run_id
 from harness.ingress import RunRequest
 from harness.results import Cancelled, ReleasedResult, StableFailure, released_adapter
 from harness.snapshot import RunSnapshot
+from harness.trace import TraceEvent
 
-__all__ = ["ActorView", "RunPool"]
+__all__ = ["ActorView", "PoolSpec", "RunPool"]
 
 log = logging.getLogger(__name__)
 
 _RELEASED = released_adapter()
 _PLACEMENT_ATTEMPTS = 3
+_PENDING_WATCH_S = 0.25
+"""How often a watch on a run still waiting for a slot looks again."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -53,6 +57,28 @@ class ActorView:
     """Runs placed on it and not yet settled."""
     started: int
     """Runs it has hosted so far."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class PoolSpec:
+    """Picklable recipe of a RunPool, for a pool built in another process (the run desk's)."""
+
+    size: int = 1
+    runs_per_actor: int = 1
+    deps_factory: Callable[[], RunDeps] | None = None
+    name_prefix: str = "api-run-actor"
+    result_ttl_s: float = 60.0
+    max_finished: int = 10_000
+
+    def __call__(self) -> RunPool:
+        return RunPool(
+            self.size,
+            self.runs_per_actor,
+            self.deps_factory,
+            name_prefix=self.name_prefix,
+            result_ttl_s=self.result_ttl_s,
+            max_finished=self.max_finished,
+        )
 
 
 class RunPool:
@@ -257,7 +283,76 @@ class RunPool:
                 pass  # the actor no longer knows the run (forgotten after result_ttl_s)
         return entry.reduced_snapshot()
 
+    async def watch(self, run_id: str, after: int, timeout_s: float) -> RunSnapshot:
+        """The run's snapshot once its timeline passed event ``after``, it ended, or
+        ``timeout_s`` passed (see :meth:`RunActor.watch`); a reduced one once the actor forgot it.
+
+        Raises:
+            HarnessError: NOT_FOUND for an unknown run.
+        """
+        entry = self.registry.get(run_id)
+        if entry.slot is None and not entry.settled:
+            # Waiting for a slot: nothing to watch on an actor yet; look again shortly.
+            await asyncio.wait({entry.done}, timeout=min(timeout_s, _PENDING_WATCH_S))
+        slot = entry.slot
+        if slot is not None and slot.alive:
+            try:
+                snapshot: RunSnapshot = await resolve(
+                    slot.handle.watch.remote(run_id, after, timeout_s), fallback=InternalError()
+                )
+                return snapshot
+            except RunLost:
+                self._lose(slot)
+            except HarnessError:
+                pass  # the actor no longer knows the run
+        return entry.reduced_snapshot()
+
+    async def trace(self, run_id: str) -> list[TraceEvent] | None:
+        """The run's timeline from its actor; ``[]`` for a run that never reached one; None
+        once the actor forgot it (the durable audit has it then).
+
+        Raises:
+            HarnessError: NOT_FOUND for an unknown run.
+        """
+        entry = self.registry.get(run_id)
+        slot = entry.slot
+        if slot is None:
+            return []
+        if not slot.alive:
+            return None
+        try:
+            events: list[TraceEvent] = await resolve(
+                slot.handle.trace.remote(run_id), fallback=InternalError()
+            )
+            return events
+        except RunLost:
+            self._lose(slot)
+        except HarnessError:
+            pass
+        return None
+
     # ------------------------------------------------------------------ views
+
+    def released(self, run_id: str) -> ReleasedResult | None:
+        """The run's released result, or None while it has none.
+
+        Raises:
+            HarnessError: NOT_FOUND for an unknown run.
+        """
+        entry = self.registry.get(run_id)
+        return entry.done.result() if entry.settled else None
+
+    def known_status(self, run_id: str) -> RunStatus:
+        """The run's state as the pool knows it without asking the actor: the released
+        result's, else PENDING while it waits for a slot, else RUNNING.
+
+        Raises:
+            HarnessError: NOT_FOUND for an unknown run.
+        """
+        entry = self.registry.get(run_id)
+        if entry.settled:
+            return entry.done.result().run_status
+        return RunStatus.PENDING if entry.slot is None else RunStatus.RUNNING
 
     def actor_of(self, run_id: str) -> ActorHandle[RunActor] | None:
         """The handle of the actor hosting (or that hosted) a run."""

@@ -22,6 +22,7 @@ from harness.errors import ErrorCode, RunNotFound, RunRejected
 from harness.ingress import RunRequest
 from harness.results import ReleasedResult, StableFailure
 from harness.snapshot import RunSnapshot
+from harness.trace import TraceEvent
 
 __all__ = ["ActorHealth", "RunActor"]
 
@@ -122,6 +123,29 @@ class RunActor:
     async def status(self, run_id: str) -> RunSnapshot:
         """Progress snapshot of the run (ids, phase, figures; no content)."""
         return self._get(run_id).run.snapshot()
+
+    async def watch(self, run_id: str, after: int, timeout_s: float) -> RunSnapshot:
+        """The run's snapshot once its timeline holds an event numbered above ``after``, it
+        has ended, or ``timeout_s`` passed, whichever comes first.
+
+        A watcher never owns the run: cancelling this call (a client gave up) leaves the run
+        as it was.
+        """
+        hosted = self._get(run_id)
+        run = hosted.run
+        if len(run.trace.events) <= after and not hosted.task.done():
+            grown = asyncio.ensure_future(run.trace.wait_beyond(after))
+            try:
+                await asyncio.wait({grown, hosted.task}, timeout=timeout_s)
+            finally:
+                grown.cancel()
+            # The step that recorded the event may set its phase right after; let it run.
+            await asyncio.sleep(0)
+        return run.snapshot()
+
+    async def trace(self, run_id: str) -> list[TraceEvent]:
+        """The run's timeline so far (metadata only)."""
+        return list(self._get(run_id).run.trace.events)
 
     async def active(self) -> int:
         """Runs started and not yet finished."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import timedelta
 
 from harness.agent import (
@@ -33,7 +33,7 @@ from harness.control import InformationControl
 from harness.envelope import ToolPolicy
 from harness.errors import ErrorCode, HarnessError
 from harness.ids import new_run_id
-from harness.ingress import RunRequest
+from harness.ingress import RunLimits, RunRequest
 from harness.intent import Intent
 from harness.models import Component, ModelClient
 from harness.ports import CanonicalStore, Clock, ToolExecutor
@@ -41,7 +41,7 @@ from harness.reasoning import ReasoningCipher, seal_reasoning
 from harness.release import ContentPolicy, ReleaseContext, ReleasePolicy
 from harness.results import Answer, Cancelled, ReleasedResult, StableFailure, TimedOut
 from harness.retry import RetryPolicy
-from harness.snapshot import RunPhase, RunSnapshot
+from harness.snapshot import RunPhase, RunSnapshot, tool_progress
 from harness.tools import ToolRegistry
 from harness.trace import (
     AgentStep,
@@ -97,7 +97,7 @@ class DiagnosisRun:
             owner=request.owner,
             analysis_id=request.analysis_id or f"an-{run_id.removeprefix('run-')}",
         )
-        self.budget = RunBudget(deps.budgets)
+        self.budget = RunBudget(_capped(deps.budgets, request.limits))
         self.trace = TraceRecorder(run_id=run_id, clock=deps.clock)
         self.boundary = ToolBoundary(
             run=self.run,
@@ -342,7 +342,20 @@ class DiagnosisRun:
             total_tokens=ledger.total_tokens,
             dropped_late=self.run.dropped_late,
             dropped_finishes=self.run.dropped_finishes,
+            sequence_no=len(self.trace.events),
+            tools=tool_progress(self.trace.events),
         )
+
+
+def _capped(budgets: Budgets, limits: RunLimits | None) -> Budgets:
+    """The deployment's budgets, lowered (never raised) by the caller's limits."""
+    if limits is None:
+        return budgets
+    lowered = {
+        name: min(getattr(budgets, name), value)
+        for name, value in limits.model_dump(exclude_none=True).items()
+    }
+    return replace(budgets, **lowered) if lowered else budgets
 
 
 class _NoCipher:

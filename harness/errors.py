@@ -22,6 +22,12 @@ construction, so ``ProtocolError(ErrorCode.STORE_ERROR)`` cannot exist)::
     ├── RunNotFound              no such run (or it was forgotten)
     ├── RunLost                  the process hosting a run died; its state is gone
     ├── WorkspaceError           a user's world (flags, harness.toml, files) cannot be used
+    ├── AccessRefused            an API caller is unknown (UNAUTHENTICATED) or lacks a permission
+    ├── RequestRefused           an API request is malformed, too large or conflicts with an
+    │                            earlier one under the same idempotency key
+    ├── RateLimited              a caller's quota (RATE_LIMITED) or the service (OVERLOADED) is
+    │                            full; ``context['retry_after_s']`` says when to come back
+    ├── Unavailable              a service the request needs cannot be reached right now
     └── InternalError            a defect, contained; the code says nothing more
 
 Every instance keeps exactly its constructor arguments in ``args``, so instances survive
@@ -35,6 +41,7 @@ from enum import Enum
 from typing import Any, ClassVar
 
 __all__ = [
+    "AccessRefused",
     "BackendError",
     "BudgetExhausted",
     "ErrorCode",
@@ -44,13 +51,16 @@ __all__ = [
     "ModelError",
     "ProjectionError",
     "ProtocolError",
+    "RateLimited",
     "RecordExpired",
+    "RequestRefused",
     "RunInactive",
     "RunLost",
     "RunNotFound",
     "RunRejected",
     "SqlRejected",
     "StoreError",
+    "Unavailable",
     "WorkspaceError",
 ]
 
@@ -97,6 +107,11 @@ class ErrorCode(str, Enum):
     PAYLOAD_TOO_LARGE = "PAYLOAD_TOO_LARGE"
     SECRET_IN_QUERY = "SECRET_IN_QUERY"
     WORKSPACE_INVALID = "WORKSPACE_INVALID"
+    IDEMPOTENCY_CONFLICT = "IDEMPOTENCY_CONFLICT"
+    INVALID_REQUEST = "INVALID_REQUEST"
+    METHOD_NOT_ALLOWED = "METHOD_NOT_ALLOWED"
+    OVERLOADED = "OVERLOADED"
+    UNAVAILABLE = "UNAVAILABLE"
 
 
 class HarnessError(Exception):
@@ -279,6 +294,44 @@ class WorkspaceError(HarnessError):
 
     codes = _codes(ErrorCode.WORKSPACE_INVALID)
     default_code = ErrorCode.WORKSPACE_INVALID
+
+
+class AccessRefused(HarnessError):
+    """An API caller presented no valid key (UNAUTHENTICATED) or lacks the permission (FORBIDDEN)."""
+
+    codes = _codes(ErrorCode.UNAUTHENTICATED, ErrorCode.FORBIDDEN)
+
+
+class RequestRefused(HarnessError):
+    """An API request cannot be served as sent: it breaks the schema (INVALID_REQUEST), is too
+    large (PAYLOAD_TOO_LARGE), uses a method the route lacks (METHOD_NOT_ALLOWED), or reuses an
+    idempotency key with a different body (IDEMPOTENCY_CONFLICT)."""
+
+    codes = _codes(
+        ErrorCode.INVALID_REQUEST,
+        ErrorCode.PAYLOAD_TOO_LARGE,
+        ErrorCode.METHOD_NOT_ALLOWED,
+        ErrorCode.IDEMPOTENCY_CONFLICT,
+    )
+
+
+class RateLimited(HarnessError):
+    """A caller used up its quota (RATE_LIMITED) or the service is full (OVERLOADED).
+
+    ``context['retry_after_s']`` (seconds) tells the caller when a retry may succeed.
+    """
+
+    codes = _codes(ErrorCode.RATE_LIMITED, ErrorCode.OVERLOADED)
+    default_code = ErrorCode.RATE_LIMITED
+    default_retryable = True
+
+
+class Unavailable(HarnessError):
+    """A service the request needs (the run pool, Redis, the audit database) is unreachable."""
+
+    codes = _codes(ErrorCode.UNAVAILABLE)
+    default_code = ErrorCode.UNAVAILABLE
+    default_retryable = True
 
 
 class InternalError(HarnessError):

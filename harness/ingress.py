@@ -10,7 +10,23 @@ from datetime import datetime
 
 from pydantic import BaseModel, ConfigDict, Field
 
-__all__ = ["RunRequest"]
+__all__ = ["RunLimits", "RunRequest"]
+
+
+class RunLimits(BaseModel):
+    """Budget limits a caller asks for; they can only lower the deployment's own (never raise)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    max_tool_calls: int | None = Field(
+        default=None, ge=0, le=1000, description="Tool calls the run may make."
+    )
+    max_model_calls: int | None = Field(
+        default=None, ge=1, le=1000, description="Model calls the run may make."
+    )
+    max_total_tokens: int | None = Field(
+        default=None, ge=1, le=10_000_000, description="Provider-reported tokens the run may use."
+    )
 
 
 class RunRequest(BaseModel):
@@ -33,4 +49,7 @@ class RunRequest(BaseModel):
     )
     deadline_s: float | None = Field(
         default=None, gt=0, le=3600, description="Run deadline; default: deployment's."
+    )
+    limits: RunLimits | None = Field(
+        default=None, description="Lower budget limits for this run; default: deployment's."
     )

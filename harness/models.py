@@ -76,9 +76,9 @@ class ToolDefinition(_Model):
 class Usage(_Model):
     """Provider-reported token usage of one call."""
 
-    input_tokens: int = Field(ge=0)
-    output_tokens: int = Field(ge=0)
-    total_tokens: int = Field(ge=0)
+    input_tokens: int = Field(ge=0, description="Prompt tokens.")
+    output_tokens: int = Field(ge=0, description="Completion tokens.")
+    total_tokens: int = Field(ge=0, description="Total as the provider reported it.")
 
 
 class OutputSchema(_Model):

@@ -16,13 +16,17 @@ from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator, m
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from harness.audit_writer import AuditWriterPolicy
+from harness.budget import Budgets
 from harness.models import Component
+from harness.principal import Permission
 from harness.store.ttl import check_ttl_covers
 
 __all__ = [
     "APP_NAME",
+    "ApiKeyEntry",
     "ComponentModelSettings",
     "ModelEndpoint",
+    "ServeSettings",
     "Settings",
     "StructuredOutput",
     "default_audit_url",
@@ -304,3 +308,129 @@ def default_audit_url() -> str:
     from platformdirs import user_data_path
 
     return f"sqlite:///{user_data_path(APP_NAME) / 'audit.sqlite'}"
+
+
+_DEFAULT_BUDGETS = Budgets()
+
+
+class ApiKeyEntry(BaseModel):
+    """One API key of the HTTP API, stored as its SHA-256 (never the key itself)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    principal: str = Field(
+        pattern=r"^[A-Za-z0-9_.@-]{1,128}$", description="The principal the key authenticates."
+    )
+    key_sha256: str = Field(
+        pattern=r"^[0-9a-f]{64}$", description="Lower-case hex SHA-256 of the key's text."
+    )
+    permissions: frozenset[Permission] = Field(
+        min_length=1, description="What the principal may do (ADMIN implies every permission)."
+    )
+    rate_limit: int | None = Field(
+        default=None,
+        ge=1,
+        description="Requests per rate window for this principal; None = the deployment's.",
+    )
+
+
+class ServeSettings(BaseSettings):
+    """Settings of the HTTP API and its Ray Serve deployment (prefix ``HARNESS_`` as well).
+
+    Read by ``serve/`` only; the runs themselves take :class:`Settings`.
+    """
+
+    model_config = SettingsConfigDict(env_prefix="HARNESS_", extra="ignore")
+
+    api_keys: list[ApiKeyEntry] = Field(
+        default_factory=list,
+        description="API keys (JSON list of {principal, key_sha256, permissions, rate_limit}).",
+    )
+    api_keys_file: Path | None = Field(
+        default=None, description="A JSON file holding the same list (read at start-up)."
+    )
+    api_rate_limit: int = Field(
+        default=600, ge=1, description="Requests one principal may make per rate window."
+    )
+    api_rate_window_s: int = Field(
+        default=60, ge=1, le=86_400, description="Length of the rate-limit window."
+    )
+    api_max_body_bytes: int = Field(
+        default=16 * 1024, ge=1024, le=1024 * 1024, description="Largest request body accepted."
+    )
+    api_max_deadline_s: float = Field(
+        default=600.0, gt=0, le=3600, description="Longest run deadline a caller may ask for."
+    )
+    api_max_wait_s: float = Field(
+        default=300.0,
+        gt=0,
+        le=3600,
+        description="Longest a waiting create holds the request before answering 202.",
+    )
+    api_max_tool_calls: int = Field(
+        default=_DEFAULT_BUDGETS.max_tool_calls, ge=0, description="Largest tool-call budget."
+    )
+    api_max_model_calls: int = Field(
+        default=_DEFAULT_BUDGETS.max_model_calls, ge=1, description="Largest model-call budget."
+    )
+    api_max_total_tokens: int = Field(
+        default=_DEFAULT_BUDGETS.max_total_tokens, ge=1, description="Largest token budget."
+    )
+    api_idempotency_ttl_s: float = Field(
+        default=24 * 3600.0, gt=0, description="How long an Idempotency-Key names its run."
+    )
+    api_max_runs_remembered: int = Field(
+        default=10_000, ge=100, description="Runs the desk remembers (ownership, results)."
+    )
+    api_sse_heartbeat_s: float = Field(
+        default=15.0, gt=0, le=300, description="Heartbeat interval of an idle progress stream."
+    )
+    api_max_stream_s: float = Field(
+        default=900.0,
+        gt=0,
+        le=7200,
+        description="Longest one progress stream stays open (the client resumes after it).",
+    )
+    serve_host: str = Field(default="127.0.0.1", description="Address the HTTP proxy binds.")
+    serve_port: int = Field(default=8000, ge=1, le=65535, description="HTTP port.")
+    serve_replicas: int = Field(default=1, ge=1, le=64, description="HTTP replicas.")
+    serve_replica_num_cpus: float = Field(
+        default=0.0,
+        ge=0,
+        le=64,
+        description="CPU each HTTP replica reserves (0: I/O-bound; leaves the CPUs to tools).",
+    )
+    serve_max_ongoing_requests: int = Field(
+        default=1000,
+        ge=1,
+        description="Requests one replica serves at once (an open stream counts for its life).",
+    )
+    serve_max_queued_requests: int = Field(
+        default=1000, ge=1, description="Requests waiting for a replica; beyond: 429."
+    )
+    serve_retry_after_s: int = Field(
+        default=1, ge=0, le=3600, description="Retry-After of a 429 for an overloaded service."
+    )
+
+    @property
+    def request_timeout_s(self) -> float:
+        """The proxy's end-to-end timeout: above the longest wait and the longest stream, so
+        that the proxy never cuts what the app bounds itself."""
+        return max(self.api_max_wait_s, self.api_max_stream_s, self.api_max_deadline_s) + 60.0
+
+    def all_api_keys(self) -> list[ApiKeyEntry]:
+        """``api_keys`` and the entries of ``api_keys_file``.
+
+        Raises:
+            ValueError: The file cannot be read or does not hold a list of entries.
+        """
+        entries = list(self.api_keys)
+        if self.api_keys_file is not None:
+            from pydantic import TypeAdapter
+
+            try:
+                text = self.api_keys_file.read_text(encoding="utf-8")
+            except OSError as exc:
+                raise ValueError(f"api_keys_file unreadable: {type(exc).__name__}") from None
+            entries += TypeAdapter(list[ApiKeyEntry]).validate_json(text)
+        return entries

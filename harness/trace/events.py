@@ -69,7 +69,7 @@ class RunStarted(_Details):
     """The run began executing."""
 
     default_category: ClassVar[TraceCategory] = TraceCategory.RUN
-    kind: Literal["RUN_STARTED"] = "RUN_STARTED"
+    kind: Literal["RUN_STARTED"] = Field(default="RUN_STARTED", description="Discriminator.")
     status: RunStatus = Field(description="Status when it started (RUNNING).")
 
 
@@ -77,7 +77,9 @@ class RoutingAttempt(_Details):
     """One attempt of the router's call and how it ended."""
 
     default_category: ClassVar[TraceCategory] = TraceCategory.ROUTING
-    kind: Literal["ROUTING_ATTEMPT"] = "ROUTING_ATTEMPT"
+    kind: Literal["ROUTING_ATTEMPT"] = Field(
+        default="ROUTING_ATTEMPT", description="Discriminator."
+    )
     attempt: int = Field(ge=1, description="1-based attempt.")
     outcome: Literal["OK", "UNUSABLE", "FAILED"] = Field(
         description="A usable intent, an unparseable reply, or a failed call."
@@ -89,7 +91,7 @@ class Routed(_Details):
     """The router decided the run's path."""
 
     default_category: ClassVar[TraceCategory] = TraceCategory.ROUTING
-    kind: Literal["ROUTED"] = "ROUTED"
+    kind: Literal["ROUTED"] = Field(default="ROUTED", description="Discriminator.")
     intent: Intent = Field(description="The chosen route.")
 
 
@@ -97,7 +99,9 @@ class ModelTokenUsage(_Details):
     """One model call attempt and the provider's usage for it (None: unavailable)."""
 
     default_category: ClassVar[TraceCategory] = TraceCategory.AGENT
-    kind: Literal["MODEL_TOKEN_USAGE"] = "MODEL_TOKEN_USAGE"
+    kind: Literal["MODEL_TOKEN_USAGE"] = Field(
+        default="MODEL_TOKEN_USAGE", description="Discriminator."
+    )
     component: Component = Field(description="The component that called the model.")
     component_round: int = Field(ge=1, description="1-based logical call of the component.")
     attempt: int = Field(ge=1, description="1-based attempt of this logical call.")
@@ -122,7 +126,7 @@ class AgentStep(_Details):
     """One diagnosis agent turn: what it produced and what it cost."""
 
     default_category: ClassVar[TraceCategory] = TraceCategory.AGENT
-    kind: Literal["AGENT_STEP"] = "AGENT_STEP"
+    kind: Literal["AGENT_STEP"] = Field(default="AGENT_STEP", description="Discriminator.")
     step_no: int = Field(ge=1, description="1-based turn of the diagnosis agent.")
     outcome: Literal["TOOL_CALLS", "DRAFT", "ERROR"] = Field(description="What the turn produced.")
     tool_calls: int = Field(ge=0, description="Tool calls the turn asked for.")
@@ -137,7 +141,9 @@ class ToolRequestRejected(_Details):
     """A tool call refused before execution: id, tool and code only."""
 
     default_category: ClassVar[TraceCategory] = TraceCategory.TOOL
-    kind: Literal["TOOL_REQUEST_REJECTED"] = "TOOL_REQUEST_REJECTED"
+    kind: Literal["TOOL_REQUEST_REJECTED"] = Field(
+        default="TOOL_REQUEST_REJECTED", description="Discriminator."
+    )
     tool_call_id: str = Field(max_length=64, description="The id, or '<invalid>'.")
     tool_name: str = Field(max_length=64, description="The registered tool, or '-'.")
     error_code: ErrorCode = Field(description="Why it was refused.")
@@ -147,7 +153,9 @@ class ToolInvocation(_Details):
     """A tool call that entered execution, and how it ended."""
 
     default_category: ClassVar[TraceCategory] = TraceCategory.TOOL
-    kind: Literal["TOOL_INVOCATION"] = "TOOL_INVOCATION"
+    kind: Literal["TOOL_INVOCATION"] = Field(
+        default="TOOL_INVOCATION", description="Discriminator."
+    )
     tool_call_id: str = Field(max_length=64, description="The call's id.")
     tool_name: str = Field(max_length=64, description="The registered tool.")
     outcome: Literal["OBSERVATION", "ERROR"] = Field(description="How the execution ended.")
@@ -160,7 +168,7 @@ class EvidenceCheck(_Details):
     """One EvidenceGuard pass over a draft."""
 
     default_category: ClassVar[TraceCategory] = TraceCategory.EVIDENCE
-    kind: Literal["EVIDENCE_CHECK"] = "EVIDENCE_CHECK"
+    kind: Literal["EVIDENCE_CHECK"] = Field(default="EVIDENCE_CHECK", description="Discriminator.")
     attempt: int = Field(ge=1, description="1 for the draft, 2 for the repaired draft.")
     outcome: Literal["OK", "ISSUES", "STORE_ERROR"] = Field(description="What the guard found.")
     issue_codes: list[IssueCode] = Field(default_factory=list, description="Distinct codes.")
@@ -170,7 +178,9 @@ class EvidenceRepair(_Details):
     """The one repair round after a failed evidence check."""
 
     default_category: ClassVar[TraceCategory] = TraceCategory.EVIDENCE
-    kind: Literal["EVIDENCE_REPAIR"] = "EVIDENCE_REPAIR"
+    kind: Literal["EVIDENCE_REPAIR"] = Field(
+        default="EVIDENCE_REPAIR", description="Discriminator."
+    )
     outcome: Literal["DRAFT", "INVALID_DRAFT", "FAILED"] = Field(
         description="A new draft, an unparseable one, or no reply."
     )
@@ -181,7 +191,7 @@ class SemanticCheck(_Details):
     """SemanticGuard's verdict on the draft."""
 
     default_category: ClassVar[TraceCategory] = TraceCategory.SEMANTIC
-    kind: Literal["SEMANTIC_CHECK"] = "SEMANTIC_CHECK"
+    kind: Literal["SEMANTIC_CHECK"] = Field(default="SEMANTIC_CHECK", description="Discriminator.")
     verdict: SemanticVerdict = Field(description="SUPPORTED, UNSUPPORTED or UNAVAILABLE.")
     issue_count: int = Field(ge=0, description="Conclusions the judge found unsupported.")
 
@@ -190,7 +200,9 @@ class ReleaseDecision(_Details):
     """What the release policy decided to release."""
 
     default_category: ClassVar[TraceCategory] = TraceCategory.RELEASE
-    kind: Literal["RELEASE_DECISION"] = "RELEASE_DECISION"
+    kind: Literal["RELEASE_DECISION"] = Field(
+        default="RELEASE_DECISION", description="Discriminator."
+    )
     result_kind: ResultKind = Field(description="Kind of the released result.")
     failure_stage: FailureStage | None = Field(default=None, description="For a SafeFallback.")
     error_code: ErrorCode | None = Field(default=None, description="For a StableFailure.")
@@ -210,7 +222,7 @@ class RunFinished(_Details):
     """The run reached its terminal state; the budget ledger and token reconciliation."""
 
     default_category: ClassVar[TraceCategory] = TraceCategory.RUN
-    kind: Literal["RUN_FINISHED"] = "RUN_FINISHED"
+    kind: Literal["RUN_FINISHED"] = Field(default="RUN_FINISHED", description="Discriminator.")
     status: RunStatus = Field(description="The terminal state.")
     result_kind: ResultKind | None = Field(description="Kind of the released result.")
     ledger: BudgetUsage = Field(description="The budget ledger at the end.")

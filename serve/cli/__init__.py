@@ -25,6 +25,7 @@ _COMMAND_MODULES = (
     "logs",
     "offline_model",
     "audit",
+    "api",
 )
 
 

@@ -1,0 +1,72 @@
+"""The progress stream of one run: Server-Sent Events of its views until its terminal state.
+
+Frames::
+
+    retry: 2000                                    once, first: the client's reconnect delay
+    id: 7 / event: progress / data: <RunView>      the run moved (a new timeline event)
+    : keep-alive                                   nothing new for a heartbeat interval
+    id: 12 / event: result / data: <RunView>       the terminal state with the released result;
+                                                   the stream ends after it
+
+An event's id is the ``sequence_no`` of the last timeline event its view reflects: it only
+grows, and it means the same on every replica, so a client that reconnects anywhere with
+``Last-Event-ID: n`` gets the first view past *n* (views are states, not deltas: nothing older
+is needed). A terminal view is always sent, even when it reflects no newer event (its id is
+then one past the client's).
+
+The stream watches the run and never owns it: each step is one ``watch`` call on the run desk,
+which only reads. When the client goes away, Serve cancels the request and with it the pending
+watch; the run goes on. A stream ends by itself after ``max_stream_s`` (the client resumes);
+Serve's proxy timeout is set above that, so the proxy never cuts a stream.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+from harness.ports import Clock
+from harness.run_view import RunView
+from serve.plane import RunPlane
+
+__all__ = ["RETRY_MS", "progress_stream"]
+
+RETRY_MS = 2000
+"""Reconnect delay the stream asks of EventSource clients."""
+
+
+def _frame(event: str, event_id: int, view: RunView) -> bytes:
+    return f"id: {event_id}\nevent: {event}\ndata: {view.model_dump_json()}\n\n".encode()
+
+
+async def progress_stream(
+    plane: RunPlane,
+    first: RunView,
+    *,
+    owner: str,
+    last_event_id: int | None,
+    heartbeat_s: float,
+    max_stream_s: float,
+    clock: Clock,
+) -> AsyncIterator[bytes]:
+    """Frames from ``first`` (the view that passed the ownership check) to the terminal view."""
+    yield f"retry: {RETRY_MS}\n\n".encode()
+    started = last_written = clock.monotonic()
+    after = -1 if last_event_id is None else last_event_id
+    view = first
+    while True:
+        sequence_no = view.progress.sequence_no or 0
+        if view.terminal:
+            yield _frame("result", max(sequence_no, after + 1), view)
+            return
+        now = clock.monotonic()
+        if sequence_no > after:
+            yield _frame("progress", sequence_no, view)
+            after, last_written = sequence_no, now
+        elif now - last_written >= heartbeat_s:
+            yield b": keep-alive\n\n"
+            last_written = now
+        remaining_s = max_stream_s - (now - started)
+        if remaining_s <= 0:
+            return
+        wait_s = min(remaining_s, max(heartbeat_s - (now - last_written), 0.05))
+        view = await plane.watch(view.run_id, owner, after, wait_s)

@@ -1,0 +1,210 @@
+"""RunDesk without Ray: owners, idempotency keys and views in front of an in-process pool.
+
+The pool is ``harness.testing.local_pool.LocalRunPool`` over the directed fake model, so the
+runs are real DiagnosisRuns; only the hosting is in process.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
+
+import pytest
+
+from actors.desk import RunDesk
+from actors.testing import FakeDepsFactory
+from harness.errors import ErrorCode, HarnessError, RunInactive, RunNotFound
+from harness.ingress import RunRequest
+from harness.results import Answer, Cancelled
+from harness.run_view import RunSummary, Submission
+from harness.testing.clock import FakeClock
+from harness.testing.local_pool import LocalRunPool
+
+T = TypeVar("T")
+
+
+def _run(scenario: Callable[[RunDesk, LocalRunPool], Awaitable[T]], **desk: object) -> T:
+    async def main() -> T:
+        pool = LocalRunPool(FakeDepsFactory()(), slots=2)
+        runs = RunDesk(lambda: pool, **desk)  # type: ignore[arg-type]
+        await runs.start()
+        try:
+            return await scenario(runs, pool)
+        finally:
+            await runs.close()
+
+    return asyncio.run(main())
+
+
+def _submission(
+    question: str, owner: str = "alice", key: str | None = None, session: str = "s1"
+) -> Submission:
+    return Submission(
+        request=RunRequest(question=question, owner=owner, session_id=session),
+        idempotency_key=key,
+        fingerprint=question,
+    )
+
+
+def test_a_run_is_read_by_its_owner_and_by_nobody_else() -> None:
+    async def scenario(desk: RunDesk, pool: LocalRunPool) -> None:
+        run_id = (await desk.submit(_submission("hello @answer=hi"))).run_id
+        view = await desk.wait(run_id, "alice", 10)
+        assert view.result == Answer(run_id=run_id, intent="SYSTEM_CHAT", text="hi")
+        assert (view.status.value, view.session_id, view.progress.phase.value) == (
+            "COMPLETED",
+            "s1",
+            "DONE",
+        )
+        refusals = []
+        for call in (
+            lambda: desk.view(run_id, "bob"),
+            lambda: desk.view("run-0123456789abcdef0123", "alice"),
+            lambda: desk.cancel(run_id, "bob"),
+            lambda: desk.trace(run_id, "bob"),
+            lambda: desk.watch(run_id, "bob", 0, 1),
+        ):
+            with pytest.raises(HarnessError) as refused:
+                await call()
+            refusals.append((type(refused.value), refused.value.error_code))
+        assert refusals == [(RunNotFound, ErrorCode.NOT_FOUND)] * 5
+
+    _run(scenario)
+
+
+def test_the_same_key_and_body_name_the_same_run_per_owner() -> None:
+    async def scenario(desk: RunDesk, pool: LocalRunPool) -> None:
+        first = await desk.submit(_submission("hello", key="k"))
+        again = await desk.submit(_submission("hello", key="k"))
+        other_owner = await desk.submit(_submission("hello", owner="bob", key="k"))
+        with pytest.raises(HarnessError) as conflict:
+            await desk.submit(_submission("other", key="k"))
+        assert (first.created, again.created, again.run_id) == (True, False, first.run_id)
+        assert other_owner.created and other_owner.run_id != first.run_id
+        assert conflict.value.error_code is ErrorCode.IDEMPOTENCY_CONFLICT
+
+    _run(scenario)
+
+
+def test_a_key_expires_after_its_ttl() -> None:
+    clock = FakeClock()
+
+    async def scenario(desk: RunDesk, pool: LocalRunPool) -> None:
+        first = await desk.submit(_submission("hello", key="k"))
+        clock.advance(59)
+        assert (await desk.submit(_submission("hello", key="k"))).run_id == first.run_id
+        clock.advance(2)
+        later = await desk.submit(_submission("other body", key="k"))
+        assert later.created and later.run_id != first.run_id
+
+    _run(scenario, clock=clock, idempotency_ttl_s=60.0)
+
+
+def test_cancel_decides_once_and_a_waiting_run_never_starts() -> None:
+    async def scenario(desk: RunDesk, pool: LocalRunPool) -> None:
+        busy = [(await desk.submit(_submission("hello @answer_s=30"))).run_id for _ in range(2)]
+        queued = (await desk.submit(_submission("hello"))).run_id
+        assert (await desk.view(queued, "alice")).status.value == "PENDING"  # both slots taken
+        outcome = await desk.cancel(queued, "alice")
+        assert outcome.cancelled and outcome.run.result == Cancelled(run_id=queued)
+        assert not (await desk.cancel(queued, "alice")).cancelled
+        running = await desk.cancel(busy[0], "alice")
+        assert running.cancelled and running.run.status.value == "CANCELLED"
+        await desk.cancel(busy[1], "alice")
+
+    _run(scenario)
+
+
+def test_watch_returns_once_the_timeline_grows_or_at_its_timeout() -> None:
+    async def scenario(desk: RunDesk, pool: LocalRunPool) -> None:
+        run_id = (await desk.submit(_submission("hello @answer_s=0.3"))).run_id
+        seen = await desk.watch(run_id, "alice", -1, 5)
+        sequence = seen.progress.sequence_no or 0
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        later = await desk.watch(run_id, "alice", sequence, 5)
+        assert (later.progress.sequence_no or 0) > sequence or later.terminal
+        final = await desk.wait(run_id, "alice", 5)
+        idle = await desk.watch(run_id, "alice", final.progress.sequence_no or 0, 0.2)
+        assert idle.terminal and loop.time() - started < 5
+
+    _run(scenario)
+
+
+def test_the_owner_lists_its_runs_newest_first_by_session() -> None:
+    async def scenario(desk: RunDesk, pool: LocalRunPool) -> list[RunSummary]:
+        ids = [
+            (await desk.submit(_submission(f"hello {n}", session=s))).run_id
+            for n, s in enumerate(["a", "b", "a"])
+        ]
+        await desk.submit(_submission("hello", owner="bob", session="a"))
+        for run_id in ids:
+            await desk.wait(run_id, "alice", 10)
+        listed = await desk.runs("alice", "a", 10)
+        assert [r.run_id for r in listed] == [ids[2], ids[0]]
+        assert [r.run_id for r in await desk.runs("alice", None, 1)] == [ids[2]]
+        return listed
+
+    listed = _run(scenario)
+    assert {(r.status.value, r.result_kind) for r in listed} == {("COMPLETED", "Answer")}
+
+
+def test_a_refused_placement_leaves_no_run_and_no_key() -> None:
+    async def scenario(desk: RunDesk, pool: LocalRunPool) -> None:
+        await pool.close()
+        with pytest.raises(RunInactive):
+            await desk.submit(_submission("hello", key="k"))
+        assert await desk.runs("alice", None, 10) == []
+        assert (await desk.ping()).runs_known == 0
+
+    _run(scenario)
+
+
+def test_the_desk_forgets_its_oldest_runs_beyond_max_runs() -> None:
+    async def scenario(desk: RunDesk, pool: LocalRunPool) -> None:
+        ids = [(await desk.submit(_submission(f"hello {n}"))).run_id for n in range(3)]
+        with pytest.raises(HarnessError):
+            await desk.view(ids[0], "alice")
+        assert [r.run_id for r in await desk.runs("alice", None, 10)] == ids[:0:-1]
+
+    _run(scenario, max_runs=2)
+
+
+class _CountingPool(LocalRunPool):
+    """Counts the watch calls that are pending at once."""
+
+    pending = 0
+    most = 0
+
+    async def watch(self, run_id: str, after: int, timeout_s: float) -> Any:
+        type(self).pending += 1
+        type(self).most = max(type(self).most, type(self).pending)
+        try:
+            return await super().watch(run_id, after, timeout_s)
+        finally:
+            type(self).pending -= 1
+
+
+def test_many_watchers_of_a_run_share_one_pending_call_on_its_host() -> None:
+    async def main() -> list[int]:
+        pool = _CountingPool(FakeDepsFactory()(), slots=2)
+        desk = RunDesk(lambda: pool)
+        await desk.start()
+        run_id = (await desk.submit(_submission("why @intent=DIAGNOSIS @answer_s=0.2"))).run_id
+
+        async def stream() -> list[int]:
+            after, seen = -1, []
+            while True:
+                view = await desk.watch(run_id, "alice", after, 5)
+                after = view.progress.sequence_no or 0
+                seen.append(after)
+                if view.terminal:
+                    return seen
+
+        streams = await asyncio.gather(*(stream() for _ in range(20)))
+        await desk.close()
+        assert all(s[-1] == streams[0][-1] for s in streams)
+        return [_CountingPool.most]
+
+    assert asyncio.run(main()) == [1]
