@@ -3,26 +3,51 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 
-from harness.logmining.config import DEFAULT_MASKS, WILDCARD, MinerConfig
+from harness.logmining.config import DEFAULT_MASKS, VALUE_SHAPES, WILDCARD, MinerConfig
+from harness.logmining.headers import MESSAGE_KEYS
 
 __all__ = [
     "PURE_WILDCARDS",
     "Masker",
+    "is_punct",
     "is_var",
     "render",
+    "shape",
     "wildcard_like",
 ]
 
-# A token that looks variable (it holds a masked value or a digit) carries this prefix. It keeps
-# its text, so a value that never varies stays readable in the template, but it neither routes
-# lines through the parse tree nor counts towards similarity.
+# A token that looks variable (it holds a masked value or a digit, or sits where values sit)
+# carries this prefix. It keeps its text, so a value that never varies stays readable in the
+# template, but it neither routes lines through the parse tree nor counts towards similarity.
 _VAR = "\x00"
-
 
 _DIGIT_WORD = re.compile(r"(?<!\S)[^\s\d]*+\d\S*+")
 _WORD_CACHE_SIZE = 65536
+
+_QUOTES = "\"'"
+# Printed values of a boolean or an empty reference, and the words of a printed date: whatever
+# the event, they are values.
+_CALENDAR = [
+    "Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun",
+    "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday",
+    "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+    "January", "February", "March", "April", "June", "July", "August", "September",
+    "October", "November", "December",
+]  # fmt: skip
+_VALUE_WORDS = frozenset(
+    ["true", "false", "True", "False", "TRUE", "FALSE", "null", "nil", *_CALENDAR]
+)
+# A unit written after a number belongs to the value (``3.5 s``, ``1.2 GB``, ``512 bytes``):
+# systems that humanise sizes and durations pick the unit by magnitude.
+_UNITS = frozenset(
+    {
+        "ns", "us", "µs", "ms", "s", "sec", "secs", "second", "seconds", "min", "mins",
+        "minute", "minutes", "h", "hr", "hrs", "hour", "hours", "day", "days",
+        "B", "KB", "kB", "MB", "GB", "TB", "PB", "KiB", "MiB", "GiB", "TiB", "byte", "bytes",
+    }
+)  # fmt: skip
 
 
 class Masker:
@@ -37,21 +62,37 @@ class Masker:
     def __init__(self, config: MinerConfig, guard: Callable[[str], str] | None = None) -> None:
         self._guard = guard
         self._mask = re.compile("|".join(f"(?:{p})" for p in DEFAULT_MASKS))
-        # Caller-supplied masks may match words without digits, so they scan the whole line.
+        # Caller-supplied masks may match any word, so they scan the whole line.
         self._extra = (
             re.compile("|".join(f"(?:{p})" for p in config.extra_masks))
             if config.extra_masks
             else None
         )
         self._words: dict[str, str] = {}
-        # A token is a wildcard, a delimiter or a run of other non-space characters; the leading
-        # whitespace is captured so that rendering restores single spaces where there were any.
+        # A token is a quoted string, a URL or Windows path (delimiters and all), a delimiter
+        # or a run of other non-space characters; the leading whitespace is captured so that
+        # rendering restores single spaces where there were any. A quote opens a string only
+        # where a word does not go on (``can't``).
+        quoted = (
+            r"\"(?:[^\"\\]|\\.)*\"|(?<![\w'])'[^']*'(?![\w'])"
+            r"|[A-Za-z][A-Za-z0-9+.-]*://[^\s\"'\[\]{}|()]*[^\s\"'\[\]{}|().,;:]"
+            r"|(?:[A-Za-z]:\\|\\\\[\w.$-])[^\s\"'|*?,;()\[\]{}=]*"
+        )
         if config.delimiters:
             delims = re.escape(config.delimiters)
-            self._token = re.compile(rf"(\s*)([{delims}]|[^\s{delims}]+)")
+            # An apostrophe between word characters is part of the word (``O'Brien``).
+            word = (
+                rf"[^\s{delims}]+(?:'[^\s{delims}]+)*"
+                if "'" in config.delimiters
+                else (rf"[^\s{delims}]+")
+            )
+            self._token = re.compile(rf"(\s*)({quoted}|{word}|[{delims}])")
         else:
             self._token = re.compile(r"(\s*)(\S+)")
         self._variable = re.compile(r"\d|<\*>" if config.mask_digit_tokens else r"<\*>")
+        self._values = config.value_tokens
+        self._shapes = re.compile("|".join(f"(?:{p})" for p in VALUE_SHAPES))
+        self._delimiters = frozenset(config.delimiters)
 
     def mask(self, content: str) -> str:
         """Replace every masked value in ``content`` by ``<*>``."""
@@ -81,16 +122,76 @@ class Masker:
         return masked
 
     def tokens(self, masked: str) -> tuple[str, ...]:
-        """Split a masked content into tokens (see ``_VAR`` for how variables are marked)."""
+        """Split a masked content into tokens (see ``_VAR`` for how variables are marked).
+
+        Besides tokens holding a digit or a wildcard, these are variable when
+        ``value_tokens`` is set: a path, URL, host name, email or hex-letter run
+        (``VALUE_SHAPES``), the value of an attached ``key=value`` or ``key:value`` pair, the
+        text of a quoted string (one token, however many words it has, unless it is a key
+        followed by ``:``) and a boolean or ``null``; a unit written after a number joins the
+        number's token.
+        """
         out: list[str] = []
         append = out.append
         variable = self._variable.search
+        values = self._values
         first = True
-        for space, text in self._token.findall(masked):
-            token = " " + text if space and not first else text
+        # The two tokens before this one, without their leading space, and whether each was
+        # attached to the token before it.
+        prev = prev2 = ""
+        prev_attached = False
+        found = self._token.findall(masked)
+        for index, (space, text) in enumerate(found):
+            lead = " " if space and not first else ""
             first = False
-            append(_VAR + token if variable(text) else token)
+            quote = text[0]
+            if quote in _QUOTES and len(text) > 1 and text[-1] == quote:
+                following = found[index + 1] if index + 1 < len(found) else ("", "")
+                if (
+                    not values
+                    or (following[1] == ":" and not following[0])
+                    or (prev == "=" and not space and prev2 in MESSAGE_KEYS)
+                ):
+                    # A key (``"name": …``) is not a value, and neither is the message of a
+                    # logfmt line (``msg="slow query"``): that is the event's own text.
+                    self._append_inner(out, lead, text)
+                else:
+                    append(lead + quote)
+                    append(_VAR + text[1:-1])
+                    append(quote)
+                prev2, prev, prev_attached = "", quote, not space
+                continue
+            is_var = bool(variable(text))
+            if not is_var and values:
+                if space and prev == WILDCARD and text in _UNITS:
+                    # The unit joins the number's token: ``1.2 GB`` and ``512K`` are one
+                    # token each, so the words after them stay at the same positions.
+                    out[-1] += " " + text
+                    prev2, prev, prev_attached = prev, text, False
+                    continue
+                is_var = (
+                    (
+                        not space
+                        and (prev == "=" or (prev == ":" and prev_attached and _is_key(prev2)))
+                        and text not in self._delimiters
+                    )
+                    or text in _VALUE_WORDS
+                    or self._shapes.fullmatch(text) is not None
+                )
+            append(_VAR + lead + text if is_var else lead + text)
+            prev2, prev, prev_attached = prev, text, not space
         return tuple(out)
+
+    def _append_inner(self, out: list[str], lead: str, text: str) -> None:
+        """Tokens of a quoted string that is not a value: the quotes and the words inside."""
+        out.append(lead + text[0])
+        out.extend(self.tokens(text[1:-1]))
+        out.append(text[-1])
+
+
+def _is_key(text: str) -> bool:
+    """Whether a token can be the key of an attached ``key:value`` pair (it starts a name)."""
+    return text[:1].isalpha()
 
 
 # A long run of token characters and a wildcard inside one token (no delimiter between);
@@ -109,6 +210,21 @@ def _leaves_fragment(masked: str) -> bool:
         if not _WORDS.fullmatch(run):
             return True
     return False
+
+
+def is_punct(word: str) -> bool:
+    """Whether a token's text (without its leading space) is a single delimiter character."""
+    return len(word) == 1 and not word.isalnum() and word != _VAR
+
+
+def shape(tokens: Sequence[str]) -> tuple[int | str, ...]:
+    """The token count and the delimiters with their positions (a variable is never one)."""
+    out: list[int | str] = [len(tokens)]
+    for index, token in enumerate(tokens):
+        if len(token) <= 2 and is_punct(token.lstrip(" ")):
+            out.append(index)
+            out.append(token)
+    return tuple(out)
 
 
 def is_var(token: str) -> bool:

@@ -99,7 +99,7 @@ def test_numbers_and_identifiers_are_masked() -> None:
         "took <*> after <*> retries",
         "ratio <*> at offset <*>",
         "from <*>:<*> to <*>",
-        "peer <*> and <*>",
+        "peer <*>:<*> and <*>",
         "session <*> opened",
         "request <*> done",
         "sha <*> checked",
