@@ -22,6 +22,9 @@ folded together on evidence the whole batch gives (:mod:`._fold`): equal constan
 one cluster covering another, sibling clusters that differ in one position where many
 distinct words occur, and words standing in a variable's place.
 
+``harness logs mine`` splits each line's header off before mining, with a loghub-style format
+or the header shape :func:`detect_format` finds in the file's first lines (:mod:`.headers`).
+
 Masking and shapes are generic (numbers, hex, IPs, UUIDs, paths, URLs, hosts, emails); nothing
 is keyed on a dataset's name.
 """
@@ -32,14 +35,18 @@ from harness.logmining.config import (
     MinerConfig,
     template_id_of,
 )
+from harness.logmining.headers import DetectedFormat, HeaderShape, detect_format
 from harness.logmining.lines import mine_lines, parse_log_format
 from harness.logmining.miner import TemplateMiner, mask_content
 
 __all__ = [
     "WILDCARD",
+    "DetectedFormat",
+    "HeaderShape",
     "MinedTemplate",
     "MinerConfig",
     "TemplateMiner",
+    "detect_format",
     "mask_content",
     "mine_lines",
     "parse_log_format",
