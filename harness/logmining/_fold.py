@@ -27,9 +27,11 @@ group's template is built from its members' templates alone.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from harness.logmining._tokens import (
     PURE_WILDCARDS,
+    is_delimiter,
     is_punct,
     is_var,
     shape,
@@ -46,25 +48,91 @@ _RARE = 10
 _LIST_SEPARATORS = frozenset({",", ";"})
 
 
+_UNSET: Any = object()
+
+
 class _Group:
-    """Clusters taken for one event: their indices and a template covering all of them."""
+    """Clusters taken for one event: their indices and a template covering all of them.
 
-    __slots__ = ("members", "tokens", "weight")
+    A group is never changed, only replaced by a join, so what the passes derive from its
+    template is computed once and kept (a group that nothing takes in lives through rounds).
+    """
 
-    def __init__(self, members: list[int], tokens: list[str], weight: int) -> None:
+    __slots__ = (
+        "_anchors",
+        "_items",
+        "_shape",
+        "_siblings",
+        "_skeleton",
+        "_words",
+        "members",
+        "tokens",
+        "weight",
+    )
+
+    def __init__(
+        self,
+        members: list[int],
+        tokens: list[str],
+        weight: int,
+        layer: tuple[int | str, ...] | None = None,
+    ) -> None:
         self.members = members
         self.tokens = tokens
         self.weight = weight
+        self._skeleton: tuple[str, ...] | None = None
+        self._shape = layer
+        self._words: list[tuple[int, str]] | None = None
+        self._items: list[str | None] | None = _UNSET
+        self._anchors: tuple[tuple[str, ...], str, str] | None = None
+        self._siblings: list[tuple[int, int, int]] | None = None
+
+    def skeleton(self) -> tuple[str, ...]:
+        if self._skeleton is None:
+            self._skeleton = _skeleton(self.tokens)
+        return self._skeleton
+
+    def shape(self) -> tuple[int | str, ...]:
+        if self._shape is None:
+            self._shape = shape(self.tokens)
+        return self._shape
+
+    def words(self) -> list[tuple[int, str]]:
+        if self._words is None:
+            self._words = _words(self.tokens)
+        return self._words
+
+    def items(self) -> list[str | None] | None:
+        if self._items is _UNSET:
+            self._items = _items(self.tokens)
+        return self._items
+
+    def siblings(self, interned: _Interned) -> list[tuple[int, int, int]]:
+        """The group's sibling keys (see ``_Interned``), with the fold's one interning."""
+        if self._siblings is None:
+            self._siblings = interned.sibling_keys(self.tokens)
+        return self._siblings
+
+    def anchors(self) -> tuple[tuple[str, ...], str, str]:
+        """The template's delimiters and its first and last tokens (see ``_anchors``)."""
+        if self._anchors is None:
+            self._anchors = _anchors(self.tokens, self.shape())
+        return self._anchors
 
 
 def fold(
-    templates: Sequence[Sequence[str]], weights: Sequence[int], *, min_distinct: int
+    templates: Sequence[Sequence[str]],
+    weights: Sequence[int],
+    shapes: Sequence[tuple[int | str, ...]],
+    *,
+    min_distinct: int,
 ) -> list[tuple[list[int], list[str]]]:
     """Fold cluster templates (token lists) into groups.
 
     Args:
         templates: Each cluster's tokens, in the order the clusters were made.
         weights: Each cluster's number of distinct masked contents.
+        shapes: Each cluster's ``shape`` (known from mining, so not computed again).
         min_distinct: Distinct words at one position that make it a variable (siblings pass).
 
     Returns:
@@ -72,15 +140,18 @@ def fold(
         indices are ascending.
     """
     groups = [
-        _Group([index], list(tokens), weight)
-        for index, (tokens, weight) in enumerate(zip(templates, weights, strict=True))
+        _Group([index], list(tokens), weight, layer)
+        for index, (tokens, weight, layer) in enumerate(
+            zip(templates, weights, shapes, strict=True)
+        )
     ]
+    interned = _Interned()
     while True:
         count = len(groups)
         groups = _fold_skeletons(groups)
         groups = _fold_covered(groups)
         if min_distinct > 0:
-            groups = _fold_siblings(groups, min_distinct)
+            groups = _fold_siblings(groups, min_distinct, interned)
         groups = _fold_gaps(groups)
         if len(groups) == count:
             return [(g.members, g.tokens) for g in groups]
@@ -129,7 +200,7 @@ def _skeleton(tokens: Sequence[str]) -> tuple[str, ...]:
 def _fold_skeletons(groups: list[_Group]) -> list[_Group]:
     by_skeleton: dict[tuple[str, ...], list[_Group]] = {}
     for group in groups:
-        by_skeleton.setdefault(_skeleton(group.tokens), []).append(group)
+        by_skeleton.setdefault(group.skeleton(), []).append(group)
     if len(by_skeleton) == len(groups):
         return groups
     out = []
@@ -167,17 +238,21 @@ def _covering_skeleton(members: list[list[str]]) -> list[str]:
 
 def _words(tokens: Sequence[str]) -> list[tuple[int, str]]:
     """The constant words of a template with their positions (delimiters left out)."""
-    return [(i, t) for i, t in enumerate(tokens) if not is_var(t) and not is_punct(t.lstrip(" "))]
+    return [(i, t) for i, t in enumerate(tokens) if not is_var(t) and not is_delimiter(t)]
 
 
 def _covers(general: list[str], specific: list[str]) -> bool:
-    """Whether every constant word of ``general`` (it has one) is at its position in ``specific``.
+    """Whether every constant word of ``general`` (it has one) is at its position in ``specific``,
+    and ``specific`` has no constant first word where ``general`` has a variable.
 
     Both templates have the same shape, so their delimiters agree already.
     """
+    first = _first_word(specific)
+    if is_var(general[first]) and not is_var(specific[first]):
+        return False
     words = 0
     for mine, theirs in zip(general, specific, strict=True):
-        if is_var(mine) or is_punct(mine.lstrip(" ")):
+        if is_var(mine) or is_delimiter(mine):
             continue
         if mine != theirs:
             return False
@@ -185,10 +260,15 @@ def _covers(general: list[str], specific: list[str]) -> bool:
     return words > 0
 
 
+def _first_word(tokens: Sequence[str]) -> int:
+    """The position of the first token that is not a delimiter (0 when there is none)."""
+    return next((i for i, t in enumerate(tokens) if not is_delimiter(t)), 0)
+
+
 def _fold_covered(groups: list[_Group]) -> list[_Group]:
     by_shape: dict[tuple[int | str, ...], list[_Group]] = {}
     for group in groups:
-        by_shape.setdefault(shape(group.tokens), []).append(group)
+        by_shape.setdefault(group.shape(), []).append(group)
     if len(by_shape) == len(groups):
         return groups
     out: list[_Group] = []
@@ -219,7 +299,7 @@ def _fold_covered_shape(members: list[_Group]) -> list[_Group]:
                 bucket.discard(number)
 
     for group in members:
-        words = _words(group.tokens)
+        words = group.words()
         candidates: set[int] = set()
         for word in words:
             candidates |= anchored.get(word, set())
@@ -238,36 +318,59 @@ def _fold_covered_shape(members: list[_Group]) -> list[_Group]:
             index(len(kept) - 1, words, add=True)
             continue
         other = kept[found]
-        index(found, _words(other.tokens), add=False)
+        index(found, other.words(), add=False)
         kept[found] = _join([other, group], _positionwise([other.tokens, group.tokens]))
-        index(found, _words(kept[found].tokens), add=True)
+        index(found, kept[found].words(), add=True)
     return kept
 
 
 # ----------------------------------------------------------------------------- siblings
 
 
-def _fold_siblings(groups: list[_Group], min_distinct: int) -> list[_Group]:
-    # Each group is keyed once per word position by the rest of its tokens: prefixes and
-    # suffixes are interned to small ints, so a key is built in constant time and compared
-    # exactly, whatever the length of the line.
-    prefixes: dict[tuple[int, str], int] = {}
-    suffixes: dict[tuple[int, str], int] = {}
-    siblings: dict[tuple[int, int, int], list[int]] = {}
-    for number, group in enumerate(groups):
-        tokens = group.tokens
+class _Interned:
+    """Prefixes and suffixes of token sequences as small ints, for the whole fold.
+
+    A sibling key (a position and the tokens before and after it) is then built in constant
+    time and compared exactly, whatever the length of the line; the ids only ever grow, so
+    a group's keys, once computed, hold through every round.
+    """
+
+    __slots__ = ("prefixes", "suffixes")
+
+    def __init__(self) -> None:
+        self.prefixes: dict[tuple[int, str], int] = {}
+        self.suffixes: dict[tuple[int, str], int] = {}
+
+    def sibling_keys(self, tokens: list[str]) -> list[tuple[int, int, int]]:
+        """One key per word position (the first word and delimiters left out)."""
         keys = [_key(t) for t in tokens]
+        prefixes, suffixes = self.prefixes, self.suffixes
         before = [0] * (len(tokens) + 1)
         for i, key in enumerate(keys):
             before[i + 1] = prefixes.setdefault((before[i], key), len(prefixes) + 1)
         after = [0] * (len(tokens) + 1)
         for i in range(len(tokens) - 1, -1, -1):
             after[i] = suffixes.setdefault((after[i + 1], keys[i]), len(suffixes) + 1)
-        first_word = next((i for i, t in enumerate(tokens) if not is_punct(t.lstrip(" "))), 0)
-        for i, token in enumerate(tokens):
-            if i == first_word or is_var(token) or is_punct(token.lstrip(" ")):
-                continue
-            siblings.setdefault((i, before[i], after[i + 1]), []).append(number)
+        first_word = _first_word(tokens)
+        return [
+            (i, before[i], after[i + 1])
+            for i, token in enumerate(tokens)
+            if i != first_word and not is_var(token) and not is_delimiter(token)
+        ]
+
+
+def _fold_siblings(groups: list[_Group], min_distinct: int, interned: _Interned) -> list[_Group]:
+    # Siblings share a shape (the position where they differ holds a word, not a delimiter),
+    # so only groups whose shape enough others share are keyed.
+    shapes: dict[tuple[int | str, ...], int] = {}
+    for group in groups:
+        shapes[group.shape()] = shapes.get(group.shape(), 0) + 1
+    siblings: dict[tuple[int, int, int], list[int]] = {}
+    for number, group in enumerate(groups):
+        if shapes[group.shape()] < min_distinct:
+            continue
+        for key in group.siblings(interned):
+            siblings.setdefault(key, []).append(number)
     parent = list(range(len(groups)))
 
     def find(x: int) -> int:
@@ -324,14 +427,20 @@ def _fold_gaps(groups: list[_Group]) -> list[_Group]:
     """
     if len(groups) < 2:
         return groups
+    # A group fits another only with the same delimiters in the same order.
+    delimiters: dict[tuple[str, ...], int] = {}
+    for group in groups:
+        delimiters[group.anchors()[0]] = delimiters.get(group.anchors()[0], 0) + 1
     general: dict[tuple[tuple[str, ...], str, str], list[int]] = {}
     items_of: dict[int, list[str | None]] = {}
     for number, group in enumerate(groups):
-        items = _items(group.tokens)
+        if delimiters[group.anchors()[0]] < 2:
+            continue
+        items = group.items()
         if items is None:
             continue
         items_of[number] = items
-        general.setdefault(_anchors(group.tokens, slots=True), []).append(number)
+        general.setdefault(_general_key(group.anchors()), []).append(number)
     if not general:
         return groups
 
@@ -344,15 +453,17 @@ def _fold_gaps(groups: list[_Group]) -> list[_Group]:
 
     links: dict[int, int] = {}
     for number, group in enumerate(groups):
-        delimiters, first, last = _anchors(group.tokens, slots=False)
+        if delimiters[group.anchors()[0]] < 2:
+            continue
+        delimiters_of, first, last = group.anchors()
         candidates = sorted(
             {
                 c
                 for key in (
-                    (delimiters, first, last),
-                    (delimiters, "*", last),
-                    (delimiters, first, "*"),
-                    (delimiters, "*", "*"),
+                    (delimiters_of, first, last),
+                    (delimiters_of, "*", last),
+                    (delimiters_of, first, "*"),
+                    (delimiters_of, "*", "*"),
                 )
                 for c in general.get(key, ())
                 if c != number
@@ -421,23 +532,31 @@ def _items(tokens: Sequence[str]) -> list[str | None] | None:
     return items
 
 
-def _anchors(tokens: Sequence[str], *, slots: bool) -> tuple[tuple[str, ...], str, str]:
-    """Delimiters in order, and the first and last tokens (``*`` for a variable of a
-    template that stands for others, which any token can fill)."""
-    delimiters = tuple(t.lstrip(" ") for t in tokens if is_punct(t.lstrip(" ")))
+def _anchors(
+    tokens: Sequence[str], layer: tuple[int | str, ...]
+) -> tuple[tuple[str, ...], str, str]:
+    """Delimiters in order (from the template's ``shape``), and the first and last tokens
+    (``\x00`` for a variable)."""
+    delimiters = tuple(str(t).lstrip(" ") for t in layer[2::2])
 
     def end(token: str) -> str:
-        if is_var(token):
-            return "*" if slots else "\x00"
-        return token.lstrip(" ")
+        return "\x00" if is_var(token) else token.lstrip(" ")
 
     return delimiters, end(tokens[0]), end(tokens[-1])
+
+
+def _general_key(anchors: tuple[tuple[str, ...], str, str]) -> tuple[tuple[str, ...], str, str]:
+    """The anchors of a template that stands for others: a variable end takes any token."""
+    delimiters, first, last = anchors
+    return delimiters, "*" if first == "\x00" else first, "*" if last == "\x00" else last
 
 
 def _matches(items: list[str | None], tokens: Sequence[str], *, mixed: bool = False) -> bool:
     """Whether ``tokens`` fit ``items``: constants equal, each slot one or more tokens that
     are all constant words or all variables (or any words and variables, when ``mixed``)."""
     size = len(tokens)
+    # As elsewhere, the first word of a message is never taken for a value's words.
+    first = _first_word(tokens)
     frontier = [(0, 0)]
     seen = set(frontier)
     while frontier:
@@ -458,6 +577,8 @@ def _matches(items: list[str | None], tokens: Sequence[str], *, mixed: bool = Fa
                     frontier.append(step)
             continue
         variable = is_var(token)
+        if j == first and not variable:
+            continue
         k = j
         while k < size and _fills(tokens[k], variable, mixed):
             k += 1
@@ -472,7 +593,7 @@ def _fills(token: str, variable: bool, mixed: bool) -> bool:
     """Whether ``token`` may go on a gap whose first token is (or is not) ``variable``."""
     if is_var(token):
         return variable or mixed
-    return (mixed or not variable) and not is_punct(token.lstrip(" "))
+    return (mixed or not variable) and not is_delimiter(token)
 
 
 # ----------------------------------------------------------------------------- helpers

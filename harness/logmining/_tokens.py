@@ -11,6 +11,7 @@ from harness.logmining.headers import MESSAGE_KEYS
 __all__ = [
     "PURE_WILDCARDS",
     "Masker",
+    "is_delimiter",
     "is_punct",
     "is_var",
     "render",
@@ -72,11 +73,13 @@ class Masker:
         # A token is a quoted string, a URL or Windows path (delimiters and all), a delimiter
         # or a run of other non-space characters; the leading whitespace is captured so that
         # rendering restores single spaces where there were any. A quote opens a string only
-        # where a word does not go on (``can't``).
-        quoted = (
-            r"\"(?:[^\"\\]|\\.)*\"|(?<![\w'])'[^']*'(?![\w'])"
-            r"|[A-Za-z][A-Za-z0-9+.-]*://[^\s\"'\[\]{}|()]*[^\s\"'\[\]{}|().,;:]"
-            r"|(?:[A-Za-z]:\\|\\\\[\w.$-])[^\s\"'|*?,;()\[\]{}=]*"
+        # where a word does not go on (``can't``). The alternatives for quotes, URLs and
+        # Windows paths are costly to try at every token, so each line is split by the
+        # variant holding only those its text can need (see ``_splitter``).
+        spans = (
+            r"\"(?:[^\"\\]|\\.)*\"|(?<![\w'])'[^']*'(?![\w'])",
+            r"[A-Za-z][A-Za-z0-9+.-]*://[^\s\"'\[\]{}|()]*[^\s\"'\[\]{}|().,;:]",
+            r"(?:[A-Za-z]:\\|\\\\[\w.$-])[^\s\"'|*?,;()\[\]{}=]*",
         )
         if config.delimiters:
             delims = re.escape(config.delimiters)
@@ -86,13 +89,26 @@ class Masker:
                 if "'" in config.delimiters
                 else (rf"[^\s{delims}]+")
             )
-            self._token = re.compile(rf"(\s*)({quoted}|{word}|[{delims}])")
+            self._splitters = tuple(
+                re.compile(
+                    "(\\s*)("
+                    + "|".join(
+                        [p for p, wanted in zip(spans, (q, u, w), strict=True) if wanted]
+                        + [word, f"[{delims}]"]
+                    )
+                    + ")"
+                )
+                for q in (False, True)
+                for u in (False, True)
+                for w in (False, True)
+            )
         else:
-            self._token = re.compile(r"(\s*)(\S+)")
+            self._splitters = (re.compile(r"(\s*)(\S+)"),) * 8
         self._variable = re.compile(r"\d|<\*>" if config.mask_digit_tokens else r"<\*>")
         self._values = config.value_tokens
         self._shapes = re.compile("|".join(f"(?:{p})" for p in VALUE_SHAPES))
         self._delimiters = frozenset(config.delimiters)
+        self._kinds: dict[str, bool] = {}
 
     def mask(self, content: str) -> str:
         """Replace every masked value in ``content`` by ``<*>``."""
@@ -125,7 +141,7 @@ class Masker:
         """Split a masked content into tokens (see ``_VAR`` for how variables are marked).
 
         Besides tokens holding a digit or a wildcard, these are variable when
-        ``value_tokens`` is set: a path, URL, host name, email or hex-letter run
+        ``value_tokens`` is set: a path, URL, host name, email, file name or hex-letter run
         (``VALUE_SHAPES``), the value of an attached ``key=value`` or ``key:value`` pair, the
         text of a quoted string (one token, however many words it has, unless it is a key
         followed by ``:``) and a boolean or ``null``; a unit written after a number joins the
@@ -133,19 +149,20 @@ class Masker:
         """
         out: list[str] = []
         append = out.append
-        variable = self._variable.search
         values = self._values
-        first = True
+        kinds = self._kinds
+        delimiters = self._delimiters
         # The two tokens before this one, without their leading space, and whether each was
         # attached to the token before it.
         prev = prev2 = ""
         prev_attached = False
-        found = self._token.findall(masked)
+        masked = masked.lstrip()
+        quotes = '"' in masked or "'" in masked
+        found = self._splitter(masked, quotes).findall(masked)
         for index, (space, text) in enumerate(found):
-            lead = " " if space and not first else ""
-            first = False
+            lead = " " if space else ""
             quote = text[0]
-            if quote in _QUOTES and len(text) > 1 and text[-1] == quote:
+            if quotes and quote in _QUOTES and len(text) > 1 and text[-1] == quote:
                 following = found[index + 1] if index + 1 < len(found) else ("", "")
                 if (
                     not values
@@ -161,7 +178,13 @@ class Masker:
                     append(quote)
                 prev2, prev, prev_attached = "", quote, not space
                 continue
-            is_var = bool(variable(text))
+            # Whether the text alone makes a token variable (a digit, a wildcard, a shape, a
+            # value word), remembered per text: most tokens are words seen on many lines.
+            is_var = kinds.get(text)
+            if is_var is None:
+                is_var = self._own_kind(text)
+                if len(kinds) < _WORD_CACHE_SIZE:
+                    kinds[text] = is_var
             if not is_var and values:
                 if space and prev == WILDCARD and text in _UNITS:
                     # The unit joins the number's token: ``1.2 GB`` and ``512K`` are one
@@ -170,17 +193,22 @@ class Masker:
                     prev2, prev, prev_attached = prev, text, False
                     continue
                 is_var = (
-                    (
-                        not space
-                        and (prev == "=" or (prev == ":" and prev_attached and _is_key(prev2)))
-                        and text not in self._delimiters
-                    )
-                    or text in _VALUE_WORDS
-                    or self._shapes.fullmatch(text) is not None
+                    not space
+                    and (prev == "=" or (prev == ":" and prev_attached and _is_key(prev2)))
+                    and text not in delimiters
                 )
             append(_VAR + lead + text if is_var else lead + text)
             prev2, prev, prev_attached = prev, text, not space
         return tuple(out)
+
+    def _splitter(self, masked: str, quotes: bool) -> re.Pattern[str]:
+        return self._splitters[4 * quotes + 2 * ("://" in masked) + ("\\" in masked)]
+
+    def _own_kind(self, text: str) -> bool:
+        """Whether ``text`` is variable whatever stands around it."""
+        if self._variable.search(text):
+            return True
+        return self._values and (text in _VALUE_WORDS or self._shapes.fullmatch(text) is not None)
 
     def _append_inner(self, out: list[str], lead: str, text: str) -> None:
         """Tokens of a quoted string that is not a value: the quotes and the words inside."""
@@ -217,11 +245,28 @@ def is_punct(word: str) -> bool:
     return len(word) == 1 and not word.isalnum() and word != _VAR
 
 
+# Whether a short token is a delimiter, remembered: short tokens are few and very frequent.
+_SHORT_TOKENS: dict[str, bool] = {}
+
+
+def is_delimiter(token: str) -> bool:
+    """Whether a token (with its leading space, if any) is a single delimiter character."""
+    if len(token) > 2:
+        return False
+    known = _SHORT_TOKENS.get(token)
+    if known is None:
+        known = is_punct(token.lstrip(" "))
+        if len(_SHORT_TOKENS) < _WORD_CACHE_SIZE:
+            _SHORT_TOKENS[token] = known
+    return known
+
+
 def shape(tokens: Sequence[str]) -> tuple[int | str, ...]:
     """The token count and the delimiters with their positions (a variable is never one)."""
     out: list[int | str] = [len(tokens)]
+    short = _SHORT_TOKENS
     for index, token in enumerate(tokens):
-        if len(token) <= 2 and is_punct(token.lstrip(" ")):
+        if len(token) <= 2 and (short.get(token) or is_delimiter(token)):
             out.append(index)
             out.append(token)
     return tuple(out)

@@ -9,6 +9,8 @@ __all__ = [
     "DEFAULT_DELIMITERS",
     "DEFAULT_MASKS",
     "EMAIL_SHAPE",
+    "FILE_EXTENSIONS",
+    "FILE_SHAPE",
     "HEX_LETTERS_SHAPE",
     "HEX_LITERAL_MASK",
     "HOST_SHAPE",
@@ -34,16 +36,15 @@ WILDCARD = "<*>"
 # left to right, so the most specific shapes (UUIDs, IPs) come before bare numbers. In the
 # lookarounds a wildcard's ``<`` and ``>`` count as word characters, so that masking a masked
 # text changes nothing.
-UUID_MASK = (
-    r"(?<![>\w])[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
-    r"(?![<\w])"
-)
+# UUIDs, and GUIDs as Windows prints them (in braces: the braces belong to the value).
+_UUID = r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
+UUID_MASK = rf"(?<![>\w])\{{?{_UUID}\}}?(?![<\w])"
 # IPv6, full or compressed (at least two colons, so clock times do not match), or in brackets;
 # a port after the brackets is masked on its own, as after IPv4 addresses and host names.
 IPV6_MASK = (
-    r"(?<![>\w:.])\[(?:[0-9a-fA-F]{0,4}:){2,7}[0-9a-fA-F]{0,4}\]"
-    r"|(?<![>\w:.])(?:(?:[0-9a-fA-F]{1,4}:){7}[0-9a-fA-F]{1,4}"
-    r"|(?:[0-9a-fA-F]{1,4}:){1,6}:(?:[0-9a-fA-F]{1,4}:){0,5}[0-9a-fA-F]{1,4})(?![<\w:])"
+    r"(?<![>\w:.])(?:\[(?:[0-9a-fA-F]{0,4}:){2,7}[0-9a-fA-F]{0,4}\]"
+    r"|(?:(?:[0-9a-fA-F]{1,4}:){7}[0-9a-fA-F]{1,4}"
+    r"|(?:[0-9a-fA-F]{1,4}:){1,6}:(?:[0-9a-fA-F]{1,4}:){0,5}[0-9a-fA-F]{1,4})(?![<\w:]))"
 )
 # IPv4. A port is masked on its own as a number, so ``10.0.0.1:5432``, ``[::1]:5432`` and
 # ``db-3:5432`` tokenise alike (``<*> : <*>``) and can share a template.
@@ -94,6 +95,16 @@ HOST_SHAPE = (
     r"(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?\.)+"
     rf"(?i:{TOP_LEVEL_DOMAINS})\.?"
 )
+# File names by their extension (``chrome.exe``, ``libssl.so``, ``report.pdf``): a file is one
+# among many. Dotted names with other endings (``rpc.statd``, ``os.name``) are not files.
+FILE_EXTENSIONS = (
+    "exe|dll|sys|msi|bat|cmd|ps1|sh|bash|py|pyc|rb|pl|php|js|mjs|ts|jsx|tsx|java|class|jar|"
+    "war|ear|so|dylib|cpp|hpp|go|rs|log|txt|csv|tsv|json|xml|yaml|yml|toml|ini|cfg|conf|"
+    "properties|env|pem|crt|cer|key|pfx|p12|html|htm|css|md|pdf|docx?|xlsx?|pptx?|png|jpe?g|"
+    "gif|svg|bmp|ico|mp3|mp4|wav|avi|mov|zip|gz|tgz|tar|bz2|xz|7z|rar|iso|img|apk|ipa|deb|"
+    "rpm|db|sqlite|parquet|avro|bin|dat|tmp|bak|pid|sock"
+)
+FILE_SHAPE = rf"[\w-][\w.-]*\.(?i:{FILE_EXTENSIONS})"
 # Sixteen and more hex letters are a register or an address (``ffffffffffffffff``): no word
 # is that long in only the letters a to f.
 HEX_LETTERS_SHAPE = r"[a-fA-F]{16,}"
@@ -103,6 +114,7 @@ VALUE_SHAPES: tuple[str, ...] = (
     PATH_SHAPE,
     EMAIL_SHAPE,
     HOST_SHAPE,
+    FILE_SHAPE,
     HEX_LETTERS_SHAPE,
 )
 
@@ -127,7 +139,7 @@ class MinerConfig:
         mask_digit_tokens: Treat any token that still holds a digit as variable; it keeps its
             text in the template until two lines disagree on it.
         value_tokens: Treat tokens in the shapes and places of values as variable in the same
-            way: paths, URLs, host names, emails and long hex-letter runs
+            way: paths, URLs, host names, emails, file names and long hex-letter runs
             (``VALUE_SHAPES``), the value of an attached ``key=value`` or ``key:value`` pair,
             a quoted string (one token, however many words), a boolean or ``null``, and a
             unit after a number (which joins the number's token).

@@ -9,7 +9,7 @@ from harness.logmining._fold import fold
 from harness.logmining._tokens import (
     PURE_WILDCARDS,
     Masker,
-    is_punct,
+    is_delimiter,
     is_var,
     render,
     shape,
@@ -34,11 +34,11 @@ _Key = tuple[int, tuple[str, ...]]
 
 def _word_positions(tokens: list[str]) -> tuple[int, ...]:
     # Similarity is measured on constant words; punctuation says little about the event.
-    return tuple(i for i, t in enumerate(tokens) if not is_var(t) and not is_punct(t.lstrip(" ")))
+    return tuple(i for i, t in enumerate(tokens) if not is_var(t) and not is_delimiter(t))
 
 
 def _is_word(token: str) -> bool:
-    return not is_var(token) and not is_punct(token.lstrip(" "))
+    return not is_var(token) and not is_delimiter(token)
 
 
 class _Cluster:
@@ -50,11 +50,13 @@ class _Cluster:
     (``passed``/``failed``, ``startup``/``shutdown``): the cluster is split there after mining.
     """
 
-    __slots__ = ("constant_positions", "number", "tokens", "variants", "words")
+    __slots__ = ("constant_positions", "number", "shape", "tokens", "variants", "words")
 
-    def __init__(self, tokens: tuple[str, ...], number: int) -> None:
+    def __init__(self, tokens: tuple[str, ...], number: int, layer: tuple[int | str, ...]) -> None:
         self.tokens = list(tokens)
         self.number = number
+        # The token count and delimiters (see ``shape``): the same for every line it takes.
+        self.shape = layer
         # Distinct masked contents the cluster took in: how much evidence its template has.
         self.variants = 0
         self.constant_positions = _word_positions(self.tokens)
@@ -135,14 +137,15 @@ class TemplateMiner:
         if entry is not None:
             return entry
         tokens = self._masker.tokens(masked)
-        leaf = self._leaf(tokens, create=True)
+        layer = shape(tokens)
+        leaf = self._leaf(tokens, layer, create=True)
         assert leaf is not None
         cluster = self._best(leaf, tokens)
         if cluster is None or (
             cluster.similarity(tokens) < self._config.similarity_threshold
             and len(leaf) < self._config.max_clusters_per_leaf
         ):
-            cluster = _Cluster(tokens, len(self._clusters))
+            cluster = _Cluster(tokens, len(self._clusters), layer)
             leaf.append(cluster)
             self._clusters.append(cluster)
         else:
@@ -166,7 +169,7 @@ class TemplateMiner:
         tokens = entry[1] if entry is not None else self._masker.tokens(masked)
         cluster = entry[0] if entry is not None else None
         if cluster is None:
-            leaf = self._leaf(tokens, create=False)
+            leaf = self._leaf(tokens, shape(tokens), create=False)
             best = self._best(leaf, tokens) if leaf else None
             if best is not None and best.similarity(tokens) >= self._config.similarity_threshold:
                 cluster = best
@@ -198,12 +201,13 @@ class TemplateMiner:
 
     # ------------------------------------------------------------------ internals
 
-    def _leaf(self, tokens: tuple[str, ...], *, create: bool) -> list[_Cluster] | None:
+    def _leaf(
+        self, tokens: tuple[str, ...], layer: tuple[int | str, ...], *, create: bool
+    ) -> list[_Cluster] | None:
         # The first layer holds the token count and where the delimiters are: lines of one
         # event punctuate alike, and a delimiter is never a value, so a line whose delimiters
         # fall elsewhere belongs to another event (``tty=:0 ruser=`` is not ``tty=ssh ruser=``)
         # however many of its words agree.
-        layer = shape(tokens)
         node = self._root.get(layer)
         if node is None:
             if not create:
@@ -276,18 +280,21 @@ class TemplateMiner:
         keys: list[_Key] = []
         templates: list[list[str]] = []
         weights: list[int] = []
+        shapes: list[tuple[int | str, ...]] = []
         for cluster in clusters:
             if not units[cluster.number]:
                 keys.append((cluster.number, ()))
                 templates.append(cluster.tokens)
                 weights.append(cluster.variants)
+                shapes.append(cluster.shape)
                 continue
             for words, (filled, weight) in units[cluster.number].items():
                 keys.append((cluster.number, words))
                 templates.append(filled)
                 weights.append(weight)
+                shapes.append(cluster.shape)
         if self._config.merge_templates:
-            groups = fold(templates, weights, min_distinct=self._config.min_distinct_words)
+            groups = fold(templates, weights, shapes, min_distinct=self._config.min_distinct_words)
         else:
             groups = [([index], tokens) for index, tokens in enumerate(templates)]
         final: dict[_Key, MinedTemplate] = {}
