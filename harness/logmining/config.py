@@ -87,9 +87,11 @@ EMAIL_SHAPE = r"[\w.+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+"
 # (``alpha.prod.example.org``, ``db.cluster.internal``). Requiring the last label to be a
 # domain keeps dotted identifiers constant: Java packages and classes start with one
 # (``org.apache.Foo``) and end in a name, configuration keys end in a word (``os.name``).
+# Endings that are also words of package names or properties (cloud, test, home, int) are
+# left out: ``org.springframework.cloud`` and ``user.home`` are not hosts.
 TOP_LEVEL_DOMAINS = (
-    "com|net|org|edu|gov|mil|int|io|co|us|uk|de|fr|nl|jp|cn|ru|eu|info|biz|"
-    "local|localdomain|internal|intranet|lan|corp|home|arpa|cloud|example|test|invalid"
+    "com|net|org|edu|gov|mil|io|us|uk|de|fr|nl|jp|cn|ru|eu|info|biz|"
+    "local|localdomain|internal|intranet|lan|corp|arpa"
 )
 HOST_SHAPE = (
     r"(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?\.)+"
@@ -141,15 +143,20 @@ class MinerConfig:
         value_tokens: Treat tokens in the shapes and places of values as variable in the same
             way: paths, URLs, host names, emails, file names and long hex-letter runs
             (``VALUE_SHAPES``), the value of an attached ``key=value`` or ``key:value`` pair,
-            a quoted string (one token, however many words), a boolean or ``null``, and a
-            unit after a number (which joins the number's token).
-        merge_templates: Fold the clusters of one event after mining: clusters whose constant
-            words are equal once variables are dropped (an empty or repeated variable changes
-            the token count, not the event), clusters another one covers, and siblings (see
-            ``min_distinct_words``).
+            a quoted string (one token, however many words; not a key before ``:`` nor a
+            logfmt ``msg=`` text), a boolean, ``null`` or a calendar word, and a unit after a
+            number (which joins the number's token).
+        merge_templates: After mining, split a cluster at a position that only ever held two
+            constant words over many distinct lines (two events taken for one:
+            ``passed``/``failed``), then fold the clusters of one event together: equal
+            constant skeletons once variables are dropped (an empty or repeated variable
+            changes the token count, not the event), a cluster another of the same shape
+            covers, siblings (see ``min_distinct_words``), and words that fill another
+            template's variable (names of varying length). A message's first word is never
+            taken for a value by these passes; only its shape makes it one.
         min_distinct_words: Distinct words at one position of otherwise equal templates that
-            make the position a variable and fold the templates into one (the first word of
-            a message is exempt); 0 turns this pass off.
+            make the position a variable and fold the templates into one; 0 turns this pass
+            off.
     """
 
     similarity_threshold: float = 0.7

@@ -23,8 +23,8 @@ Shapes, from the most to the least specific:
   optional pid, a level and an optional qualified logger with a colon;
 * ``logcat`` — Android's threadtime: ``MM-DD time pid tid L tag: message``;
 * ``ctime`` — the bracketed time of web servers: ``[Wed Mar 10 09:41:07 2026] [level] message``;
-* ``iso`` — an ISO 8601 time, optionally in brackets, then an optional level word
-  (``ERROR``, ``Warning``, ``[warn]``, ``level=info``);
+* ``iso`` — an ISO 8601 time, optionally in brackets or followed by a comma, then an
+  optional level word (``ERROR``, ``[warn]``, ``level=info``; ``Warning`` in a padded column);
 * ``dmesg`` — seconds since boot in brackets: ``[  12.345678] message``;
 * ``level`` — a line that starts with a level word alone (``[error] …``, ``WARN: …``).
 
@@ -83,11 +83,12 @@ _SPECIFIC_SHARE = 0.9
 # Below this share of the sample no shape is taken: lines are mined whole.
 _MIN_SHARE = 0.5
 
-# A level word: any case in brackets or as level=…, upper or title case when bare (prose such
-# as "error while …" at the start of a message is not a level).
+# A level word: any case in brackets or as level=…, upper case when bare, title case only in a
+# padded column or before a colon (prose such as "Error while …" at the start of a message
+# is not a level).
 _LEVEL = (
     rf"(?:(?i:level=(?:{LEVEL_WORDS}))|(?i:\[\s*(?:{LEVEL_WORDS})\s*\])"
-    rf"|(?:{LEVEL_WORDS})|(?:{LEVEL_WORDS.title()}))(?=[\s:|]|$)"
+    rf"|(?:{LEVEL_WORDS})(?=[\s:|]|$)|(?:{LEVEL_WORDS.title()})(?=\s{{2}}|:))"
 )
 _BARE_LEVEL = rf"(?:{LEVEL_WORDS}|{LEVEL_WORDS.title()})"
 # A bracketed thread name, which may hold spaces and one level of nested brackets.
@@ -152,7 +153,7 @@ _TEXT_SHAPES: tuple[tuple[HeaderShape, re.Pattern[str]], ...] = (
     ),
     (
         HeaderShape.ISO,
-        re.compile(rf"^\[?(?:{ISO_TIMESTAMP})\]?\s+(?:{_LEVEL}[\s:|-]*)?(?P<message>.*)$"),
+        re.compile(rf"^\[?(?:{ISO_TIMESTAMP})\]?,?\s+(?:{_LEVEL}[\s:|-]*)?(?P<message>.*)$"),
     ),
     (HeaderShape.DMESG, re.compile(r"^\[\s*\d+\.\d+\]\s?(?P<message>.*)$")),
     (HeaderShape.LEVEL, re.compile(rf"^{_LEVEL}[\s:|-]*(?P<message>.*)$")),

@@ -108,6 +108,13 @@ def test_lines_without_a_header_are_mined_whole() -> None:
     assert [detected.split(line) for line in lines] == lines
 
 
+def test_a_capitalised_word_after_the_time_is_a_level_only_in_a_padded_column() -> None:
+    prose = [f"2026-03-10T09:41:0{n}Z Error while reading block {n}" for n in range(3)]
+    column = [f"2026-03-10 09:41:0{n}, Info    CBS  Loaded stack {n}" for n in range(3)]
+    assert detect_format(prose).split(prose[0]) == "Error while reading block 0"
+    assert detect_format(column).split(column[0]) == "CBS  Loaded stack 0"
+
+
 def test_a_shape_needs_most_sampled_lines() -> None:
     headed = [f"2026-03-10T09:41:0{n}Z ERROR job {n} failed" for n in range(2)]
     assert detect_format([*headed, "plain", "text", "lines"]).shape is HeaderShape.NONE
