@@ -247,6 +247,8 @@ def _covers(general: list[str], specific: list[str]) -> bool:
 
     Both templates have the same shape, so their delimiters agree already.
     """
+    if not specific:
+        return False
     first = _first_word(specific)
     if is_var(general[first]) and not is_var(specific[first]):
         return False
@@ -542,6 +544,8 @@ def _anchors(
     def end(token: str) -> str:
         return "\x00" if is_var(token) else token.lstrip(" ")
 
+    if not tokens:  # an empty message
+        return delimiters, "", ""
     return delimiters, end(tokens[0]), end(tokens[-1])
 
 

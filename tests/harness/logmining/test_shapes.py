@@ -145,6 +145,14 @@ def test_few_lines_with_two_values_stay_one_event() -> None:
     assert {m.template for m in mined} == {"session opened for <*> from web-<*>"}
 
 
+def test_empty_and_blank_messages_are_mined_like_any_other() -> None:
+    contents = ["", "   ", "disk full", "", "disk full", "\t"]
+    miner = TemplateMiner()
+    mined = miner.mine_batch(contents)
+    assert [m.template for m in mined] == ["", "", "disk full", "", "disk full", ""]
+    assert [miner.match(c) for c in contents] == mined
+
+
 def test_lists_of_varying_length_share_a_template() -> None:
     lines = [f"samples [{', '.join(str(i) for i in range(n))}] avg:{n}" for n in range(1, 7)]
     assert {m.template for m in TemplateMiner().mine_batch(lines)} == {"samples [<*>] avg:<*>"}
