@@ -138,7 +138,12 @@ class Masker:
         return masked
 
     def tokens(self, masked: str) -> tuple[str, ...]:
-        """Split a masked content into tokens (see ``_VAR`` for how variables are marked).
+        """Split a masked content into tokens (see :meth:`split`)."""
+        return self.split(masked)[0]
+
+    def split(self, masked: str) -> tuple[tuple[str, ...], tuple[int | str, ...]]:
+        """Split a masked content into tokens (see ``_VAR`` for how variables are marked),
+        and return them with their ``shape`` (found on the way, as it is needed at once).
 
         Besides tokens holding a digit or a wildcard, these are variable when
         ``value_tokens`` is set: a path, URL, host name, email, file name or hex-letter run
@@ -149,6 +154,9 @@ class Masker:
         """
         out: list[str] = []
         append = out.append
+        # Delimiter positions and tokens, as ``shape`` has them; None when a quoted key was
+        # split word by word (its own delimiters are counted at the end instead).
+        marks: list[int | str] | None = []
         values = self._values
         kinds = self._kinds
         delimiters = self._delimiters
@@ -172,7 +180,10 @@ class Masker:
                     # A key (``"name": …``) is not a value, and neither is the message of a
                     # logfmt line (``msg="slow query"``): that is the event's own text.
                     self._append_inner(out, lead, text)
+                    marks = None
                 else:
+                    if marks is not None:
+                        marks += [len(out), lead + quote, len(out) + 2, quote]
                     append(lead + quote)
                     append(_VAR + text[1:-1])
                     append(quote)
@@ -197,9 +208,15 @@ class Masker:
                     and (prev == "=" or (prev == ":" and prev_attached and _is_key(prev2)))
                     and text not in delimiters
                 )
-            append(_VAR + lead + text if is_var else lead + text)
+            if is_var:
+                append(_VAR + lead + text)
+            else:
+                if marks is not None and len(text) == 1 and not text.isalnum():
+                    marks += [len(out), lead + text]
+                append(lead + text)
             prev2, prev, prev_attached = prev, text, not space
-        return tuple(out)
+        tokens = tuple(out)
+        return tokens, (len(tokens), *marks) if marks is not None else shape(tokens)
 
     def _splitter(self, masked: str, quotes: bool) -> re.Pattern[str]:
         return self._splitters[4 * quotes + 2 * ("://" in masked) + ("\\" in masked)]

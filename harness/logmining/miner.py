@@ -136,8 +136,7 @@ class TemplateMiner:
         entry = self._seen.get(masked)
         if entry is not None:
             return entry
-        tokens = self._masker.tokens(masked)
-        layer = shape(tokens)
+        tokens, layer = self._masker.split(masked)
         leaf = self._leaf(tokens, layer, create=True)
         assert leaf is not None
         cluster = self._best(leaf, tokens)
