@@ -28,6 +28,8 @@ _DIGIT_WORD = re.compile(r"(?<!\S)[^\s\d]*+\d\S*+")
 _WORD_CACHE_SIZE = 65536
 
 _QUOTES = "\"'"
+# What a token's text is by itself (compared by identity).
+_VARIABLE, _DELIMITER, _WORD = "variable", "delimiter", "word"
 # Printed values of a boolean or an empty reference, and the words of a printed date: whatever
 # the event, they are values.
 _CALENDAR = [
@@ -108,7 +110,7 @@ class Masker:
         self._values = config.value_tokens
         self._shapes = re.compile("|".join(f"(?:{p})" for p in VALUE_SHAPES))
         self._delimiters = frozenset(config.delimiters)
-        self._kinds: dict[str, bool] = {}
+        self._kinds: dict[str, str] = {}
 
     def mask(self, content: str) -> str:
         """Replace every masked value in ``content`` by ``<*>``."""
@@ -189,13 +191,15 @@ class Masker:
                     append(quote)
                 prev2, prev, prev_attached = "", quote, not space
                 continue
-            # Whether the text alone makes a token variable (a digit, a wildcard, a shape, a
-            # value word), remembered per text: most tokens are words seen on many lines.
-            is_var = kinds.get(text)
-            if is_var is None:
-                is_var = self._own_kind(text)
+            # What the text alone makes a token (a variable: a digit, a wildcard, a shape, a
+            # value word; a delimiter; a word), remembered per text: most tokens are words
+            # seen on many lines.
+            kind = kinds.get(text)
+            if kind is None:
+                kind = self._own_kind(text)
                 if len(kinds) < _WORD_CACHE_SIZE:
-                    kinds[text] = is_var
+                    kinds[text] = kind
+            is_var = kind is _VARIABLE
             if not is_var and values:
                 if space and prev == WILDCARD and text in _UNITS:
                     # The unit joins the number's token: ``1.2 GB`` and ``512K`` are one
@@ -211,7 +215,7 @@ class Masker:
             if is_var:
                 append(_VAR + lead + text)
             else:
-                if marks is not None and len(text) == 1 and not text.isalnum():
+                if kind is _DELIMITER and marks is not None:
                     marks += [len(out), lead + text]
                 append(lead + text)
             prev2, prev, prev_attached = prev, text, not space
@@ -221,11 +225,13 @@ class Masker:
     def _splitter(self, masked: str, quotes: bool) -> re.Pattern[str]:
         return self._splitters[4 * quotes + 2 * ("://" in masked) + ("\\" in masked)]
 
-    def _own_kind(self, text: str) -> bool:
-        """Whether ``text`` is variable whatever stands around it."""
-        if self._variable.search(text):
-            return True
-        return self._values and (text in _VALUE_WORDS or self._shapes.fullmatch(text) is not None)
+    def _own_kind(self, text: str) -> str:
+        """What ``text`` is whatever stands around it: a variable, a delimiter or a word."""
+        if self._variable.search(text) or (
+            self._values and (text in _VALUE_WORDS or self._shapes.fullmatch(text) is not None)
+        ):
+            return _VARIABLE
+        return _DELIMITER if is_punct(text) else _WORD
 
     def _append_inner(self, out: list[str], lead: str, text: str) -> None:
         """Tokens of a quoted string that is not a value: the quotes and the words inside."""

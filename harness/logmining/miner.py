@@ -81,15 +81,15 @@ class _Cluster:
             current = mine[i]
             if current == theirs:
                 continue
-            if i in words:
-                seen = words[i]
+            if current in PURE_WILDCARDS:
+                # Generalised already: by a mask (untracked), or from words (tracked).
+                seen = words.get(i) if words else None
                 if seen is not None and theirs not in seen:
                     words[i] = seen | {theirs} if _is_word(theirs) and len(seen) < 2 else None
-            elif current not in PURE_WILDCARDS:
-                words[i] = {current, theirs} if _is_word(current) and _is_word(theirs) else None
-            if current not in PURE_WILDCARDS:
-                mine[i] = wildcard_like(current)
-                changed = True
+                continue
+            words[i] = {current, theirs} if _is_word(current) and _is_word(theirs) else None
+            mine[i] = wildcard_like(current)
+            changed = True
         if changed:
             self.constant_positions = _word_positions(mine)
 
