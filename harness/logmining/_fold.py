@@ -64,6 +64,7 @@ class _Group:
         "_shape",
         "_siblings",
         "_skeleton",
+        "_texts",
         "_words",
         "members",
         "tokens",
@@ -86,6 +87,7 @@ class _Group:
         self._items: list[str | None] | None = _UNSET
         self._anchors: tuple[tuple[str, ...], str, str] | None = None
         self._siblings: list[tuple[int, int, int]] | None = None
+        self._texts: frozenset[str] | None = None
 
     def skeleton(self) -> tuple[str, ...]:
         if self._skeleton is None:
@@ -101,6 +103,12 @@ class _Group:
         if self._words is None:
             self._words = _words(self.tokens)
         return self._words
+
+    def texts(self) -> frozenset[str]:
+        """The texts of the template's constant tokens (leading space dropped)."""
+        if self._texts is None:
+            self._texts = frozenset(t.lstrip(" ") for t in self.tokens if not is_var(t))
+        return self._texts
 
     def items(self) -> list[str | None] | None:
         if self._items is _UNSET:
@@ -435,6 +443,7 @@ def _fold_gaps(groups: list[_Group]) -> list[_Group]:
         delimiters[group.anchors()[0]] = delimiters.get(group.anchors()[0], 0) + 1
     general: dict[tuple[tuple[str, ...], str, str], list[int]] = {}
     items_of: dict[int, list[str | None]] = {}
+    needs: dict[int, frozenset[str]] = {}
     for number, group in enumerate(groups):
         if delimiters[group.anchors()[0]] < 2:
             continue
@@ -442,6 +451,7 @@ def _fold_gaps(groups: list[_Group]) -> list[_Group]:
         if items is None:
             continue
         items_of[number] = items
+        needs[number] = frozenset(item for item in items if item is not None)
         general.setdefault(_general_key(group.anchors()), []).append(number)
     if not general:
         return groups
@@ -450,6 +460,8 @@ def _fold_gaps(groups: list[_Group]) -> list[_Group]:
         # Words and variables may share a gap (``<*> van der Berg``) only when the template
         # has far more evidence than the group it takes in: a phrase around a value that
         # recurs as often as the template (``invalid user <*>``) is structure, not a value.
+        if not needs[template] <= groups[number].texts():
+            return False  # a constant of the template is missing: no need to align them
         mixed = groups[number].weight * _RARE <= groups[template].weight
         return _matches(items_of[template], groups[number].tokens, mixed=mixed)
 

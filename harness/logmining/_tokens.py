@@ -170,9 +170,9 @@ class Masker:
         quotes = '"' in masked or "'" in masked
         found = self._splitter(masked, quotes).findall(masked)
         for index, (space, text) in enumerate(found):
-            lead = " " if space else ""
-            quote = text[0]
-            if quotes and quote in _QUOTES and len(text) > 1 and text[-1] == quote:
+            if quotes and text[0] in _QUOTES and len(text) > 1 and text[-1] == text[0]:
+                lead = " " if space else ""
+                quote = text[0]
                 following = found[index + 1] if index + 1 < len(found) else ("", "")
                 if (
                     not values
@@ -199,25 +199,26 @@ class Masker:
                 kind = self._own_kind(text)
                 if len(kinds) < _WORD_CACHE_SIZE:
                     kinds[text] = kind
-            is_var = kind is _VARIABLE
-            if not is_var and values:
-                if space and prev == WILDCARD and text in _UNITS:
-                    # The unit joins the number's token: ``1.2 GB`` and ``512K`` are one
-                    # token each, so the words after them stay at the same positions.
-                    out[-1] += " " + text
-                    prev2, prev, prev_attached = prev, text, False
-                    continue
-                is_var = (
-                    not space
-                    and (prev == "=" or (prev == ":" and prev_attached and _is_key(prev2)))
-                    and text not in delimiters
-                )
-            if is_var:
-                append(_VAR + lead + text)
+            token = " " + text if space else text
+            if kind is _VARIABLE:
+                append(_VAR + token)
+            elif values and space and prev == WILDCARD and text in _UNITS:
+                # The unit joins the number's token: ``1.2 GB`` and ``512K`` are one token
+                # each, so the words after them stay at the same positions.
+                out[-1] += token
+                prev2, prev, prev_attached = prev, text, False
+                continue
+            elif (
+                values
+                and not space
+                and (prev == "=" or (prev == ":" and prev_attached and _is_key(prev2)))
+                and text not in delimiters
+            ):
+                append(_VAR + token)
             else:
                 if kind is _DELIMITER and marks is not None:
-                    marks += [len(out), lead + text]
-                append(lead + text)
+                    marks += [len(out), token]
+                append(token)
             prev2, prev, prev_attached = prev, text, not space
         tokens = tuple(out)
         return tokens, (len(tokens), *marks) if marks is not None else shape(tokens)

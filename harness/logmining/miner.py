@@ -189,13 +189,18 @@ class TemplateMiner:
         entries = [self._add(c) for c in contents]
         self._merge()
         # Repeated masked contents share one entry, so each entry's template is looked up once.
+        final, splits = self._final, self._splits
         known: dict[int, MinedTemplate] = {}
         out: list[MinedTemplate] = []
+        append = out.append
         for entry in entries:
             mined = known.get(id(entry))
             if mined is None:
-                mined = known[id(entry)] = self._final[self._key(*entry)]
-            out.append(mined)
+                cluster, tokens = entry
+                positions = splits[cluster.number]
+                words = tuple(tokens[i].lstrip(" ") for i in positions) if positions else ()
+                mined = known[id(entry)] = final[cluster.number, words]
+            append(mined)
         return out
 
     # ------------------------------------------------------------------ internals
@@ -247,6 +252,8 @@ class TemplateMiner:
 
     def _key(self, cluster: _Cluster, tokens: tuple[str, ...]) -> _Key:
         positions = self._splits[cluster.number]
+        if not positions:
+            return cluster.number, ()
         return cluster.number, tuple(tokens[i].lstrip(" ") for i in positions)
 
     def _merge(self) -> None:
@@ -263,8 +270,9 @@ class TemplateMiner:
         split = self._config.merge_templates and len(self._seen) < _SEEN_CACHE_SIZE
         self._splits = [c.split_positions() if split else () for c in clusters]
         units: list[dict[tuple[str, ...], tuple[list[str], int]]] = [{} for _ in clusters]
-        for cluster, tokens in self._seen.values():
-            positions = self._splits[cluster.number]
+        splits = self._splits
+        for cluster, tokens in self._seen.values() if any(splits) else ():
+            positions = splits[cluster.number]
             if not positions:
                 continue
             words = tuple(tokens[i].lstrip(" ") for i in positions)
