@@ -1,8 +1,12 @@
-"""Benchmark the log template miner: grouping accuracy on loghub-2k and mining throughput.
+"""Benchmark the log template miner: grouping accuracy on loghub-2k and on systems nobody
+tuned for, and mining throughput.
 
-Run ``python benchmarks/bench_log_mining.py``. Prints a table (dataset | lines | our GA |
-Drain GA | lines/s), the throughput of mining 100k synthetic lines on one core, and as its last
-line one JSON object with the same figures. The corpus is read from
+Run ``python benchmarks/bench_log_mining.py``. Prints a table of the five loghub-2k sets
+(dataset | lines | our GA | Drain GA | drain3 GA | lines/s), a table of the synthetic fixture
+systems of ``tests/fixtures/logmining`` (system | lines | events | GA before | GA | lines/s;
+their headers detected as ``harness logs mine`` does; "before" is the miner before issue 9 §1,
+recorded at commit c2620f5), the throughput of mining 100k synthetic lines on one core, and as
+its last line one JSON object with the same figures. The corpus is read from
 ``$HARNESS_CORPORA_DIR/loghub`` (default ``../shared/data/loghub``); without it the run says so
 and exits with status 1.
 """
@@ -23,19 +27,47 @@ REPO = Path(__file__).resolve().parents[1]
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
-from harness.logmining import TemplateMiner, mine_lines, parse_log_format  # noqa: E402
+from harness.logmining import (  # noqa: E402
+    TemplateMiner,
+    detect_format,
+    mine_lines,
+    parse_log_format,
+)
 from harness.logmining.config import DEFAULT_MASKS  # noqa: E402
 from tests.corpora import (  # noqa: E402
     DRAIN_PUBLISHED_GA,
     LOGHUB_FORMATS,
+    LOGHUB_GA_FLOORS,
     CorpusMissing,
     grouping_accuracy,
     load_loghub,
     require,
 )
+from tests.fixtures.logmining.generate import SYSTEMS, VALIDATION  # noqa: E402
+from tests.fixtures.logmining.generate import load as load_fixture  # noqa: E402
 
 FORMATS = LOGHUB_FORMATS
 DRAIN_GA = DRAIN_PUBLISHED_GA
+FIXTURES = REPO / "tests" / "fixtures" / "logmining"
+# GA of the miner before issue 9 §1 (commit c2620f5) on the same systems, recorded once: the
+# old miner is not kept in the tree (tests/fixtures/logmining/README.md).
+BEFORE_GA: dict[str, float] = {
+    "storage": 0.5153,
+    "proxy": 0.0853,
+    "mobile": 0.5842,
+    "scheduler": 0.8275,
+    "kernel": 0.9650,
+    "webapp": 0.3967,
+    "windows": 0.6340,
+    "health": 0.6440,
+    "cloud": 0.9090,
+    "people": 0.0940,
+    "mailer": 0.6375,
+    "database": 0.6663,
+    "iot": 0.4950,
+    "ci": 0.4213,
+    "sso": 0.7050,
+}
 
 
 def load(data: Path, name: str) -> tuple[list[str], list[str]]:
@@ -148,6 +180,24 @@ def main() -> None:
                 "lines_per_s": round(rate),
             }
         )
+    systems = []
+    for name in [*SYSTEMS, *VALIDATION]:
+        lines, truth = load_fixture(name, FIXTURES)
+        fmt = detect_format(lines)
+        predicted = [str(m["template_id"]) for m in mine_lines(lines, fmt)]
+        rate = best_rate(len(lines), lambda lines=lines, fmt=fmt: list(mine_lines(lines, fmt)))
+        systems.append(
+            {
+                "system": name,
+                "set": "tuning" if name in SYSTEMS else "validation",
+                "header": fmt.shape.value,
+                "lines": len(lines),
+                "events": len(set(truth)),
+                "ga_before": BEFORE_GA[name],
+                "ga": round(grouping_accuracy(predicted, truth), 4),
+                "lines_per_s": round(rate),
+            }
+        )
     synthetic = synthetic_lines(100_000)
     synthetic_rate = round(best_rate(len(synthetic), lambda: TemplateMiner().mine_batch(synthetic)))
     drain3_rate = round(best_rate(len(synthetic), lambda: drain3_ids(synthetic), repeats=1))
@@ -172,6 +222,41 @@ def main() -> None:
     print("-" * len(header))
     print(f"{'mean':<10} | {'':>6} | {mean_ga:>7.4f} | {mean_drain:>8.4f} | {mean_drain3:>9.4f} |")
     print("Drain GA: published (logparser); drain3 GA: stock drain3 0.9 with the same masks.")
+    below = [r["dataset"] for r in rows if float(r["ga"]) < LOGHUB_GA_FLOORS[str(r["dataset"])]]
+    print(
+        "Floors (our GA before issue 9 §1): "
+        + ", ".join(f"{name} {ga}" for name, ga in LOGHUB_GA_FLOORS.items())
+        + (f"; BELOW: {', '.join(str(b) for b in below)}" if below else "; all held.")
+    )
+    print()
+    fixture_header = (
+        f"{'system':<10} | {'set':<10} | {'header':<8} | {'lines':>6} | {'events':>6} | "
+        f"{'GA before':>9} | {'GA':>7} | {'lines/s':>8}"
+    )
+    print(fixture_header)
+    print("-" * len(fixture_header))
+    summary = {}
+    for group in ("tuning", "validation"):
+        members = [r for r in systems if r["set"] == group]
+        for r in members:
+            print(
+                f"{r['system']:<10} | {r['set']:<10} | {r['header']:<8} | {r['lines']:>6} | "
+                f"{r['events']:>6} | {r['ga_before']:>9.4f} | {r['ga']:>7.4f} | "
+                f"{r['lines_per_s']:>8}"
+            )
+        before = round(sum(float(r["ga_before"]) for r in members) / len(members), 4)
+        after = round(sum(float(r["ga"]) for r in members) / len(members), 4)
+        lowest = min(float(r["ga"]) for r in members)
+        summary[group] = {"mean_ga_before": before, "mean_ga": after, "min_ga": lowest}
+        print(
+            f"{'mean':<10} | {group:<10} | {'':<8} | {'':>6} | {'':>6} | {before:>9.4f} | "
+            f"{after:>7.4f} | (lowest {lowest:.4f})"
+        )
+        print("-" * len(fixture_header))
+    print(
+        "Fixture systems: tests/fixtures/logmining (tuning: the ten the miner was tuned on; "
+        "validation: written after, not tuned on)."
+    )
     print(
         f"synthetic: {len(synthetic)} lines, {templates} templates, {synthetic_rate} lines/s "
         f"on one core (drain3, same masks, add + match: {drain3_rate} lines/s)"
@@ -183,6 +268,8 @@ def main() -> None:
                 "mean_ga": mean_ga,
                 "mean_drain_ga": mean_drain,
                 "mean_drain3_ga": mean_drain3,
+                "fixture_systems": systems,
+                "fixture_summary": summary,
                 "synthetic_lines": len(synthetic),
                 "synthetic_templates": templates,
                 "synthetic_lines_per_s": synthetic_rate,

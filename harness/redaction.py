@@ -61,6 +61,7 @@ from harness._redaction_rules import (
     _HOST_CHARS,
     _HOST_SUFFIX_RE,
     _HOST_SUFFIXES,
+    _HS,
     _IP4_GATE,
     _IP4_RE,
     _IP6_GATE,
@@ -378,7 +379,19 @@ def _prose_value(text: str, match: re.Match[str]) -> tuple[str | None, int]:
         return None, match.end()  # the "key" is itself a value (grant_type=client_credentials)
     if _strength(text, start, key) != 2 or not _prose_credential(value):
         return None, match.end()
+    attached = _NEXT_KEY.match(value)
+    if (attached is not None and key_strength(attached.group("k")) == 2) or (
+        key_strength(value) == 2 and _ASSIGNMENT.match(text, match.end())
+    ):
+        # ``pw PassWord: X``: the "value" is the next key; taking it would leave X behind,
+        # so the key=value rule takes the pair at that key's own hint.
+        return None, match.end()
     return key + match.group("sep") + SECRET, match.end()
+
+
+# A prose "value" that is a secret's key name with its separator, or followed by one.
+_ASSIGNMENT = re.compile(_HS + r"*(?:=>|:=|[=＝]|[:：](?!//))")
+_NEXT_KEY = re.compile(r"(?P<k>[^\W\d][\w.\-]*)(?:[=＝]|[:：](?!//))$")
 
 
 def _prose_credential(value: str) -> bool:

@@ -1,8 +1,9 @@
 """Reading a user's log lines into events: JSON lines, or text lines with a leading timestamp.
 
-One module, on purpose: it is the loader's whole idea of a log format, kept small and honest so
-that a fuller header detector (issue 9 §1, ``harness.logmining``) can replace it later. It
-recognises
+One module, on purpose: it is the loader's whole idea of a log format. Its vocabulary (time,
+level and message field names, level words, the ISO and syslog header shapes) is shared with
+the miner's header detector (:mod:`harness.logmining.headers`), which knows more shapes but
+only splits headers off; this loader also reads each event's time and level. It recognises
 
 * **JSON lines** — one object per line; the time, level, service and message are read from the
   usual field names (``ts``/``timestamp``/``time``/``@timestamp``; ``level``/``severity``/
@@ -29,6 +30,16 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from enum import Enum
 from typing import Any
+
+from harness.logmining.headers import (
+    BSD_SYSLOG_HEADER,
+    ISO_TIMESTAMP,
+    LEVEL_KEYS,
+    LEVEL_WORDS,
+    MESSAGE_KEYS,
+    RFC5424_HEADER,
+    TIME_KEYS,
+)
 
 __all__ = [
     "LogFormat",
@@ -61,25 +72,14 @@ class LogRecord:
 
 # How many leading non-empty lines decide a file's format.
 _SAMPLE_LINES = 20
-_LEVEL_WORDS = (
-    "TRACE|FINEST|FINER|DEBUG|FINE|INFO|INFORMATION|NOTICE|WARN|WARNING|ERROR|ERR|SEVERE|"
-    "CRITICAL|CRIT|ALERT|EMERG|FATAL|PANIC"
-)
 # A level is a bare upper-case word, or any case when bracketed or written as level=…: prose
 # such as "Error while …" at the start of a message is not a level.
 _LEVEL = (
-    rf"(?:(?i:level=(?P<{{0}}1>{_LEVEL_WORDS}))|(?i:\[(?P<{{0}}2>{_LEVEL_WORDS})\])"
-    rf"|(?P<{{0}}3>{_LEVEL_WORDS}))(?=[\s:|]|$)[\s:|-]*"
+    rf"(?:(?i:level=(?P<{{0}}1>{LEVEL_WORDS}))|(?i:\[(?P<{{0}}2>{LEVEL_WORDS})\])"
+    rf"|(?P<{{0}}3>{LEVEL_WORDS}))(?=[\s:|]|$)[\s:|-]*"
 )
-_ISO = r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d{1,9})?(?:\s?(?:Z|[+-]\d{2}:?\d{2}|UTC))?"
-_TEXT_HEADER = re.compile(rf"^\[?(?P<ts>{_ISO})\]?\s+(?:{_LEVEL.format('level')})?(?P<message>.*)$")
-_RFC5424 = re.compile(
-    rf"^<(?P<pri>\d{{1,3}})>1 (?P<ts>{_ISO}) (?P<host>\S+) (?P<app>\S+) \S+ \S+ "
-    r"(?:-|(?:\[[^\]]*\])+) ?(?P<message>.*)$"
-)
-_BSD_SYSLOG = re.compile(
-    r"^(?:<(?P<pri>\d{1,3})>)?(?P<ts>[A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2}) (?P<host>\S+) "
-    r"(?P<app>[^\s:\[]+)(?:\[\d+\])?: ?(?P<message>.*)$"
+_TEXT_HEADER = re.compile(
+    rf"^\[?(?P<ts>{ISO_TIMESTAMP})\]?\s+(?:{_LEVEL.format('level')})?(?P<message>.*)$"
 )
 _MESSAGE_LEVEL = re.compile("^" + _LEVEL.format("level"))
 # Canonical names (harness.tools.arguments.LOG_LEVELS) of the spellings systems use.
@@ -93,10 +93,7 @@ _LEVELS = frozenset({"TRACE", "DEBUG", "INFO", "WARN", "ERROR", "FATAL"})
 _SYSLOG_SEVERITY = ("FATAL", "FATAL", "FATAL", "ERROR", "WARN", "INFO", "INFO", "DEBUG")
 _PINO_LEVELS = {10: "TRACE", 20: "DEBUG", 30: "INFO", 40: "WARN", 50: "ERROR", 60: "FATAL"}
 
-_TIME_KEYS = ("ts", "timestamp", "time", "@timestamp", "datetime", "date", "t")
-_LEVEL_KEYS = ("level", "severity", "lvl", "loglevel", "log.level", "levelname", "severity_text")
 _SERVICE_KEYS = ("service", "service.name", "service_name", "app", "application", "component")
-_MESSAGE_KEYS = ("message", "msg", "log", "text", "event", "@message")
 
 
 def detect_format(lines: Iterable[str]) -> LogFormat | None:
@@ -162,7 +159,7 @@ def _continued(record: LogRecord, lines: Sequence[str]) -> LogRecord:
 
 def parse_text_header(line: str, *, year: int) -> LogRecord | None:
     """The record a text line starts, or None when the line has no timestamp header."""
-    found = _RFC5424.match(line)
+    found = RFC5424_HEADER.match(line)
     if found:
         ts = _iso(found["ts"])
         if ts is None:
@@ -174,7 +171,7 @@ def parse_text_header(line: str, *, year: int) -> LogRecord | None:
             level=level or _syslog_level(found["pri"]),
             service=_nil(found["app"]),
         )
-    found = _BSD_SYSLOG.match(line)
+    found = BSD_SYSLOG_HEADER.match(line)
     if found:
         try:
             ts = datetime.strptime(f"{year} {found['ts']}", "%Y %b %d %H:%M:%S").replace(tzinfo=UTC)
@@ -202,13 +199,13 @@ def parse_json_line(line: str) -> LogRecord | None:
     if body is None:
         return None
     flat = _flatten(body)
-    ts_key = next((k for k in _TIME_KEYS if k in flat), None)
+    ts_key = next((k for k in TIME_KEYS if k in flat), None)
     ts = _json_time(flat[ts_key]) if ts_key else None
     if ts is None:
         return None
-    level_key = next((k for k in _LEVEL_KEYS if flat.get(k) not in (None, "")), None)
+    level_key = next((k for k in LEVEL_KEYS if flat.get(k) not in (None, "")), None)
     service_key = next((k for k in _SERVICE_KEYS if flat.get(k) not in (None, "")), None)
-    message_key = next((k for k in _MESSAGE_KEYS if isinstance(flat.get(k), str)), None)
+    message_key = next((k for k in MESSAGE_KEYS if isinstance(flat.get(k), str)), None)
     used = {ts_key, level_key, service_key, message_key}
     message = str(flat[message_key]) if message_key else ""
     extras: list[str] = []

@@ -13,13 +13,20 @@ re-implemented here for three reasons the projector cares about:
   common case in incident logs) costs little more than a dictionary lookup.
 
 Beyond Drain, tokens are split on ``= : , ; ( ) [ ] { } " ' |`` so ``key=value`` pairs compare
-position by position; a token holding a digit or a masked value is variable but keeps its text
-until it actually varies; similarity counts only the template's constant tokens; and a final
-pass folds clusters whose constant skeletons are equal (an empty or repeated variable changes
-the token count, not the event).
+position by position (a quoted string, a URL and a Windows path stay one token each); a token
+is variable when it holds a digit or a masked value, has the shape of a value (a path, URL,
+host name, email), or sits where values sit (after ``key=``, inside quotes), but it keeps its
+text until it actually varies; similarity counts only the template's constant words, and
+lines whose delimiters differ never share a cluster. After mining, clusters of one event are
+folded together on evidence the whole batch gives (:mod:`._fold`): equal constant skeletons,
+one cluster covering another, sibling clusters that differ in one position where many
+distinct words occur, and words standing in a variable's place.
 
-Masking is generic (numbers, hex, IPs, UUIDs, durations, sizes, ids); nothing is keyed on a
-dataset's name.
+``harness logs mine`` splits each line's header off before mining, with a loghub-style format
+or the header shape :func:`detect_format` finds in the file's first lines (:mod:`.headers`).
+
+Masking and shapes are generic (numbers, hex, IPs, UUIDs, paths, URLs, hosts, emails); nothing
+is keyed on a dataset's name.
 """
 
 from harness.logmining.config import (
@@ -28,14 +35,18 @@ from harness.logmining.config import (
     MinerConfig,
     template_id_of,
 )
+from harness.logmining.headers import DetectedFormat, HeaderShape, detect_format
 from harness.logmining.lines import mine_lines, parse_log_format
 from harness.logmining.miner import TemplateMiner, mask_content
 
 __all__ = [
     "WILDCARD",
+    "DetectedFormat",
+    "HeaderShape",
     "MinedTemplate",
     "MinerConfig",
     "TemplateMiner",
+    "detect_format",
     "mask_content",
     "mine_lines",
     "parse_log_format",

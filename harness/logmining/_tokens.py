@@ -3,26 +3,54 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 
-from harness.logmining.config import DEFAULT_MASKS, WILDCARD, MinerConfig
+from harness.logmining.config import DEFAULT_MASKS, VALUE_SHAPES, WILDCARD, MinerConfig
+from harness.logmining.headers import MESSAGE_KEYS
 
 __all__ = [
     "PURE_WILDCARDS",
     "Masker",
+    "is_delimiter",
+    "is_punct",
     "is_var",
     "render",
+    "shape",
     "wildcard_like",
 ]
 
-# A token that looks variable (it holds a masked value or a digit) carries this prefix. It keeps
-# its text, so a value that never varies stays readable in the template, but it neither routes
-# lines through the parse tree nor counts towards similarity.
+# A token that looks variable (it holds a masked value or a digit, or sits where values sit)
+# carries this prefix. It keeps its text, so a value that never varies stays readable in the
+# template, but it neither routes lines through the parse tree nor counts towards similarity.
 _VAR = "\x00"
-
 
 _DIGIT_WORD = re.compile(r"(?<!\S)[^\s\d]*+\d\S*+")
 _WORD_CACHE_SIZE = 65536
+
+_QUOTES = "\"'"
+# What a token's text is by itself (compared by identity).
+_VARIABLE, _DELIMITER, _WORD = "variable", "delimiter", "word"
+# Printed values of a boolean or an empty reference, and the words of a printed date: whatever
+# the event, they are values.
+_CALENDAR = [
+    "Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun",
+    "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday",
+    "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+    "January", "February", "March", "April", "June", "July", "August", "September",
+    "October", "November", "December",
+]  # fmt: skip
+_VALUE_WORDS = frozenset(
+    ["true", "false", "True", "False", "TRUE", "FALSE", "null", "nil", *_CALENDAR]
+)
+# A unit written after a number belongs to the value (``3.5 s``, ``1.2 GB``, ``512 bytes``):
+# systems that humanise sizes and durations pick the unit by magnitude.
+_UNITS = frozenset(
+    {
+        "ns", "us", "µs", "ms", "s", "sec", "secs", "second", "seconds", "min", "mins",
+        "minute", "minutes", "h", "hr", "hrs", "hour", "hours", "day", "days",
+        "B", "KB", "kB", "MB", "GB", "TB", "PB", "KiB", "MiB", "GiB", "TiB", "byte", "bytes",
+    }
+)  # fmt: skip
 
 
 class Masker:
@@ -37,21 +65,52 @@ class Masker:
     def __init__(self, config: MinerConfig, guard: Callable[[str], str] | None = None) -> None:
         self._guard = guard
         self._mask = re.compile("|".join(f"(?:{p})" for p in DEFAULT_MASKS))
-        # Caller-supplied masks may match words without digits, so they scan the whole line.
+        # Caller-supplied masks may match any word, so they scan the whole line.
         self._extra = (
             re.compile("|".join(f"(?:{p})" for p in config.extra_masks))
             if config.extra_masks
             else None
         )
         self._words: dict[str, str] = {}
-        # A token is a wildcard, a delimiter or a run of other non-space characters; the leading
-        # whitespace is captured so that rendering restores single spaces where there were any.
+        # A token is a quoted string, a URL or Windows path (delimiters and all), a delimiter
+        # or a run of other non-space characters; the leading whitespace is captured so that
+        # rendering restores single spaces where there were any. A quote opens a string only
+        # where a word does not go on (``can't``). The alternatives for quotes, URLs and
+        # Windows paths are costly to try at every token, so each line is split by the
+        # variant holding only those its text can need (see ``_splitter``).
+        spans = (
+            r"\"(?:[^\"\\]|\\.)*\"|(?<![\w'])'[^']*'(?![\w'])",
+            r"[A-Za-z][A-Za-z0-9+.-]*://[^\s\"'\[\]{}|()]*[^\s\"'\[\]{}|().,;:]",
+            r"(?:[A-Za-z]:\\|\\\\[\w.$-])[^\s\"'|*?,;()\[\]{}=]*",
+        )
         if config.delimiters:
             delims = re.escape(config.delimiters)
-            self._token = re.compile(rf"(\s*)([{delims}]|[^\s{delims}]+)")
+            # An apostrophe between word characters is part of the word (``O'Brien``).
+            word = (
+                rf"[^\s{delims}]+(?:'[^\s{delims}]+)*"
+                if "'" in config.delimiters
+                else (rf"[^\s{delims}]+")
+            )
+            self._splitters = tuple(
+                re.compile(
+                    "(\\s*)("
+                    + "|".join(
+                        [p for p, wanted in zip(spans, (q, u, w), strict=True) if wanted]
+                        + [word, f"[{delims}]"]
+                    )
+                    + ")"
+                )
+                for q in (False, True)
+                for u in (False, True)
+                for w in (False, True)
+            )
         else:
-            self._token = re.compile(r"(\s*)(\S+)")
+            self._splitters = (re.compile(r"(\s*)(\S+)"),) * 8
         self._variable = re.compile(r"\d|<\*>" if config.mask_digit_tokens else r"<\*>")
+        self._values = config.value_tokens
+        self._shapes = re.compile("|".join(f"(?:{p})" for p in VALUE_SHAPES))
+        self._delimiters = frozenset(config.delimiters)
+        self._kinds: dict[str, str] = {}
 
     def mask(self, content: str) -> str:
         """Replace every masked value in ``content`` by ``<*>``."""
@@ -81,16 +140,110 @@ class Masker:
         return masked
 
     def tokens(self, masked: str) -> tuple[str, ...]:
-        """Split a masked content into tokens (see ``_VAR`` for how variables are marked)."""
+        """Split a masked content into tokens (see :meth:`split`)."""
+        return self.split(masked)[0]
+
+    def split(self, masked: str) -> tuple[tuple[str, ...], tuple[int | str, ...]]:
+        """Split a masked content into tokens (see ``_VAR`` for how variables are marked),
+        and return them with their ``shape`` (found on the way, as it is needed at once).
+
+        Besides tokens holding a digit or a wildcard, these are variable when
+        ``value_tokens`` is set: a path, URL, host name, email, file name or hex-letter run
+        (``VALUE_SHAPES``), the value of an attached ``key=value`` or ``key:value`` pair, the
+        text of a quoted string (one token, however many words it has, unless it is a key
+        followed by ``:``) and a boolean or ``null``; a unit written after a number joins the
+        number's token.
+        """
         out: list[str] = []
         append = out.append
-        variable = self._variable.search
-        first = True
-        for space, text in self._token.findall(masked):
-            token = " " + text if space and not first else text
-            first = False
-            append(_VAR + token if variable(text) else token)
-        return tuple(out)
+        # Delimiter positions and tokens, as ``shape`` has them; None when a quoted key was
+        # split word by word (its own delimiters are counted at the end instead).
+        marks: list[int | str] | None = []
+        values = self._values
+        kinds = self._kinds
+        delimiters = self._delimiters
+        # The two tokens before this one, without their leading space, and whether each was
+        # attached to the token before it.
+        prev = prev2 = ""
+        prev_attached = False
+        masked = masked.lstrip()
+        quotes = '"' in masked or "'" in masked
+        found = self._splitter(masked, quotes).findall(masked)
+        for index, (space, text) in enumerate(found):
+            if quotes and text[0] in _QUOTES and len(text) > 1 and text[-1] == text[0]:
+                lead = " " if space else ""
+                quote = text[0]
+                following = found[index + 1] if index + 1 < len(found) else ("", "")
+                if (
+                    not values
+                    or (following[1] == ":" and not following[0])
+                    or (prev == "=" and not space and prev2 in MESSAGE_KEYS)
+                ):
+                    # A key (``"name": …``) is not a value, and neither is the message of a
+                    # logfmt line (``msg="slow query"``): that is the event's own text.
+                    self._append_inner(out, lead, text)
+                    marks = None
+                else:
+                    if marks is not None:
+                        marks += [len(out), lead + quote, len(out) + 2, quote]
+                    append(lead + quote)
+                    append(_VAR + text[1:-1])
+                    append(quote)
+                prev2, prev, prev_attached = "", quote, not space
+                continue
+            # What the text alone makes a token (a variable: a digit, a wildcard, a shape, a
+            # value word; a delimiter; a word), remembered per text: most tokens are words
+            # seen on many lines.
+            kind = kinds.get(text)
+            if kind is None:
+                kind = self._own_kind(text)
+                if len(kinds) < _WORD_CACHE_SIZE:
+                    kinds[text] = kind
+            token = " " + text if space else text
+            if kind is _VARIABLE:
+                append(_VAR + token)
+            elif values and space and prev == WILDCARD and text in _UNITS:
+                # The unit joins the number's token: ``1.2 GB`` and ``512K`` are one token
+                # each, so the words after them stay at the same positions.
+                out[-1] += token
+                prev2, prev, prev_attached = prev, text, False
+                continue
+            elif (
+                values
+                and not space
+                and (prev == "=" or (prev == ":" and prev_attached and _is_key(prev2)))
+                and text not in delimiters
+            ):
+                append(_VAR + token)
+            else:
+                if kind is _DELIMITER and marks is not None:
+                    marks += [len(out), token]
+                append(token)
+            prev2, prev, prev_attached = prev, text, not space
+        tokens = tuple(out)
+        return tokens, (len(tokens), *marks) if marks is not None else shape(tokens)
+
+    def _splitter(self, masked: str, quotes: bool) -> re.Pattern[str]:
+        return self._splitters[4 * quotes + 2 * ("://" in masked) + ("\\" in masked)]
+
+    def _own_kind(self, text: str) -> str:
+        """What ``text`` is whatever stands around it: a variable, a delimiter or a word."""
+        if self._variable.search(text) or (
+            self._values and (text in _VALUE_WORDS or self._shapes.fullmatch(text) is not None)
+        ):
+            return _VARIABLE
+        return _DELIMITER if is_punct(text) else _WORD
+
+    def _append_inner(self, out: list[str], lead: str, text: str) -> None:
+        """Tokens of a quoted string that is not a value: the quotes and the words inside."""
+        out.append(lead + text[0])
+        out.extend(self.tokens(text[1:-1]))
+        out.append(text[-1])
+
+
+def _is_key(text: str) -> bool:
+    """Whether a token can be the key of an attached ``key:value`` pair (it starts a name)."""
+    return text[:1].isalpha()
 
 
 # A long run of token characters and a wildcard inside one token (no delimiter between);
@@ -109,6 +262,38 @@ def _leaves_fragment(masked: str) -> bool:
         if not _WORDS.fullmatch(run):
             return True
     return False
+
+
+def is_punct(word: str) -> bool:
+    """Whether a token's text (without its leading space) is a single delimiter character."""
+    return len(word) == 1 and not word.isalnum() and word != _VAR
+
+
+# Whether a short token is a delimiter, remembered: short tokens are few and very frequent.
+_SHORT_TOKENS: dict[str, bool] = {}
+
+
+def is_delimiter(token: str) -> bool:
+    """Whether a token (with its leading space, if any) is a single delimiter character."""
+    if len(token) > 2:
+        return False
+    known = _SHORT_TOKENS.get(token)
+    if known is None:
+        known = is_punct(token.lstrip(" "))
+        if len(_SHORT_TOKENS) < _WORD_CACHE_SIZE:
+            _SHORT_TOKENS[token] = known
+    return known
+
+
+def shape(tokens: Sequence[str]) -> tuple[int | str, ...]:
+    """The token count and the delimiters with their positions (a variable is never one)."""
+    out: list[int | str] = [len(tokens)]
+    short = _SHORT_TOKENS
+    for index, token in enumerate(tokens):
+        if len(token) <= 2 and (short.get(token) or is_delimiter(token)):
+            out.append(index)
+            out.append(token)
+    return tuple(out)
 
 
 def is_var(token: str) -> bool:

@@ -8,13 +8,23 @@ from dataclasses import dataclass
 __all__ = [
     "DEFAULT_DELIMITERS",
     "DEFAULT_MASKS",
+    "EMAIL_SHAPE",
+    "FILE_EXTENSIONS",
+    "FILE_SHAPE",
+    "HEX_LETTERS_SHAPE",
     "HEX_LITERAL_MASK",
+    "HOST_SHAPE",
     "IPV4_MASK",
     "IPV6_MASK",
     "LONG_HEX_MASK",
     "NUMBER_MASK",
+    "PATH_SHAPE",
+    "TOP_LEVEL_DOMAINS",
+    "URL_SHAPE",
     "UUID_MASK",
+    "VALUE_SHAPES",
     "WILDCARD",
+    "WINDOWS_PATH_SHAPE",
     "MinedTemplate",
     "MinerConfig",
     "template_id_of",
@@ -23,25 +33,31 @@ __all__ = [
 WILDCARD = "<*>"
 
 # Patterns for values that are variable in any log. Order matters: the alternation tries them
-# left to right, so the most specific shapes (UUIDs, IPs) come before bare numbers.
-UUID_MASK = r"\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b"
-# IPv6, full or compressed (at least two colons, so clock times do not match), opt. [..]:port.
+# left to right, so the most specific shapes (UUIDs, IPs) come before bare numbers. In the
+# lookarounds a wildcard's ``<`` and ``>`` count as word characters, so that masking a masked
+# text changes nothing.
+# UUIDs, and GUIDs as Windows prints them (in braces: the braces belong to the value).
+_UUID = r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
+UUID_MASK = rf"(?<![>\w])\{{?{_UUID}\}}?(?![<\w])"
+# IPv6, full or compressed (at least two colons, so clock times do not match), or in brackets;
+# a port after the brackets is masked on its own, as after IPv4 addresses and host names.
 IPV6_MASK = (
-    r"(?<![\w:.])(?:\[(?:[0-9a-fA-F]{0,4}:){2,7}[0-9a-fA-F]{0,4}\](?::\d{1,5})?"
-    r"|(?:[0-9a-fA-F]{1,4}:){7}[0-9a-fA-F]{1,4}"
-    r"|(?:[0-9a-fA-F]{1,4}:){1,6}:(?:[0-9a-fA-F]{1,4}:){0,5}[0-9a-fA-F]{1,4})(?![\w:])"
+    r"(?<![>\w:.])(?:\[(?:[0-9a-fA-F]{0,4}:){2,7}[0-9a-fA-F]{0,4}\]"
+    r"|(?:(?:[0-9a-fA-F]{1,4}:){7}[0-9a-fA-F]{1,4}"
+    r"|(?:[0-9a-fA-F]{1,4}:){1,6}:(?:[0-9a-fA-F]{1,4}:){0,5}[0-9a-fA-F]{1,4})(?![<\w:]))"
 )
-# IPv4. A port is masked on its own as a number, so ``10.0.0.1:5432`` and ``db-3:5432``
-# tokenise alike (``<*> : <*>``) and can share a template.
-IPV4_MASK = r"(?<![\w.])(?:\d{1,3}\.){3}\d{1,3}(?![\w.])"
-HEX_LITERAL_MASK = r"\b0[xX][0-9a-fA-F]+\b"
+# IPv4. A port is masked on its own as a number, so ``10.0.0.1:5432``, ``[::1]:5432`` and
+# ``db-3:5432`` tokenise alike (``<*> : <*>``) and can share a template.
+IPV4_MASK = r"(?<![>\w.])(?:\d{1,3}\.){3}\d{1,3}(?![<\w.])"
+HEX_LITERAL_MASK = r"(?<![>\w])0[xX][0-9a-fA-F]+(?![<\w])"
 # Long hex ids (block ids, hashes, session ids) holding both a digit and a letter.
-LONG_HEX_MASK = r"\b(?=[0-9a-fA-F]*\d)(?=[0-9a-fA-F]*[a-fA-F])[0-9a-fA-F]{8,}\b"
+LONG_HEX_MASK = r"(?<![>\w])(?=[0-9a-fA-F]*\d)(?=[0-9a-fA-F]*[a-fA-F])[0-9a-fA-F]{8,}(?![<\w])"
 # Numbers as whole words: integers, decimals, dotted versions, signed values, optionally with
-# a unit of time or size (3000ms, 1.5s, 64KB).
+# a unit of time, size or frequency (3000ms, 1.5s, 64KB, 50Hz).
 NUMBER_MASK = (
-    r"(?<![\w.])[-+]?\d+(?:[.,]\d+)*"
-    r"(?:ns|us|µs|ms|s|sec|secs|m|min|mins|h|hrs|d|[kKMGT]i?[bB]?|bytes|B)?(?![\w])"
+    r"(?<![>\w.])[-+]?\d+(?:[.,]\d+)*"
+    r"(?:ns|us|µs|ms|s|sec|secs|m|min|mins|h|hrs|d|[kKMGT]i?[bB]?|bytes|B|Hz|kHz|MHz|GHz)?"
+    r"(?![<\w])"
 )
 DEFAULT_MASKS: tuple[str, ...] = (
     UUID_MASK,
@@ -50,6 +66,58 @@ DEFAULT_MASKS: tuple[str, ...] = (
     HEX_LITERAL_MASK,
     LONG_HEX_MASK,
     NUMBER_MASK,
+)
+
+# Shapes of whole tokens that name one thing among many, and so are variable wherever they
+# occur (with ``MinerConfig.value_tokens``). Unlike a mask they keep their text in a template
+# until two lines disagree, so a path or a URL that never changes stays readable
+# (``GET /api/v1/cart``); digits inside them are masked first.
+
+# URLs of any scheme (``https://``, ``hdfs://``, ``s3://``): host, port, path and query.
+URL_SHAPE = r"[A-Za-z][A-Za-z0-9+.-]*://\S*"
+# Windows paths, drive-letter or UNC (``C:\Users\…``, ``\\server\share\…``).
+WINDOWS_PATH_SHAPE = r"(?:[A-Za-z]:\\|\\\\[\w.$-])\S*"
+# Unix paths: absolute (``/var/log/app.log``, ``~/x``, ``./x``) or relative with at least two
+# slashes (``src/main/Foo.java``); one slash between words (``read/write``, ``HTTP/1.1``,
+# ``rx/tx``) is not a path.
+PATH_SHAPE = r"(?:~|\.{1,2})?(?:/[^/\s]+)+/?|[^/\s]+(?:/[^/\s]+){2,}/?"
+# Email addresses.
+EMAIL_SHAPE = r"[\w.+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+"
+# Host names by the shape of a DNS name: dot-separated labels ending in a top-level domain
+# (``alpha.prod.example.org``, ``db.cluster.internal``). Requiring the last label to be a
+# domain keeps dotted identifiers constant: Java packages and classes start with one
+# (``org.apache.Foo``) and end in a name, configuration keys end in a word (``os.name``).
+# Endings that are also words of package names or properties (cloud, test, home, int) are
+# left out: ``org.springframework.cloud`` and ``user.home`` are not hosts.
+TOP_LEVEL_DOMAINS = (
+    "com|net|org|edu|gov|mil|io|us|uk|de|fr|nl|jp|cn|ru|eu|info|biz|"
+    "local|localdomain|internal|intranet|lan|corp|arpa"
+)
+HOST_SHAPE = (
+    r"(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?\.)+"
+    rf"(?i:{TOP_LEVEL_DOMAINS})\.?"
+)
+# File names by their extension (``chrome.exe``, ``libssl.so``, ``report.pdf``): a file is one
+# among many. Dotted names with other endings (``rpc.statd``, ``os.name``) are not files.
+FILE_EXTENSIONS = (
+    "exe|dll|sys|msi|bat|cmd|ps1|sh|bash|py|pyc|rb|pl|php|js|mjs|ts|jsx|tsx|java|class|jar|"
+    "war|ear|so|dylib|cpp|hpp|go|rs|log|txt|csv|tsv|json|xml|yaml|yml|toml|ini|cfg|conf|"
+    "properties|env|pem|crt|cer|key|pfx|p12|html|htm|css|md|pdf|docx?|xlsx?|pptx?|png|jpe?g|"
+    "gif|svg|bmp|ico|mp3|mp4|wav|avi|mov|zip|gz|tgz|tar|bz2|xz|7z|rar|iso|img|apk|ipa|deb|"
+    "rpm|db|sqlite|parquet|avro|bin|dat|tmp|bak|pid|sock"
+)
+FILE_SHAPE = rf"[\w-][\w.-]*\.(?i:{FILE_EXTENSIONS})"
+# Sixteen and more hex letters are a register or an address (``ffffffffffffffff``): no word
+# is that long in only the letters a to f.
+HEX_LETTERS_SHAPE = r"[a-fA-F]{16,}"
+VALUE_SHAPES: tuple[str, ...] = (
+    URL_SHAPE,
+    WINDOWS_PATH_SHAPE,
+    PATH_SHAPE,
+    EMAIL_SHAPE,
+    HOST_SHAPE,
+    FILE_SHAPE,
+    HEX_LETTERS_SHAPE,
 )
 
 # Characters that separate tokens besides whitespace; they become tokens of their own so that
@@ -72,8 +140,23 @@ class MinerConfig:
         delimiters: Characters split off as tokens of their own (besides whitespace).
         mask_digit_tokens: Treat any token that still holds a digit as variable; it keeps its
             text in the template until two lines disagree on it.
-        merge_templates: Fold clusters whose constant words are equal once variables are
-            dropped (an empty or repeated variable changes the token count, not the event).
+        value_tokens: Treat tokens in the shapes and places of values as variable in the same
+            way: paths, URLs, host names, emails, file names and long hex-letter runs
+            (``VALUE_SHAPES``), the value of an attached ``key=value`` or ``key:value`` pair,
+            a quoted string (one token, however many words; not a key before ``:`` nor a
+            logfmt ``msg=`` text), a boolean, ``null`` or a calendar word, and a unit after a
+            number (which joins the number's token).
+        merge_templates: After mining, split a cluster at a position that only ever held two
+            constant words over many distinct lines (two events taken for one:
+            ``passed``/``failed``), then fold the clusters of one event together: equal
+            constant skeletons once variables are dropped (an empty or repeated variable
+            changes the token count, not the event), a cluster another of the same shape
+            covers, siblings (see ``min_distinct_words``), and words that fill another
+            template's variable (names of varying length). A message's first word is never
+            taken for a value by these passes; only its shape makes it one.
+        min_distinct_words: Distinct words at one position of otherwise equal templates that
+            make the position a variable and fold the templates into one; 0 turns this pass
+            off.
     """
 
     similarity_threshold: float = 0.7
@@ -83,7 +166,9 @@ class MinerConfig:
     extra_masks: tuple[str, ...] = ()
     delimiters: str = DEFAULT_DELIMITERS
     mask_digit_tokens: bool = True
+    value_tokens: bool = True
     merge_templates: bool = True
+    min_distinct_words: int = 3
 
 
 @dataclass(frozen=True, kw_only=True)

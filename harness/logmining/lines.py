@@ -1,4 +1,4 @@
-"""Header formats and whole-batch mining of raw log lines."""
+"""Loghub-style header formats and whole-batch mining of raw log lines."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ import re
 from collections.abc import Iterable, Iterator
 
 from harness.logmining.config import MinerConfig
+from harness.logmining.headers import DetectedFormat
 from harness.logmining.miner import TemplateMiner
 
 __all__ = ["mine_lines", "parse_log_format"]
@@ -39,7 +40,9 @@ def parse_log_format(fmt: str) -> re.Pattern[str]:
 
 
 def mine_lines(
-    lines: Iterable[str], fmt: str | None = None, config: MinerConfig | None = None
+    lines: Iterable[str],
+    fmt: str | DetectedFormat | None = None,
+    config: MinerConfig | None = None,
 ) -> Iterator[dict[str, object]]:
     """Mine a batch of raw log lines and yield each line's final template.
 
@@ -48,14 +51,16 @@ def mine_lines(
 
     Args:
         lines: Raw lines (trailing newlines are ignored).
-        fmt: Optional loghub-style header format; only its ``Content`` field is mined. Lines
-            that do not match the format are mined whole.
+        fmt: How to split headers off: a loghub-style header format (only its ``Content``
+            field is mined), or a format from :func:`~harness.logmining.detect_format`.
+            Lines that do not fit are mined whole; without ``fmt`` every line is.
         config: Miner tuning.
 
     Yields:
         ``{"line": N, "template_id": ..., "template": ...}`` with N counted from 1.
     """
-    pattern = parse_log_format(fmt) if fmt else None
+    pattern = parse_log_format(fmt) if isinstance(fmt, str) else None
+    detected = fmt if isinstance(fmt, DetectedFormat) else None
     contents: list[str] = []
     for raw in lines:
         line = raw.rstrip("\r\n")
@@ -63,6 +68,8 @@ def mine_lines(
             found = pattern.match(line.strip())
             if found is not None:
                 line = found.group("Content")
+        elif detected is not None:
+            line = detected.split(line)
         contents.append(line)
     miner = TemplateMiner(config)
     for number, mined in enumerate(miner.mine_batch(contents), start=1):

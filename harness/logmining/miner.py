@@ -1,38 +1,66 @@
-"""The Drain-style template miner: parse tree, clusters and the final merge pass."""
+"""The Drain-style template miner: parse tree, clusters, and the passes after mining."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from harness.logmining._tokens import PURE_WILDCARDS, Masker, is_var, render, wildcard_like
+from harness.logmining._fold import fold
+from harness.logmining._tokens import (
+    PURE_WILDCARDS,
+    Masker,
+    is_delimiter,
+    is_var,
+    render,
+    shape,
+    wildcard_like,
+)
 from harness.logmining.config import WILDCARD, MinedTemplate, MinerConfig, template_of_text
 
 __all__ = ["TemplateMiner", "mask_content"]
 
-# Masked lines remembered with their cluster; past this, new lines are mined without caching.
+# Masked lines remembered with their cluster and tokens; past this, new lines are mined
+# without caching, and clusters are no longer split by their two-word positions (the lines
+# that would tell them apart are not all remembered).
 _SEEN_CACHE_SIZE = 1 << 20
+
+# Distinct masked contents a cluster needs before a position that only ever held two words
+# splits it: over a few lines, two values are as likely a variable's (two users, two hosts).
+_SPLIT_EVIDENCE = 10
+
+_Key = tuple[int, tuple[str, ...]]
+"""A unit of a cluster: the cluster's number and its words at the cluster's split positions."""
 
 
 def _word_positions(tokens: list[str]) -> tuple[int, ...]:
     # Similarity is measured on constant words; punctuation says little about the event.
-    return tuple(i for i, t in enumerate(tokens) if not is_var(t) and not _is_punct(t.lstrip(" ")))
+    return tuple(i for i, t in enumerate(tokens) if not is_var(t) and not is_delimiter(t))
 
 
-def _is_punct(word: str) -> bool:
-    return len(word) == 1 and not word.isalnum()
+def _is_word(token: str) -> bool:
+    return not is_var(token) and not is_delimiter(token)
 
 
 class _Cluster:
-    """A mutable Drain cluster; its template only ever generalises."""
+    """A mutable Drain cluster; its template only ever generalises.
 
-    __slots__ = ("constant_positions", "display", "merged_into", "tokens")
+    ``words`` remembers, for each position the cluster generalised from a constant word, the
+    constant words seen there, or None once a value (a variable token) or a third word was.
+    A position that only ever held two words is where two events were taken for one
+    (``passed``/``failed``, ``startup``/``shutdown``): the cluster is split there after mining.
+    """
 
-    def __init__(self, tokens: tuple[str, ...]) -> None:
+    __slots__ = ("constant_positions", "number", "shape", "tokens", "variants", "words")
+
+    def __init__(self, tokens: tuple[str, ...], number: int, layer: tuple[int | str, ...]) -> None:
         self.tokens = list(tokens)
+        self.number = number
+        # The token count and delimiters (see ``shape``): the same for every line it takes.
+        self.shape = layer
+        # Distinct masked contents the cluster took in: how much evidence its template has.
+        self.variants = 0
         self.constant_positions = _word_positions(self.tokens)
-        self.merged_into: _Cluster | None = None
-        self.display: str | None = None
+        self.words: dict[int, set[str] | None] = {}
 
     def similarity(self, tokens: tuple[str, ...]) -> float:
         positions = self.constant_positions
@@ -47,23 +75,30 @@ class _Cluster:
 
     def absorb(self, tokens: tuple[str, ...]) -> None:
         mine = self.tokens
+        words = self.words
         changed = False
         for i, theirs in enumerate(tokens):
             current = mine[i]
-            if current != theirs and current not in PURE_WILDCARDS:
-                mine[i] = wildcard_like(current)
-                changed = True
+            if current == theirs:
+                continue
+            if current in PURE_WILDCARDS:
+                # Generalised already: by a mask (untracked), or from words (tracked).
+                seen = words.get(i) if words else None
+                if seen is not None and theirs not in seen:
+                    words[i] = seen | {theirs} if _is_word(theirs) and len(seen) < 2 else None
+                continue
+            words[i] = {current, theirs} if _is_word(current) and _is_word(theirs) else None
+            mine[i] = wildcard_like(current)
+            changed = True
         if changed:
             self.constant_positions = _word_positions(mine)
 
-    def root(self) -> _Cluster:
-        cluster = self
-        while cluster.merged_into is not None:
-            cluster = cluster.merged_into
-        return cluster
-
-    def text(self) -> str:
-        return self.display if self.display is not None else render(self.tokens)
+    def split_positions(self) -> tuple[int, ...]:
+        """Positions that only ever held two constant words (in order), once the cluster has
+        taken in enough distinct contents for two words to be evidence of two events."""
+        if self.variants < _SPLIT_EVIDENCE:
+            return ()
+        return tuple(sorted(i for i, seen in self.words.items() if seen is not None))
 
 
 class TemplateMiner:
@@ -83,84 +118,105 @@ class TemplateMiner:
     ) -> None:
         self._config = config or MinerConfig()
         self._masker = Masker(self._config, guard)
-        self._root: dict[int, dict[str | None, Any]] = {}
+        self._root: dict[tuple[int | str, ...], dict[str | None, Any]] = {}
         self._clusters: list[_Cluster] = []
-        self._seen: dict[str, _Cluster] = {}
+        self._seen: dict[str, tuple[_Cluster, tuple[str, ...]]] = {}
         self._prefix_len = max(self._config.depth - 2, 0)
         self._merged = True
+        # After the passes: each cluster's split positions and each unit's final template.
+        self._splits: list[tuple[int, ...]] = []
+        self._final: dict[_Key, MinedTemplate] = {}
 
     def add(self, content: str) -> MinedTemplate:
         """Mine one message content and return its cluster's current template."""
-        return template_of_text(render(self._add(content).tokens))
+        return template_of_text(render(self._add(content)[0].tokens))
 
-    def _add(self, content: str) -> _Cluster:
+    def _add(self, content: str) -> tuple[_Cluster, tuple[str, ...]]:
         masked = self._masker.mask(content)
-        cluster = self._seen.get(masked)
-        if cluster is None:
-            tokens = self._masker.tokens(masked)
-            leaf = self._leaf(tokens, create=True)
-            assert leaf is not None
-            cluster = self._best(leaf, tokens)
-            if cluster is None or (
-                cluster.similarity(tokens) < self._config.similarity_threshold
-                and len(leaf) < self._config.max_clusters_per_leaf
-            ):
-                cluster = _Cluster(tokens)
-                leaf.append(cluster)
-                self._clusters.append(cluster)
-            else:
-                cluster.absorb(tokens)
-            if len(self._seen) < _SEEN_CACHE_SIZE:
-                self._seen[masked] = cluster
-            self._merged = False
-        return cluster
+        entry = self._seen.get(masked)
+        if entry is not None:
+            return entry
+        tokens, layer = self._masker.split(masked)
+        leaf = self._leaf(tokens, layer, create=True)
+        assert leaf is not None
+        cluster = self._best(leaf, tokens)
+        if cluster is None or (
+            cluster.similarity(tokens) < self._config.similarity_threshold
+            and len(leaf) < self._config.max_clusters_per_leaf
+        ):
+            cluster = _Cluster(tokens, len(self._clusters), layer)
+            leaf.append(cluster)
+            self._clusters.append(cluster)
+        else:
+            cluster.absorb(tokens)
+        cluster.variants += 1
+        entry = (cluster, tokens)
+        if len(self._seen) < _SEEN_CACHE_SIZE:
+            self._seen[masked] = entry
+        self._merged = False
+        return entry
 
     def match(self, content: str) -> MinedTemplate:
         """Return the final template ``content`` belongs to, without learning from it.
 
-        A content no cluster accepts is reported as its own masked template.
+        A content no cluster accepts (or that holds a word at a cluster's split position the
+        cluster never saw there) is reported as its own masked template.
         """
         self._merge()
         masked = self._masker.mask(content)
-        cluster = self._seen.get(masked)
-        tokens = self._masker.tokens(masked)
+        entry = self._seen.get(masked)
+        tokens = entry[1] if entry is not None else self._masker.tokens(masked)
+        cluster = entry[0] if entry is not None else None
         if cluster is None:
-            leaf = self._leaf(tokens, create=False)
+            leaf = self._leaf(tokens, shape(tokens), create=False)
             best = self._best(leaf, tokens) if leaf else None
             if best is not None and best.similarity(tokens) >= self._config.similarity_threshold:
                 cluster = best
-        if cluster is None:
-            return template_of_text(render(tokens))
-        return template_of_text(cluster.root().text())
+        if cluster is not None:
+            mined = self._final.get(self._key(cluster, tokens))
+            if mined is not None:
+                return mined
+        return template_of_text(render(tokens))
 
     def templates(self) -> list[MinedTemplate]:
         """Return the distinct final templates mined so far, sorted by text."""
         self._merge()
-        texts = {c.text() for c in self._clusters if c.merged_into is None}
+        texts = {m.template for m in self._final.values()}
         return [template_of_text(t) for t in sorted(texts)]
 
     def mine_batch(self, contents: Iterable[str]) -> list[MinedTemplate]:
         """Mine every content, then report each with its final template (two passes)."""
-        clusters = [self._add(c) for c in contents]
+        entries = [self._add(c) for c in contents]
         self._merge()
-        cache: dict[int, MinedTemplate] = {}
+        # Repeated masked contents share one entry, so each entry's template is looked up once.
+        final, splits = self._final, self._splits
+        known: dict[int, MinedTemplate] = {}
         out: list[MinedTemplate] = []
-        for cluster in clusters:
-            key = id(cluster)
-            mined = cache.get(key)
+        append = out.append
+        for entry in entries:
+            mined = known.get(id(entry))
             if mined is None:
-                mined = cache[key] = template_of_text(cluster.root().text())
-            out.append(mined)
+                cluster, tokens = entry
+                positions = splits[cluster.number]
+                words = tuple(tokens[i].lstrip(" ") for i in positions) if positions else ()
+                mined = known[id(entry)] = final[cluster.number, words]
+            append(mined)
         return out
 
     # ------------------------------------------------------------------ internals
 
-    def _leaf(self, tokens: tuple[str, ...], *, create: bool) -> list[_Cluster] | None:
-        node = self._root.get(len(tokens))
+    def _leaf(
+        self, tokens: tuple[str, ...], layer: tuple[int | str, ...], *, create: bool
+    ) -> list[_Cluster] | None:
+        # The first layer holds the token count and where the delimiters are: lines of one
+        # event punctuate alike, and a delimiter is never a value, so a line whose delimiters
+        # fall elsewhere belongs to another event (``tty=:0 ruser=`` is not ``tty=ssh ruser=``)
+        # however many of its words agree.
+        node = self._root.get(layer)
         if node is None:
             if not create:
                 return None
-            node = self._root[len(tokens)] = {}
+            node = self._root[layer] = {}
         max_children = self._config.max_children
         for i in range(min(self._prefix_len, len(tokens))):
             token = tokens[i]
@@ -194,70 +250,66 @@ class TemplateMiner:
                 best, best_sim = cluster, sim
         return best
 
-    def _merge(self) -> None:
-        """Fold live clusters whose constant tokens coincide once variables are dropped.
+    def _key(self, cluster: _Cluster, tokens: tuple[str, ...]) -> _Key:
+        positions = self._splits[cluster.number]
+        if not positions:
+            return cluster.number, ()
+        return cluster.number, tuple(tokens[i].lstrip(" ") for i in positions)
 
-        A variable may be empty (``host=`` beside ``host=web-1``) or repeat a varying number
-        of times (a list of ids), which changes the token count and so lands the lines in
-        different Drain clusters; their constant skeletons are still the same event. The
-        group is shown with a template that covers every member.
+    def _merge(self) -> None:
+        """Split clusters at their two-word positions, then fold units of one event together.
+
+        A unit is a cluster, or the part of a cluster with one choice of words at its split
+        positions; the passes of :mod:`._fold` then take the units of one event into one
+        group, shown with a template that covers every member.
         """
         if self._merged:
             return
         self._merged = True
-        if not self._config.merge_templates:
-            return
-        groups: dict[tuple[str, ...], list[_Cluster]] = {}
-        for cluster in self._clusters:
-            cluster.merged_into = None
-            cluster.display = None
-            skeleton = tuple(t.lstrip(" ") for t in cluster.tokens if not is_var(t))
-            groups.setdefault(skeleton, []).append(cluster)
-        for members in groups.values():
-            if len(members) == 1:
+        clusters = self._clusters
+        split = self._config.merge_templates and len(self._seen) < _SEEN_CACHE_SIZE
+        self._splits = [c.split_positions() if split else () for c in clusters]
+        units: list[dict[tuple[str, ...], tuple[list[str], int]]] = [{} for _ in clusters]
+        splits = self._splits
+        for cluster, tokens in self._seen.values() if any(splits) else ():
+            positions = splits[cluster.number]
+            if not positions:
                 continue
-            owner = members[0]
-            owner.display = render(_covering_tokens([m.tokens for m in members]))
-            for other in members[1:]:
-                other.merged_into = owner
-
-
-def _slots(tokens: list[str]) -> tuple[list[str], list[tuple[str, ...]]]:
-    """Split tokens into constants and the runs of variable tokens around them."""
-    constants: list[str] = []
-    slots: list[tuple[str, ...]] = []
-    run: list[str] = []
-    for token in tokens:
-        if is_var(token):
-            run.append(token)
+            words = tuple(tokens[i].lstrip(" ") for i in positions)
+            known = units[cluster.number].get(words)
+            if known is None:
+                filled = list(cluster.tokens)
+                for i in positions:
+                    filled[i] = tokens[i]
+                units[cluster.number][words] = (filled, 1)
+            else:
+                units[cluster.number][words] = (known[0], known[1] + 1)
+        keys: list[_Key] = []
+        templates: list[list[str]] = []
+        weights: list[int] = []
+        shapes: list[tuple[int | str, ...]] = []
+        for cluster in clusters:
+            if not units[cluster.number]:
+                keys.append((cluster.number, ()))
+                templates.append(cluster.tokens)
+                weights.append(cluster.variants)
+                shapes.append(cluster.shape)
+                continue
+            for words, (filled, weight) in units[cluster.number].items():
+                keys.append((cluster.number, words))
+                templates.append(filled)
+                weights.append(weight)
+                shapes.append(cluster.shape)
+        if self._config.merge_templates:
+            groups = fold(templates, weights, shapes, min_distinct=self._config.min_distinct_words)
         else:
-            slots.append(tuple(run))
-            run = []
-            constants.append(token)
-    slots.append(tuple(run))
-    return constants, slots
-
-
-def _covering_tokens(members: list[list[str]]) -> list[str]:
-    """Build one template that every member template (same constant skeleton) matches.
-
-    Constants come from the first member; each gap between constants keeps its variable run
-    when all members agree on it and becomes a single wildcard otherwise.
-    """
-    split = [_slots(m) for m in members]
-    constants = split[0][0]
-    out: list[str] = []
-    for index in range(len(constants) + 1):
-        runs = [slots[index] for _, slots in split]
-        distinct = set(runs)
-        if len(distinct) == 1:
-            out.extend(runs[0])
-        else:
-            first = next(run[0] for run in runs if run)
-            out.append(wildcard_like(first))
-        if index < len(constants):
-            out.append(constants[index])
-    return out
+            groups = [([index], tokens) for index, tokens in enumerate(templates)]
+        final: dict[_Key, MinedTemplate] = {}
+        for members, covering in groups:
+            mined = template_of_text(render(covering))
+            for index in members:
+                final[keys[index]] = mined
+        self._final = final
 
 
 def mask_content(content: str, config: MinerConfig | None = None) -> str:

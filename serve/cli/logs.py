@@ -2,6 +2,9 @@
 
 ``harness logs mine FILE [--format FMT]`` mines templates from a log file (``-`` for stdin) and
 prints one JSON object per input line: ``{"line": N, "template_id": ..., "template": ...}``.
+Without ``--format`` the header shape is detected from the file's first lines (ISO and syslog
+timestamps, log4j/logback and Spring Boot patterns, level words, JSON lines, logfmt, …) and
+only each line's message is mined; an explicit ``--format`` always wins.
 """
 
 from __future__ import annotations
@@ -10,10 +13,9 @@ import argparse
 import json
 import re
 import sys
-from collections.abc import Iterable
 from typing import IO, Any
 
-from harness.logmining import MinerConfig, mine_lines, parse_log_format
+from harness.logmining import MinerConfig, detect_format, mine_lines, parse_log_format
 
 __all__ = ["register", "run_mine"]
 
@@ -46,7 +48,8 @@ def register(subparsers: Any) -> None:
         help=(
             "Header format splitting headers from the message, e.g. "
             "'<Date> <Time> <Level> <Component>: <Content>'. Only <Content> is mined; "
-            "lines that do not match are mined whole."
+            "lines that do not match are mined whole. Without it the header shape is "
+            "detected from the first lines (JSON, logfmt, syslog, log4j, ISO time, ...)."
         ),
     )
     mine.add_argument(
@@ -94,14 +97,15 @@ def run_mine(
     except OSError as exc:
         stderr.write(f"harness logs mine: cannot read {path}: {exc.strerror or exc}\n")
         return _EXIT_USAGE
+    fmt = log_format if log_format is not None else detect_format(lines)
     write = stdout.write
-    for record in mine_lines(lines, log_format, config):
+    for record in mine_lines(lines, fmt, config):
         write(json.dumps(record, ensure_ascii=False))
         write("\n")
     return 0
 
 
-def _read_lines(path: str, stdin: IO[str]) -> Iterable[str]:
+def _read_lines(path: str, stdin: IO[str]) -> list[str]:
     # Logs are not always clean UTF-8; a stray byte must not stop the whole file.
     if path == "-":
         return stdin.read().splitlines()

@@ -1,0 +1,73 @@
+"""Grouping accuracy on the synthetic systems nobody tuned for (tests/fixtures/logmining)."""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from harness.logmining import TemplateMiner, detect_format, mask_content, mine_lines
+from tests.corpora import grouping_accuracy
+from tests.fixtures.logmining.generate import SYSTEMS, VALIDATION, build, load, write_all
+
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "logmining"
+
+
+@cache
+def _ga(name: str) -> float:
+    """GA of ``harness logs mine``'s path: detect the header shape, mine the messages."""
+    lines, truth = load(name, FIXTURES)
+    predicted = [str(r["template_id"]) for r in mine_lines(lines, detect_format(lines))]
+    return grouping_accuracy(predicted, truth)
+
+
+def test_fixture_files_are_what_the_generator_writes(tmp_path: Path) -> None:
+    write_all(tmp_path)
+    for name in [*SYSTEMS, *VALIDATION]:
+        for suffix in (".log", ".events"):
+            written = (tmp_path / f"{name}{suffix}").read_bytes()
+            assert written == (FIXTURES / f"{name}{suffix}").read_bytes(), f"{name}{suffix}"
+
+
+def test_grouping_accuracy_on_the_fixture_systems_reaches_the_goal() -> None:
+    scores = {name: _ga(name) for name in SYSTEMS}
+    assert sum(scores.values()) / len(scores) >= 0.90, scores
+    assert {name: ga for name, ga in scores.items() if ga < 0.70} == {}
+
+
+def test_grouping_accuracy_on_the_validation_systems_does_not_regress() -> None:
+    # Written after tuning and not tuned on; the floor is below today's figures (mean 0.8688,
+    # lowest 0.6663) by a small margin, so that a change that costs them shows.
+    scores = {name: _ga(name) for name in VALIDATION}
+    assert sum(scores.values()) / len(scores) >= 0.85, scores
+    assert {name: ga for name, ga in scores.items() if ga < 0.65} == {}
+
+
+def _covers(template: str, masked: str) -> bool:
+    parts = [re.escape(p) for p in re.sub(r"\s+", "", template).split("<*>")]
+    return re.fullmatch(".*?".join(parts), re.sub(r"\s+", "", masked), re.DOTALL) is not None
+
+
+@pytest.mark.parametrize("name", [*SYSTEMS, *VALIDATION])
+def test_every_fixture_line_matches_its_final_template(name: str) -> None:
+    contents = [line.content for line in build(name)]
+    mined = TemplateMiner().mine_batch(contents)
+    uncovered = [
+        (content, m.template)
+        for content, m in zip(contents, mined, strict=True)
+        if not _covers(m.template, mask_content(content))
+    ]
+    assert uncovered == []
+
+
+@pytest.mark.parametrize("name", [*SYSTEMS, *VALIDATION])
+def test_matching_a_fixture_is_consistent_and_templates_are_fixed_points(name: str) -> None:
+    contents = [line.content for line in build(name)]
+    miner = TemplateMiner()
+    mined = miner.mine_batch(contents)
+    assert [miner.match(c) for c in contents] == mined
+    templates = miner.templates()
+    assert [miner.match(t.template) for t in templates] == templates
+    assert {m.template_id for m in mined} == {t.template_id for t in templates}

@@ -1,0 +1,160 @@
+"""Header detection: each shape is recognised from a file's first lines and split off."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from harness.logmining import DetectedFormat, HeaderShape, detect_format
+from tests.fixtures.logmining.generate import SYSTEMS, VALIDATION, build
+
+# (shape, lines of a file of that shape, the message of its first line)
+SHAPES = [
+    (
+        HeaderShape.JSON,
+        [
+            json.dumps({"ts": "2026-03-10T09:41:07Z", "level": "info", "msg": f"job {n} done"})
+            for n in range(5)
+        ],
+        "job 0 done",
+    ),
+    (
+        HeaderShape.LOGFMT,
+        [f'ts=2026-03-10T09:41:07Z level=info msg="job {n} done" took=3ms' for n in range(5)],
+        "job 0 done took=3ms",
+    ),
+    (
+        HeaderShape.RFC5424,
+        [
+            f"<134>1 2026-03-10T09:41:07.120Z gw-1 proxy 2211 - - tunnel {n} closed"
+            for n in range(5)
+        ],
+        "tunnel 0 closed",
+    ),
+    (
+        HeaderShape.SYSLOG,
+        [f"Mar 10 09:41:0{n} node-3 sshd[2211]: session {n} opened" for n in range(5)],
+        "session 0 opened",
+    ),
+    (
+        HeaderShape.SPRING,
+        [
+            f"2026-03-10T09:41:07.120+01:00  INFO 2211 --- [  worker-{n}] c.e.sched.Jobs   : "
+            f"job {n} done"
+            for n in range(5)
+        ],
+        "job 0 done",
+    ),
+    (
+        HeaderShape.LOG4J,
+        [f"2026-03-10 09:41:07,120 INFO [main] org.example.Foo: step {n} done" for n in range(5)],
+        "step 0 done",
+    ),
+    (
+        HeaderShape.LOG4J,
+        [
+            f"2026-03-10 09:41:07,120 - WARN  [Worker[{n}]:Quorum$Listener@42] - peer {n} lost"
+            for n in range(5)
+        ],
+        "peer 0 lost",
+    ),
+    (
+        HeaderShape.COMPACT,
+        [f"260310 094107 {n} INFO dfs.DataNode$Responder: block {n} stored" for n in range(5)],
+        "block 0 stored",
+    ),
+    (
+        HeaderShape.LOGCAT,
+        [f"03-10 09:41:07.120  1795  2066 I ActivityManager: start proc {n}" for n in range(5)],
+        "start proc 0",
+    ),
+    (
+        HeaderShape.CTIME,
+        [f"[Tue Mar 10 09:41:07 2026] [error] client {n} denied" for n in range(5)],
+        "client 0 denied",
+    ),
+    (
+        HeaderShape.ISO,
+        [f"2026-03-10T09:41:07.120Z [WARN] disk {n} slow" for n in range(5)],
+        "disk 0 slow",
+    ),
+    (
+        HeaderShape.ISO,
+        [f"2026-03-10 09:41:07.120 Warning  Update: patch {n} staged" for n in range(5)],
+        "Update: patch 0 staged",
+    ),
+    (
+        HeaderShape.DMESG,
+        [f"[   12.3456{n}] usb 1-{n}: new device" for n in range(5)],
+        "usb 1-0: new device",
+    ),
+    (HeaderShape.LEVEL, [f"[error] request {n} failed" for n in range(5)], "request 0 failed"),
+]
+
+
+@pytest.mark.parametrize(("shape", "lines", "message"), SHAPES, ids=lambda v: str(v)[:24])
+def test_each_header_shape_is_detected_and_split_off(
+    shape: HeaderShape, lines: list[str], message: str
+) -> None:
+    detected = detect_format(lines)
+    assert (detected.shape, detected.share, detected.split(lines[0])) == (shape, 1.0, message)
+
+
+def test_lines_without_a_header_are_mined_whole() -> None:
+    lines = ["disk 91% full on sda1", "disk 97% full on sdb2", "restart requested by ops"]
+    detected = detect_format(lines)
+    assert detected == DetectedFormat(shape=HeaderShape.NONE, share=0.0)
+    assert [detected.split(line) for line in lines] == lines
+
+
+def test_a_capitalised_word_after_the_time_is_a_level_only_in_a_padded_column() -> None:
+    prose = [f"2026-03-10T09:41:0{n}Z Error while reading block {n}" for n in range(3)]
+    column = [f"2026-03-10 09:41:0{n}, Info    CBS  Loaded stack {n}" for n in range(3)]
+    assert detect_format(prose).split(prose[0]) == "Error while reading block 0"
+    assert detect_format(column).split(column[0]) == "CBS  Loaded stack 0"
+
+
+def test_a_shape_needs_most_sampled_lines() -> None:
+    headed = [f"2026-03-10T09:41:0{n}Z ERROR job {n} failed" for n in range(2)]
+    assert detect_format([*headed, "plain", "text", "lines"]).shape is HeaderShape.NONE
+    assert detect_format([*headed, "plain"]).shape is HeaderShape.ISO
+
+
+def test_lines_that_do_not_fit_the_shape_stay_whole() -> None:
+    lines = [
+        "2026-03-10 09:41:07,120 ERROR [main] org.example.Foo: request failed",
+        "java.lang.IllegalStateException: closed",
+        "\tat org.example.Foo.run(Foo.java:42)",
+        "2026-03-10 09:41:08,001 INFO [main] org.example.Foo: retrying",
+    ]
+    detected = detect_format(lines)
+    assert detected.shape is HeaderShape.LOG4J
+    assert [detected.split(line) for line in lines] == [
+        "request failed",
+        "java.lang.IllegalStateException: closed",
+        "\tat org.example.Foo.run(Foo.java:42)",
+        "retrying",
+    ]
+
+
+def test_json_and_logfmt_keep_other_fields_after_the_message() -> None:
+    line = json.dumps({"time": 1773135667, "severity": "WARN", "message": "slow", "ms": 812})
+    assert detect_format([line]).split(line) == "slow ms=812"
+    pair = 'time="2026-03-10 09:41:07" lvl=warn msg="cache \\"hot\\" miss" key=user:7'
+    assert detect_format([pair]).split(pair) == 'cache "hot" miss key=user:7'
+
+
+def test_the_most_specific_shape_wins_when_it_fits_nearly_as_many_lines() -> None:
+    # Every log4j line is also an ISO line; the log4j shape strips the thread and logger too.
+    lines = [f"2026-03-10 09:41:07,120 INFO [main] org.example.Foo: step {n}" for n in range(9)]
+    lines.append("2026-03-10 09:41:08,000 INFO started")
+    assert detect_format(lines).shape is HeaderShape.LOG4J
+
+
+@pytest.mark.parametrize("name", [*SYSTEMS, *VALIDATION])
+def test_detection_recovers_every_fixture_message(name: str) -> None:
+    lines = build(name)
+    detected = detect_format(line.raw for line in lines)
+    assert detected.share == 1.0
+    assert [detected.split(line.raw) for line in lines] == [line.content for line in lines]
