@@ -43,6 +43,12 @@ $(DEV_STAMP): $(DEV_LOCK) pyproject.toml
 	@touch $@ $(MAIN_STAMP)
 
 # The live lock holds the dev lock's pins plus the live extra (compiled under the dev lock).
+# llama-cpp-python compiles by default for the CPU it is built on (GGML_NATIVE). On a VM whose
+# CPU flags advertise AVX-512 variants the hypervisor traps, that build dies with SIGILL, and a
+# wheel from pip's cache may come from another machine. So the live extra is built here, never
+# taken from the cache, for the portable x86-64 baseline (AVX2/FMA/F16C, no AVX-512).
+$(LIVE_STAMP): export PIP_NO_CACHE_DIR = 1
+$(LIVE_STAMP): export CMAKE_ARGS = -DGGML_NATIVE=OFF
 $(LIVE_STAMP): $(LIVE_LOCK) pyproject.toml
 	$(call install,$(LIVE_LOCK))
 	@touch $@ $(DEV_STAMP) $(MAIN_STAMP)
