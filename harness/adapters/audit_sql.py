@@ -16,54 +16,46 @@ before its first statement.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import threading
-from collections.abc import Iterable, Sequence
-from datetime import UTC, datetime
+from collections.abc import Sequence
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 import sqlalchemy as sa
-from pydantic import TypeAdapter
 
+from harness.adapters.audit_rows import (
+    access_of,
+    access_row,
+    event_of,
+    insert_records,
+    json_serializer,
+    naive_utc,
+    reasoning_of,
+    run_of,
+)
 from harness.adapters.audit_tables import (
-    AGENT_STEP,
     DIAGNOSIS_RUN,
     REASONING_ACCESS,
     REASONING_AUDIT,
-    TOOL_INVOCATION,
     TRACE_EVENT,
 )
 from harness.adapters.migrations import upgrade
 from harness.audit import (
-    AgentStepAudit,
     ReasoningAccess,
     ReasoningAudit,
     RunAudit,
     RunRecord,
-    ToolInvocationAudit,
 )
-from harness.budget import BudgetUsage
 from harness.clock import SystemClock
 from harness.ports import Clock
 from harness.settings import Settings
-from harness.trace import TraceDetails, TraceEvent
+from harness.trace import TraceEvent
 
 __all__ = ["SqlAuditStore", "create_audit_engine", "open_audit_store"]
 
 log = logging.getLogger(__name__)
-
-_DETAILS: TypeAdapter[TraceDetails] = TypeAdapter(TraceDetails)
-
-
-class _RawJson(str):
-    """JSON text already serialised (by pydantic, in Rust): bound to a JSON column as is."""
-
-
-def _json_serializer(value: Any) -> str:
-    return value if isinstance(value, _RawJson) else json.dumps(value)
-
 
 _PURGE_CHUNK = 1000
 
@@ -84,7 +76,7 @@ def create_audit_engine(url: str, *, timeout_s: float = 30.0) -> sa.Engine:
         engine = sa.create_engine(
             parsed,
             hide_parameters=True,
-            json_serializer=_json_serializer,
+            json_serializer=json_serializer,
             connect_args={"timeout": timeout_s},
         )
         sa.event.listen(engine, "connect", _sqlite_pragmas)
@@ -93,7 +85,7 @@ def create_audit_engine(url: str, *, timeout_s: float = 30.0) -> sa.Engine:
     return sa.create_engine(
         parsed,
         hide_parameters=True,
-        json_serializer=_json_serializer,
+        json_serializer=json_serializer,
         pool_pre_ping=True,
         pool_recycle=3600,
         connect_args={
@@ -184,7 +176,7 @@ class SqlAuditStore:
         self.ensure_schema()
         try:
             with self.engine.begin() as conn:
-                _insert(conn, records)
+                insert_records(conn, records)
         except (sa.exc.IntegrityError, sa.exc.DataError) as exc:
             log.warning(
                 "audit batch refused; writing records one by one n=%d error=%s",
@@ -203,7 +195,7 @@ class SqlAuditStore:
                         )
                     ).first()
                     if stored is None:
-                        _insert(conn, [record])
+                        insert_records(conn, [record])
             except (sa.exc.IntegrityError, sa.exc.DataError) as exc:
                 # This record can never be stored (it contradicts itself or the schema):
                 # retrying would only hold back the others.
@@ -216,7 +208,7 @@ class SqlAuditStore:
     def _record_access(self, access: ReasoningAccess) -> None:
         self.ensure_schema()
         with self.engine.begin() as conn:
-            conn.execute(sa.insert(REASONING_ACCESS), [_access_row(access)])
+            conn.execute(sa.insert(REASONING_ACCESS), [access_row(access)])
 
     async def purge(self, now: datetime) -> int:
         """Delete reasoning rows that expired before ``now``; return how many.
@@ -225,7 +217,7 @@ class SqlAuditStore:
         the expiry and counts only the rows it removed, so purges running at the same time
         neither fail nor count a row twice.
         """
-        return await asyncio.to_thread(self._purge, _naive_utc(now))
+        return await asyncio.to_thread(self._purge, naive_utc(now))
 
     def _purge(self, now: datetime) -> int:
         self.ensure_schema()
@@ -256,12 +248,12 @@ class SqlAuditStore:
             .where(TRACE_EVENT.c.run_id == run_id)
             .order_by(TRACE_EVENT.c.sequence_no, TRACE_EVENT.c.id)
         )
-        return [_event_of(row) for row in await self._rows(query)]
+        return [event_of(row) for row in await self._rows(query)]
 
     async def run(self, run_id: str) -> RunAudit | None:
         """One run's row; None when unknown."""
         rows = await self._rows(sa.select(DIAGNOSIS_RUN).where(DIAGNOSIS_RUN.c.run_id == run_id))
-        return _run_of(rows[0]) if rows else None
+        return run_of(rows[0]) if rows else None
 
     async def runs(
         self, *, limit: int = 50, owner: str | None = None, session_id: str | None = None
@@ -274,23 +266,23 @@ class SqlAuditStore:
         if session_id is not None:
             query = query.where(table.c.session_id == session_id)
         query = query.order_by(table.c.created_at.desc(), table.c.run_id.desc()).limit(limit)
-        return [_run_of(row) for row in await self._rows(query)]
+        return [run_of(row) for row in await self._rows(query)]
 
     async def reasoning(self, run_id: str) -> list[ReasoningAudit]:
         """The reasoning rows of one run in the order they were recorded, expired ones excluded."""
         table = REASONING_AUDIT
         query = (
             sa.select(table)
-            .where(table.c.run_id == run_id, table.c.expires_at >= _naive_utc(self.clock.now()))
+            .where(table.c.run_id == run_id, table.c.expires_at >= naive_utc(self.clock.now()))
             .order_by(table.c.id)
         )
-        return [_reasoning_of(row) for row in await self._rows(query)]
+        return [reasoning_of(row) for row in await self._rows(query)]
 
     async def accesses(self, run_id: str) -> list[ReasoningAccess]:
         """The reasoning read attempts on one run, oldest first (for operators and tests)."""
         table = REASONING_ACCESS
         query = sa.select(table).where(table.c.run_id == run_id).order_by(table.c.at, table.c.id)
-        return [_access_of(row) for row in await self._rows(query)]
+        return [access_of(row) for row in await self._rows(query)]
 
     async def _rows(self, query: sa.Select[Any]) -> list[sa.Row[Any]]:
         return await asyncio.to_thread(self._fetch, query)
@@ -299,221 +291,3 @@ class SqlAuditStore:
         self.ensure_schema()
         with self.engine.connect() as conn:
             return list(conn.execute(query))
-
-
-# ---------------------------------------------------------------------- rows ↔ records
-
-
-def _insert(conn: sa.Connection, records: Iterable[RunRecord]) -> None:
-    runs: list[dict[str, Any]] = []
-    tools: list[dict[str, Any]] = []
-    steps: list[dict[str, Any]] = []
-    events: list[dict[str, Any]] = []
-    reasoning: list[dict[str, Any]] = []
-    for record in records:
-        runs.append(_run_row(record.run))
-        tools.extend(_tool_row(t) for t in record.tool_invocations)
-        steps.extend(_step_row(s) for s in record.agent_steps)
-        events.extend(_event_row(e) for e in record.trace)
-        reasoning.extend(_reasoning_row(r) for r in record.reasoning)
-    for table, rows in (
-        (DIAGNOSIS_RUN, runs),
-        (TOOL_INVOCATION, tools),
-        (AGENT_STEP, steps),
-        (TRACE_EVENT, events),
-        (REASONING_AUDIT, reasoning),
-    ):
-        if rows:
-            conn.execute(sa.insert(table), rows)
-
-
-def _naive_utc(value: datetime) -> datetime:
-    if value.tzinfo is UTC:  # the common case, and the cheap one
-        return value.replace(tzinfo=None)
-    if value.tzinfo is None:
-        raise ValueError("audit times must be timezone-aware")
-    return value.astimezone(UTC).replace(tzinfo=None)
-
-
-def _aware(value: datetime) -> datetime:
-    return value.replace(tzinfo=UTC)
-
-
-def _enum(value: Any) -> Any:
-    return None if value is None else getattr(value, "value", value)
-
-
-def _run_row(run: RunAudit) -> dict[str, Any]:
-    ledger = run.ledger
-    return {
-        "run_id": run.run_id,
-        "schema_version": run.schema_version,
-        "session_id": run.session_id,
-        "owner": run.owner,
-        "analysis_id": run.analysis_id,
-        "intent": _enum(run.intent),
-        "status": run.status.value,
-        "result_kind": run.result_kind,
-        "failure_stage": run.failure_stage,
-        "error_code": _enum(run.error_code),
-        "created_at": _naive_utc(run.created_at),
-        "finished_at": _naive_utc(run.finished_at),
-        "duration_ms": run.duration_ms,
-        "tool_calls": ledger.tool_calls,
-        "tool_calls_by_tool": ledger.tool_calls_by_tool,
-        "executions": ledger.executions,
-        "rejections": ledger.rejections,
-        "rejections_by_code": ledger.rejections_by_code,
-        "request_bytes": ledger.request_bytes,
-        "raw_bytes": ledger.raw_bytes,
-        "projection_bytes": ledger.projection_bytes,
-        "model_calls": ledger.model_calls,
-        "input_tokens": ledger.input_tokens,
-        "output_tokens": ledger.output_tokens,
-        "total_tokens": ledger.total_tokens,
-        "ledger_usage_unavailable": ledger.usage_unavailable,
-        "cost_usd": ledger.cost_usd,
-        "usage_unavailable": run.usage_unavailable,
-        "tokens_reconciled": run.tokens_reconciled,
-    }
-
-
-_LEDGER_COLUMNS = (
-    "tool_calls",
-    "tool_calls_by_tool",
-    "executions",
-    "rejections",
-    "rejections_by_code",
-    "request_bytes",
-    "raw_bytes",
-    "projection_bytes",
-    "model_calls",
-    "input_tokens",
-    "output_tokens",
-    "total_tokens",
-    "cost_usd",
-)
-
-
-def _run_of(row: sa.Row[Any]) -> RunAudit:
-    m = row._mapping
-    ledger = BudgetUsage(
-        **{c: m[c] for c in _LEDGER_COLUMNS}, usage_unavailable=m["ledger_usage_unavailable"]
-    )
-    return RunAudit.model_validate(
-        {
-            "schema_version": m["schema_version"],
-            "run_id": m["run_id"],
-            "session_id": m["session_id"],
-            "owner": m["owner"],
-            "analysis_id": m["analysis_id"],
-            "intent": m["intent"],
-            "status": m["status"],
-            "result_kind": m["result_kind"],
-            "failure_stage": m["failure_stage"],
-            "error_code": m["error_code"],
-            "created_at": _aware(m["created_at"]),
-            "finished_at": _aware(m["finished_at"]),
-            "duration_ms": m["duration_ms"],
-            "ledger": ledger,
-            "usage_unavailable": m["usage_unavailable"],
-            "tokens_reconciled": m["tokens_reconciled"],
-        }
-    )
-
-
-def _tool_row(tool: ToolInvocationAudit) -> dict[str, Any]:
-    return {
-        "run_id": tool.run_id,
-        "tool_call_id": tool.tool_call_id,
-        "schema_version": tool.schema_version,
-        "tool_name": tool.tool_name,
-        "outcome": tool.outcome,
-        "evidence_status": _enum(tool.evidence_status),
-        "error_code": _enum(tool.error_code),
-        "latency_ms": tool.latency_ms,
-        "request_bytes": tool.request_bytes,
-        "raw_bytes": tool.raw_bytes,
-        "projection_bytes": tool.projection_bytes,
-    }
-
-
-def _step_row(step: AgentStepAudit) -> dict[str, Any]:
-    return {
-        "run_id": step.run_id,
-        "step_no": step.step_no,
-        "schema_version": step.schema_version,
-        "token_count": step.token_count,
-        "latency_ms": step.latency_ms,
-        "tool_calls": step.tool_calls,
-        "outcome": step.outcome,
-    }
-
-
-def _event_row(event: TraceEvent) -> dict[str, Any]:
-    return {
-        "run_id": event.run_id,
-        "sequence_no": event.sequence_no,
-        "schema_version": event.schema_version,
-        "category": event.category.value,
-        "event_type": event.event_type,
-        "at": _naive_utc(event.at),
-        "details": _RawJson(event.details.model_dump_json()),
-    }
-
-
-def _event_of(row: sa.Row[Any]) -> TraceEvent:
-    m = row._mapping
-    return TraceEvent(
-        schema_version=m["schema_version"],
-        run_id=m["run_id"],
-        sequence_no=m["sequence_no"],
-        category=m["category"],
-        event_type=m["event_type"],
-        at=_aware(m["at"]),
-        details=_DETAILS.validate_python(m["details"]),
-    )
-
-
-def _reasoning_row(row: ReasoningAudit) -> dict[str, Any]:
-    return {
-        "run_id": row.run_id,
-        "schema_version": row.schema_version,
-        "session_id": row.session_id,
-        "owner": row.owner,
-        "component": row.component.value,
-        "component_round": row.component_round,
-        "attempt": row.attempt,
-        "available": row.available,
-        "key_id": row.key_id,
-        "ciphertext": row.ciphertext,
-        "created_at": _naive_utc(row.created_at),
-        "expires_at": _naive_utc(row.expires_at),
-    }
-
-
-def _reasoning_of(row: sa.Row[Any]) -> ReasoningAudit:
-    m = dict(row._mapping)
-    del m["id"]
-    m["created_at"] = _aware(m["created_at"])
-    m["expires_at"] = _aware(m["expires_at"])
-    return ReasoningAudit.model_validate(m)
-
-
-def _access_row(access: ReasoningAccess) -> dict[str, Any]:
-    return {
-        "run_id": access.run_id,
-        "schema_version": access.schema_version,
-        "session_id": access.session_id,
-        "principal": access.principal,
-        "at": _naive_utc(access.at),
-        "allowed": access.allowed,
-        "reason": access.reason,
-    }
-
-
-def _access_of(row: sa.Row[Any]) -> ReasoningAccess:
-    m = dict(row._mapping)
-    del m["id"]
-    m["at"] = _aware(m["at"])
-    return ReasoningAccess.model_validate(m)
