@@ -53,10 +53,17 @@ class LocalCluster:
         """The tool node with this Ray node id."""
         return next(n for n in self.tool_nodes if n.node_id == node_id)
 
+    def add(self, **resources: float) -> Any:
+        """Start one more node (no CPU) with these custom resources."""
+        node = self.cluster.add_node(num_cpus=0, resources=resources)
+        self.cluster.wait_for_nodes()
+        return node
+
     def kill(self, node: Any) -> None:
-        """Kill every process of a tool node at once (no graceful shutdown)."""
+        """Kill every process of a node at once (no graceful shutdown)."""
         self.cluster.remove_node(node, allow_graceful=False)
-        self.tool_nodes.remove(node)
+        if node in self.tool_nodes:
+            self.tool_nodes.remove(node)
 
 
 @pytest.fixture(scope="module")

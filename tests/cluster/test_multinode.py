@@ -1,5 +1,6 @@
 """Runs across nodes: tool tasks leave the RunActor's node, and a lost node ends its work
-with a stable code while the service goes on.
+with a stable code while the service goes on: a lost tool node ends the tool calls it ran
+(BACKEND_LOST), a lost node of RunActors ends the runs they hosted (RUN_LOST).
 
 Runs go through the run desk, as every HTTP replica's requests do: one named desk actor in
 front of a pool of pre-warmed RunActors, on the head node. Tool tasks require the custom
@@ -24,8 +25,9 @@ from actors.testing import FakeDepsFactory, ProbeToolSetFactory
 from harness.context import RunStatus
 from harness.errors import ErrorCode
 from harness.ingress import RunRequest
-from harness.results import SafeFallback
+from harness.results import Answer, SafeFallback, StableFailure
 from harness.run_view import RunView, Submission
+from harness.snapshot import RunPhase
 from tests.cluster.conftest import RUN_RESOURCE, TOOL_RESOURCE, LocalCluster
 
 pytestmark = [pytest.mark.cluster, pytest.mark.ray]
@@ -157,3 +159,42 @@ def test_tool_tasks_run_on_tool_nodes_and_a_lost_node_ends_its_calls(
     assert _marker(desk.markers, "after.started")["node_id"] in {
         n.node_id for n in local_cluster.tool_nodes
     }
+
+
+def test_a_lost_node_of_run_actors_ends_its_runs_run_lost(
+    local_cluster: LocalCluster, desk: Any
+) -> None:
+    # A second pool whose one actor requires a resource that only a node started now has.
+    run_node = local_cluster.add(**{"runs-b": 1.0})
+    other = connect_run_desk(
+        PoolSpec(
+            size=1,
+            runs_per_actor=2,
+            deps_factory=FakeDepsFactory(),
+            name_prefix="cluster-b-actor",
+            actor_resources=(("runs-b", 1.0),),
+            result_ttl_s=120.0,
+        ),
+        max_runs=100,
+        idempotency_ttl_s=600.0,
+        name="cluster-desk-b",
+        resources=((RUN_RESOURCE, 1.0),),
+    )
+    ray.get(other.start.remote(), timeout=120)
+    runs = [_submit(other, "wait for me @route_s=60") for _ in range(2)]
+
+    def routing() -> bool:
+        views = [ray.get(other.view.remote(r, OWNER), timeout=30) for r in runs]
+        return all(v.progress.phase is RunPhase.ROUTING for v in views)
+
+    _eventually(routing)
+    local_cluster.kill(run_node)
+    killed_at = time.monotonic()
+    lost = [_wait(other, r) for r in runs]
+    assert time.monotonic() - killed_at < 30.0  # the route would have taken 60 s
+    assert [(v.status, v.result) for v in lost] == [
+        (RunStatus.FAILED, StableFailure(run_id=r, error_code=ErrorCode.RUN_LOST)) for r in runs
+    ]
+    # The deployment's own desk, on the head, serves on.
+    after = _wait(desk, _submit(desk, "@intent=SYSTEM_CHAT @answer=still-here hello"))
+    assert after.result == Answer(run_id=after.run_id, intent="SYSTEM_CHAT", text="still-here")
