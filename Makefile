@@ -82,8 +82,11 @@ lint: $(DEV_STAMP)
 typecheck: $(DEV_STAMP)
 	$(VENV)/bin/mypy
 
+# The multi-node tests start a Ray cluster of their own, so they run in a pytest process of
+# their own (the main one shares one local Ray per session and leaves them out).
 pytest: $(DEV_STAMP)
 	$(PY) -m pytest -q -rs
+	$(PY) -m pytest -q -rs -m cluster tests/cluster
 
 bench: $(DEV_STAMP)
 	$(PY) benchmarks/bench_tool_plane.py

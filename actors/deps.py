@@ -46,12 +46,14 @@ class EmbeddedDepsFactory:
         plane = build_tool_plane(settings, workspace=self.workspace)
         executor = None
         if (self.tool_execution or settings.tool_execution) == "ray":
+            from actors.factory import tool_tasks
             from actors.tool_executor import RayToolExecutor
 
             tool_set: ToolSetFactory = (
                 embedded_tool_set if self.workspace is None else WorkspaceToolSet(self.workspace)
             )
-            executor = RayToolExecutor(tool_set)
+            resources = tuple(sorted(settings.tool_task_resources.items()))
+            executor = RayToolExecutor(tool_set, tasks=tool_tasks(resources=resources))
         audit = audit_sink(settings) if settings.audit_enabled else None
         return build_run_deps(settings, plane=plane, executor=executor, audit=audit)
 

@@ -9,6 +9,9 @@ raised by Ray                          becomes
 =====================================  ===============================================
 RayTaskError caused by a HarnessError  that error (same class, code and context)
 RayActorError (actor died, unreachable) RunLost (RUN_LOST): the run's state is gone
+the task's worker died (its process:    the caller's ``lost`` (e.g. BACKEND_LOST), else
+WorkerCrashedError; its node:          its ``fallback``
+NodeDiedError, LocalRayletDiedError)
 any other RayError                     the caller's ``fallback`` (e.g. BACKEND_ERROR)
 =====================================  ===============================================
 
@@ -24,7 +27,14 @@ from collections.abc import Iterator
 from typing import Any
 
 import ray
-from ray.exceptions import RayActorError, RayError, RayTaskError
+from ray.exceptions import (
+    LocalRayletDiedError,
+    NodeDiedError,
+    RayActorError,
+    RayError,
+    RayTaskError,
+    WorkerCrashedError,
+)
 
 from harness.errors import HarnessError, RunLost
 
@@ -33,12 +43,17 @@ __all__ = ["map_ray_errors", "resolve"]
 log = logging.getLogger(__name__)
 
 
+_WORKER_LOST = (WorkerCrashedError, NodeDiedError, LocalRayletDiedError)
+
+
 @contextlib.contextmanager
-def map_ray_errors(fallback: HarnessError) -> Iterator[None]:
+def map_ray_errors(fallback: HarnessError, *, lost: HarnessError | None = None) -> Iterator[None]:
     """Re-raise Ray's exceptions as HarnessErrors (see the module table).
 
     Args:
         fallback: Raised for a Ray failure that carries no harness error of its own.
+        lost: Raised when the worker running the task died with its process or node
+            (default: ``fallback``).
     """
     try:
         yield
@@ -51,12 +66,18 @@ def map_ray_errors(fallback: HarnessError) -> Iterator[None]:
     except RayActorError as err:
         log.warning("ray actor lost error=%s", type(err).__name__)
         raise RunLost(message="actor lost", context={"cause": type(err).__name__}) from None
-    except RayError as err:  # worker died, task cancelled elsewhere, object lost
+    except _WORKER_LOST as err:
+        code = (lost or fallback).error_code
+        log.warning("ray worker lost error=%s code=%s", type(err).__name__, code)
+        raise (lost or fallback) from None
+    except RayError as err:  # task cancelled elsewhere, object lost, out of memory
         log.warning("ray call lost error=%s code=%s", type(err).__name__, fallback.error_code)
         raise fallback from None
 
 
-async def resolve(ref: ray.ObjectRef[Any], *, fallback: HarnessError) -> Any:
+async def resolve(
+    ref: ray.ObjectRef[Any], *, fallback: HarnessError, lost: HarnessError | None = None
+) -> Any:
     """Await ``ref``; Ray's exceptions leave as HarnessErrors (:func:`map_ray_errors`)."""
-    with map_ray_errors(fallback):
+    with map_ray_errors(fallback, lost=lost):
         return await ref

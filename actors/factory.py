@@ -7,7 +7,11 @@ Choices and why:
 
 - RunActors reserve no CPU (``num_cpus=0``). A run spends its life awaiting models and tool
   tasks; the CPU-heavy work is the tool tasks, which do reserve CPU. With a CPU per actor a
-  two-core node could host two runs.
+  two-core node could host two runs. Ray places an actor that requires no resources on a
+  random node; custom resources (``HARNESS_RUN_ACTOR_RESOURCES``, and
+  ``HARNESS_TOOL_TASK_RESOURCES`` for tool tasks) keep RunActors on the nodes an operator
+  chose — say the head, whose loss ends the cluster anyway — and tool work on others, so
+  that losing a tool node costs tool calls, not runs.
 - RunActors never restart and never retry methods: a run's state lives in the actor's
   memory, so a restarted actor would not know its runs. The pool replaces dead actors and
   ends their runs FAILED with RUN_LOST instead.
@@ -32,7 +36,9 @@ Choices and why:
   calls). It restarts without limit: a restarted desk is empty (the runs it knew died with its
   RunActors, which it owned) but serves new runs at once. Its methods never retry (a retried
   ``submit`` could start a run twice). ``max_concurrency`` is high because every open progress
-  stream and every waiting request holds one call on it.
+  stream and every waiting request holds one call on it. It requires the RunActors' custom
+  resources (``HARNESS_RUN_ACTOR_RESOURCES``), so that it lives on their nodes: a desk lost
+  with a tool node would forget every run.
 """
 
 from __future__ import annotations
@@ -62,6 +68,7 @@ __all__ = [
     "RUN_DESK_MAX_CONCURRENCY",
     "RUN_DESK_NAME",
     "TOOL_TASK_NUM_CPUS",
+    "RayResources",
     "ToolTasks",
     "audit_writer_options",
     "connect_run_desk",
@@ -79,6 +86,10 @@ RAY_NAMESPACE = "diagnosis-harness"
 TOOL_TASK_NUM_CPUS = 1.0
 """CPU per tool task. One keeps the number of task worker processes (each holding its own
 tool set) at the node's CPU count; raise the node's CPUs, not this, to run more at once."""
+
+RayResources = tuple[tuple[str, float], ...]
+"""Custom Ray resources an actor or task requires, as sorted ``(name, amount)`` pairs
+(hashable and picklable: :func:`tool_tasks` caches one ToolTasks per setting)."""
 
 
 @contextlib.contextmanager
@@ -103,11 +114,12 @@ def local_ray(num_cpus: int = 2) -> Iterator[None]:
             ray.shutdown()
 
 
-def run_actor_options(name: str, max_runs: int) -> dict[str, Any]:
-    """Ray options of one RunActor."""
+def run_actor_options(name: str, max_runs: int, resources: RayResources = ()) -> dict[str, Any]:
+    """Ray options of one RunActor (``resources``: custom resources it requires)."""
     return {
         "name": name,
         "num_cpus": 0,
+        "resources": dict(resources),
         "max_restarts": 0,
         "max_task_retries": 0,
         # Every hosted run holds one pending ``wait`` call; status, cancel and ping come on top.
@@ -121,6 +133,7 @@ def create_run_actor(
     *,
     max_runs: int = 1,
     result_ttl_s: float = 60.0,
+    resources: RayResources = (),
 ) -> ActorHandle[RunActor]:
     """Start one RunActor process; its deps are built by the first ``ping`` or ``start``.
 
@@ -128,7 +141,9 @@ def create_run_actor(
         ray.exceptions.ActorAlreadyExistsError: The name is taken in this namespace.
     """
     cls = _remote_run_actor()
-    handle: ActorHandle[RunActor] = cls.options(**run_actor_options(name, max_runs)).remote(
+    handle: ActorHandle[RunActor] = cls.options(
+        **run_actor_options(name, max_runs, resources)
+    ).remote(
         deps_factory,
         max_runs=max_runs,
         result_ttl_s=result_ttl_s,
@@ -194,14 +209,16 @@ RUN_DESK_MAX_CONCURRENCY = 20_000
 """Calls the desk serves at once: open progress streams and waiting requests each hold one."""
 
 
-def run_desk_options(name: str = RUN_DESK_NAME) -> dict[str, Any]:
-    """Ray options of the run desk (see the module docstring)."""
+def run_desk_options(name: str = RUN_DESK_NAME, resources: RayResources = ()) -> dict[str, Any]:
+    """Ray options of the run desk (see the module docstring); ``resources``: custom
+    resources it requires (those of the RunActors, so that it lives where they do)."""
     return {
         "name": name,
         "namespace": RAY_NAMESPACE,
         "get_if_exists": True,
         "lifetime": "detached",
         "num_cpus": 0,
+        "resources": dict(resources),
         "max_restarts": -1,
         "max_task_retries": 0,
         "max_concurrency": RUN_DESK_MAX_CONCURRENCY,
@@ -214,6 +231,7 @@ def connect_run_desk(
     max_runs: int,
     idempotency_ttl_s: float,
     name: str = RUN_DESK_NAME,
+    resources: RayResources = (),
 ) -> ActorHandle[RunDesk]:
     """The namespace's run desk, created with ``pool`` (e.g. an ``actors.pool.PoolSpec``)
     when it is not running yet.
@@ -223,7 +241,7 @@ def connect_run_desk(
     """
     handle: ActorHandle[RunDesk] = (
         _remote_run_desk()
-        .options(**run_desk_options(name))
+        .options(**run_desk_options(name, resources))
         .remote(pool, max_runs=max_runs, idempotency_ttl_s=idempotency_ttl_s)
     )
     return handle
@@ -236,9 +254,16 @@ def _remote_run_desk() -> Any:
 
 @dataclass
 class ToolTasks:
-    """The two remote functions, with one readable name per tool (cached per process)."""
+    """The two remote functions, with one readable name per tool (cached per process).
+
+    ``resources`` are custom Ray resources each task requires: an operator who starts the
+    nodes meant for tool work with, say, ``ray start --resources='{"tools": 4}'`` and sets
+    ``HARNESS_TOOL_TASK_RESOURCES='{"tools": 1}'`` keeps tool tasks on those nodes (and off
+    the head, which hosts the run desk and the RunActors).
+    """
 
     num_cpus: float = TOOL_TASK_NUM_CPUS
+    resources: RayResources = ()
     _named: dict[str, Any] = field(default_factory=dict)
 
     def tool(self, tool_name: str) -> Any:
@@ -255,7 +280,11 @@ class ToolTasks:
         if remote is None:
             body = _remote_tool if kind == "tool" else _remote_projector
             remote = self._named[name] = body().options(
-                name=name, num_cpus=self.num_cpus, max_retries=0, retry_exceptions=False
+                name=name,
+                num_cpus=self.num_cpus,
+                resources=dict(self.resources),
+                max_retries=0,
+                retry_exceptions=False,
             )
         return remote
 
@@ -271,6 +300,6 @@ def _remote_projector() -> Any:
 
 
 @functools.cache
-def tool_tasks(num_cpus: float = TOOL_TASK_NUM_CPUS) -> ToolTasks:
-    """The process-wide ToolTasks for a CPU setting."""
-    return ToolTasks(num_cpus=num_cpus)
+def tool_tasks(num_cpus: float = TOOL_TASK_NUM_CPUS, resources: RayResources = ()) -> ToolTasks:
+    """The process-wide ToolTasks for a CPU and custom-resource setting."""
+    return ToolTasks(num_cpus=num_cpus, resources=resources)

@@ -25,6 +25,7 @@ from ray.actor import ActorHandle
 
 from actors.audit_writer import flush_audit_writers
 from actors.errors import resolve
+from actors.factory import RayResources
 from actors.registry import RunRegistry
 from actors.run_actor import RunActor
 from actors.slots import ActorSlot, ActorSpawner
@@ -69,6 +70,7 @@ class PoolSpec:
     name_prefix: str = "api-run-actor"
     result_ttl_s: float = 60.0
     max_finished: int = 10_000
+    actor_resources: RayResources = ()
 
     def __call__(self) -> RunPool:
         return RunPool(
@@ -78,6 +80,7 @@ class PoolSpec:
             name_prefix=self.name_prefix,
             result_ttl_s=self.result_ttl_s,
             max_finished=self.max_finished,
+            actor_resources=self.actor_resources,
         )
 
 
@@ -99,6 +102,8 @@ class RunPool:
             (bounds slow leaks); None keeps actors forever.
         max_finished: Settled runs the registry remembers.
         audit_flush_timeout_s: How long ``close`` waits for the node audit writers to flush.
+        actor_resources: Custom Ray resources each actor requires, as sorted pairs (keeps the
+            actors on the nodes that have them; ``HARNESS_RUN_ACTOR_RESOURCES``).
     """
 
     def __init__(
@@ -115,6 +120,7 @@ class RunPool:
         retire_after_runs: int | None = None,
         max_finished: int = 10_000,
         audit_flush_timeout_s: float = 5.0,
+        actor_resources: RayResources = (),
     ) -> None:
         if size < 1 or max_runs_per_actor < 1:
             raise ValueError("size and max_runs_per_actor must be at least 1")
@@ -139,7 +145,7 @@ class RunPool:
         self._spawning = 0
         self._fresh_active = 0
         self._spawner = ActorSpawner(
-            name_prefix, deps_factory, self.max_runs_per_actor, result_ttl_s
+            name_prefix, deps_factory, self.max_runs_per_actor, result_ttl_s, actor_resources
         )
         self._changed = asyncio.Event()
         self._tasks: set[asyncio.Task[Any]] = set()

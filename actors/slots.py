@@ -12,7 +12,7 @@ from ray.actor import ActorHandle
 from ray.exceptions import ActorAlreadyExistsError
 
 from actors.errors import resolve
-from actors.factory import create_run_actor
+from actors.factory import RayResources, create_run_actor
 from actors.run_actor import ActorHealth, RunActor
 from harness.diagnosis import RunDeps
 from harness.errors import InternalError
@@ -45,6 +45,8 @@ class ActorSpawner:
     deps_factory: Callable[[], RunDeps]
     max_runs: int
     result_ttl_s: float
+    resources: RayResources = ()
+    """Custom Ray resources each actor requires (where it may run)."""
 
     def __post_init__(self) -> None:
         self._numbers = itertools.count(1)
@@ -75,7 +77,11 @@ class ActorSpawner:
             name = f"{self.name_prefix}-{next(self._numbers)}"
             try:
                 handle = create_run_actor(
-                    name, self.deps_factory, max_runs=self.max_runs, result_ttl_s=self.result_ttl_s
+                    name,
+                    self.deps_factory,
+                    max_runs=self.max_runs,
+                    result_ttl_s=self.result_ttl_s,
+                    resources=self.resources,
                 )
             except ActorAlreadyExistsError:  # taken: another pool, or a dying actor
                 continue

@@ -17,7 +17,8 @@ barrier        N: the chat answer waits until N runs of this actor reach it
 tool_sleep_s   seconds every backend call blocks (interruptible by ray.cancel)
 tool_raise     an ErrorCode the backend raises as a HarnessError
 tool_crash     any value: the backend raises a plain exception
-token          names the marker files ``<token>.started|cancelled|finished``
+token          names the marker files ``<token>.started|cancelled|finished`` (each holds
+               ``{"pid", "node_id"}`` of the worker that wrote it)
 ids            the diagnosis agent's tool_call ids are ``<ids>_1``, ``<ids>_2``, ...
 cite           the draft cites this tool_call_id (e.g. one of another run) instead
 =============  ================================================================
@@ -80,6 +81,13 @@ def _task_name() -> str | None:
     if context.worker.mode != ray.WORKER_MODE:
         return None  # a driver has no task (and Ray warns when asked)
     return context.get_task_name()
+
+
+def _node_id() -> str | None:
+    """The Ray node this code runs on; None without Ray."""
+    import ray
+
+    return ray.get_runtime_context().get_node_id() if ray.is_initialized() else None
 
 
 # ---------------------------------------------------------------------- model
@@ -211,7 +219,8 @@ class ProbeBackend:
 
     def _mark(self, token: str, event: str) -> None:
         if self.marker_dir:
-            Path(self.marker_dir, f"{token}.{event}").write_text(str(os.getpid()))
+            where = {"pid": os.getpid(), "node_id": _node_id()}
+            Path(self.marker_dir, f"{token}.{event}").write_text(json.dumps(where))
 
 
 @dataclass
@@ -254,6 +263,8 @@ class FakeDepsFactory:
         execute_timeout_s: Backend timeout (BACKEND_TIMEOUT after it).
         audit_url: Audit the runs into this database through the node's writer actor
             (``actors.deps.audit_sink``); None keeps no audit.
+        tool_task_resources: Custom Ray resources each tool task requires (as the
+            ``HARNESS_TOOL_TASK_RESOURCES`` setting gives the embedded deps).
     """
 
     tool_execution: Literal["inline", "ray"] = "inline"
@@ -261,6 +272,7 @@ class FakeDepsFactory:
     deadline_s: float = 30.0
     execute_timeout_s: float = 2.0
     audit_url: str | None = None
+    tool_task_resources: tuple[tuple[str, float], ...] = ()
 
     def __call__(self) -> RunDeps:
         tool_set_factory = self.tool_set_factory or ProbeToolSetFactory()
@@ -277,9 +289,11 @@ class FakeDepsFactory:
             ),
         )
         if self.tool_execution == "ray":
+            from actors.factory import tool_tasks
             from actors.tool_executor import RayToolExecutor
 
-            deps.executor = RayToolExecutor(tool_set_factory)
+            tasks = tool_tasks(resources=self.tool_task_resources)
+            deps.executor = RayToolExecutor(tool_set_factory, tasks=tasks)
         if self.audit_url is not None:
             from actors.deps import audit_sink
             from harness.settings import Settings

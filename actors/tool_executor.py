@@ -9,7 +9,9 @@ its result is read only when the caller asks for it (a raw the caller refuses, s
 byte budget, is not projected at all). A raw this executor did not produce is projected by a
 task of its own, ``project:<name>``.
 
-Each await runs under its timeout; on a timeout, or when the awaiting coroutine is cancelled
+A task whose worker dies with its process or node ends the call BACKEND_LOST (retryable:
+the model may call again, and the retry runs on a live node), not BACKEND_ERROR: the backend
+did not fail, the machine under it did. Each await runs under its timeout; on a timeout, or when the awaiting coroutine is cancelled
 (the run was cancelled or hit its deadline), the task is cancelled: in-flight work is stopped
 and its result, should it still arrive, is never read. The contract is that of
 ``InlineToolExecutor``.
@@ -27,7 +29,7 @@ from typing import Any
 import ray
 from pydantic import BaseModel
 
-from actors.errors import resolve
+from actors.errors import map_ray_errors, resolve
 from actors.factory import ToolTasks, tool_tasks
 from actors.tasks import ToolSetFactory, embedded_tool_set, tool_set_key
 from harness.errors import BackendError, ErrorCode, HarnessError, ProjectionError
@@ -92,7 +94,8 @@ class RayToolExecutor:
 
         Raises:
             HarnessError: What the backend raised (same class and code), BACKEND_TIMEOUT
-                after ``timeout_s``, or BACKEND_ERROR for any other failure.
+                after ``timeout_s``, BACKEND_LOST when the task's worker or node died, or
+                BACKEND_ERROR for any other failure.
         """
         task = self.tasks.tool(tool_name).remote(
             self.key, self.tool_set_factory, tool_name, tool_call_id, request, max_raw_bytes
@@ -102,6 +105,7 @@ class RayToolExecutor:
             timeout_s,
             timeout_error=BackendError(ErrorCode.BACKEND_TIMEOUT, "backend timed out"),
             failure=BackendError(ErrorCode.BACKEND_ERROR, "backend task failed"),
+            lost=BackendError(ErrorCode.BACKEND_LOST, "backend worker lost", retryable=True),
             context={"tool": tool_name},
         )
         self._pending[id(raw)] = _Pending(weakref.ref(raw), tool_call_id, request, task)
@@ -157,11 +161,14 @@ class RayToolExecutor:
         timeout_error: HarnessError,
         failure: HarnessError,
         context: dict[str, Any],
+        lost: HarnessError | None = None,
     ) -> Any:
         """The result of an ObjectRef, or the next item of an ObjectRefGenerator."""
-        failure.context.update(context)
+        for error in (failure, lost):
+            if error is not None:
+                error.context.update(context)
         try:
-            return await asyncio.wait_for(self._next(task, failure), timeout=timeout_s)
+            return await asyncio.wait_for(self._next(task, failure, lost), timeout=timeout_s)
         except TimeoutError:
             self._cancel(task)
             timeout_error.context.update(context)
@@ -172,14 +179,15 @@ class RayToolExecutor:
             raise
 
     @staticmethod
-    async def _next(task: Any, failure: HarnessError) -> Any:
+    async def _next(task: Any, failure: HarnessError, lost: HarnessError | None) -> Any:
         if isinstance(task, ray.ObjectRef):
-            return await resolve(task, fallback=failure)
+            return await resolve(task, fallback=failure, lost=lost)
         try:
-            ref = await task.__anext__()
+            with map_ray_errors(failure, lost=lost):
+                ref = await task.__anext__()
         except StopAsyncIteration:  # the task ended without the item (it was not asked for)
             raise _NotYielded from None
-        return await resolve(ref, fallback=failure)
+        return await resolve(ref, fallback=failure, lost=lost)
 
     def _cancel(self, task: Any) -> None:
         self.cancelled_tasks += 1

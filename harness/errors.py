@@ -12,7 +12,8 @@ construction, so ``ProtocolError(ErrorCode.STORE_ERROR)`` cannot exist)::
     ├── BudgetExhausted          a RunBudget limit would be crossed
     ├── StoreError               the canonical store is unreachable or refused a write
     │   └── RecordExpired        the record's TTL ran out (never recreated)
-    ├── BackendError             a tool backend failed or timed out
+    ├── BackendError             a tool backend failed, timed out, or lost the worker (its
+    │                            process or node died) that ran it
     ├── SqlRejected              the SQL validator refused a query
     ├── ProjectionError          a projector could not build an observation
     ├── ModelError               a model call failed (MODEL_ERROR) or timed out (MODEL_TIMEOUT)
@@ -112,6 +113,7 @@ class ErrorCode(str, Enum):
     METHOD_NOT_ALLOWED = "METHOD_NOT_ALLOWED"
     OVERLOADED = "OVERLOADED"
     UNAVAILABLE = "UNAVAILABLE"
+    BACKEND_LOST = "BACKEND_LOST"
 
 
 class HarnessError(Exception):
@@ -223,9 +225,10 @@ class RecordExpired(StoreError):
 
 
 class BackendError(HarnessError):
-    """A tool backend failed (BACKEND_ERROR) or timed out (BACKEND_TIMEOUT)."""
+    """A tool backend failed (BACKEND_ERROR), timed out (BACKEND_TIMEOUT), or the worker
+    running it died with its process or node (BACKEND_LOST: a retry may run elsewhere)."""
 
-    codes = _codes(ErrorCode.BACKEND_ERROR, ErrorCode.BACKEND_TIMEOUT)
+    codes = _codes(ErrorCode.BACKEND_ERROR, ErrorCode.BACKEND_TIMEOUT, ErrorCode.BACKEND_LOST)
     default_code = ErrorCode.BACKEND_ERROR
 
 

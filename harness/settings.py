@@ -116,6 +116,21 @@ class Settings(BaseSettings):
     tool_execution: Literal["ray", "inline"] = Field(
         default="ray", description="Tools as Ray tasks, or inline in the RunActor's threads."
     )
+    run_actor_resources: dict[str, float] = Field(
+        default_factory=dict,
+        description=(
+            "Custom Ray resources each RunActor and the run desk require (JSON, e.g. "
+            '{"runs": 1}): keeps them, and the runs they hold, on the nodes started with them. '
+            "Empty = any node."
+        ),
+    )
+    tool_task_resources: dict[str, float] = Field(
+        default_factory=dict,
+        description=(
+            'Custom Ray resources each tool task requires (JSON, e.g. {"tools": 1}): keeps '
+            "tool work on the nodes started with those resources. Empty = any node."
+        ),
+    )
     run_deadline_s: float = Field(default=120.0, gt=0, le=3600)
     ttl_margin_s: float = Field(default=300.0, ge=0)
     execute_timeout_s: float = Field(default=10.0, gt=0, le=120)
@@ -213,6 +228,14 @@ class Settings(BaseSettings):
         if bad:
             raise ValueError(f"not host names: {bad}")
         return hosts
+
+    @field_validator("run_actor_resources", "tool_task_resources")
+    @classmethod
+    def _positive_resources(cls, value: dict[str, float]) -> dict[str, float]:
+        bad = sorted(name for name, amount in value.items() if not amount > 0 or not name)
+        if bad:
+            raise ValueError(f"resource amounts must be positive: {bad}")
+        return value
 
     @field_validator("component_models")
     @classmethod

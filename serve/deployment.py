@@ -22,6 +22,11 @@ and why, for two cores:
   running Serve instance instead.
 - The run desk and its RunActors live in the namespace ``actors.factory.RAY_NAMESPACE``,
   named explicitly: a replica runs in Serve's own job, and finds the desk by that name.
+- On a cluster the app is deployed declaratively (``serve deploy``, KubeRay's RayService):
+  :func:`app_builder` is the import path of a Serve config. It reads the same settings from
+  the environment, and the first replica creates the run desk. Serve's proxies are then
+  started by the cluster, not by :func:`start`, so the proxy callback must be in every
+  node's environment (``cluster.yaml``, ``docs/kubernetes/rayservice.yaml``).
 """
 
 from __future__ import annotations
@@ -30,6 +35,8 @@ import contextlib
 import logging
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
+
+from pydantic import BaseModel, ConfigDict
 
 from actors.factory import RAY_NAMESPACE, RUN_DESK_NAME
 from actors.pool import PoolSpec
@@ -44,8 +51,10 @@ __all__ = [
     "APP_NAME",
     "DEPLOYMENT_NAME",
     "PROXY_CALLBACK",
+    "AppArgs",
     "DiagnosisApi",
     "ServeConfig",
+    "app_builder",
     "application",
     "build_api_deps",
     "deployment_options",
@@ -104,6 +113,7 @@ class ServeConfig:
                 size=settings.pool_size,
                 runs_per_actor=settings.runs_per_actor,
                 max_finished=serve_settings.api_max_runs_remembered,
+                actor_resources=tuple(sorted(settings.run_actor_resources.items())),
             ),
             keys=keys,
             limits=ApiLimits.of(serve_settings),
@@ -130,6 +140,7 @@ async def build_api_deps(config: ServeConfig) -> ApiDeps:
         max_runs=config.max_runs,
         idempotency_ttl_s=config.idempotency_ttl_s,
         name=config.desk_name,
+        resources=config.pool.actor_resources,
     )
     await resolve(desk.start.remote(), fallback=Unavailable(message="run desk start"))
     audit = cipher = None
@@ -199,6 +210,40 @@ def application(config: ServeConfig, settings: ServeSettings) -> Any:
     return serve.deployment(**deployment_options(settings))(ingress).bind(config)
 
 
+class AppArgs(BaseModel):
+    """The ``args`` of :func:`app_builder` in a Serve config: none, the settings come from
+    the environment (``HARNESS_*``). Any key is refused, so a misplaced setting fails the
+    deploy instead of being ignored."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+def app_builder(args: dict[str, Any]) -> Any:
+    """The API as a Serve application builder, for ``serve deploy`` and KubeRay
+    (``import_path: serve.deployment:app_builder``).
+
+    Settings and API keys come from the environment of the process Serve builds the app in
+    (the node's, or the application's ``runtime_env``). Unlike ``harness serve`` it makes no
+    development key: a key printed into a cluster's logs would be a leaked secret.
+
+    Raises:
+        ValueError: Invalid settings, no API key configured, or several replicas without a
+            shared Redis for their rate-limit counters.
+    """
+    AppArgs.model_validate(args)
+    settings, serve_settings = Settings(), ServeSettings()
+    keys = serve_settings.all_api_keys()
+    if not keys:
+        raise ValueError("no API keys: set HARNESS_API_KEYS or HARNESS_API_KEYS_FILE")
+    if settings.redis_url is None and serve_settings.serve_replicas > 1:
+        raise ValueError(
+            "HARNESS_SERVE_REPLICAS > 1 needs HARNESS_REDIS_URL: rate-limit counters must be "
+            "shared by the replicas"
+        )
+    config = ServeConfig.of(serve_settings, settings, keys=tuple(keys))
+    return application(config, serve_settings)
+
+
 def start(
     config: ServeConfig,
     settings: ServeSettings,
@@ -221,6 +266,7 @@ def start(
         max_runs=config.max_runs,
         idempotency_ttl_s=config.idempotency_ttl_s,
         name=config.desk_name,
+        resources=config.pool.actor_resources,
     )
     ray.get(desk.start.remote())
     # On a running Serve instance these are ignored (Serve logs it): they apply at first start.

@@ -38,6 +38,7 @@ _RETRYABLE = frozenset(
         "SQL_REJECTED",
         "BACKEND_ERROR",
         "BACKEND_TIMEOUT",
+        "BACKEND_LOST",
         "INVALID_ARGUMENTS",
         "PROJECTION_ERROR",
         "RAW_TOO_LARGE",
