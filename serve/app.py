@@ -60,6 +60,7 @@ from serve.models import (
     RunList,
     TraceResponse,
 )
+from serve.openapi import publish_maxima
 from serve.sse import progress_stream
 
 __all__ = ["API_VERSION", "build_app"]
@@ -141,7 +142,7 @@ def build_app(deps: ApiDeps) -> FastAPI:
         redoc_url=None,
     )
     app.state.deps = deps
-    _publish_maxima(app, deps.limits)
+    publish_maxima(app, deps.limits)
     install_error_handlers(app)
     app.add_middleware(BodyLimit, max_bytes=deps.limits.max_body_bytes)
     app.add_middleware(ContainErrors)
@@ -370,35 +371,6 @@ def build_app(deps: ApiDeps) -> FastAPI:
         )
 
     return app
-
-
-def _publish_maxima(app: FastAPI, limits: ApiLimits) -> None:
-    """Publish this deployment's maxima in ``/openapi.json``: the models carry the hard
-    ceilings, the deployment may set lower ones (refused with 422 by :func:`_run_request`), and
-    a client must be able to read them before it is refused."""
-    build = app.openapi
-
-    def openapi() -> dict[str, Any]:
-        if app.openapi_schema is None:
-            schemas = build()["components"]["schemas"]
-            _lower_maximum(
-                schemas["DiagnosisCreate"]["properties"]["deadline_s"], limits.max_deadline_s
-            )
-            run_limits = schemas["RunLimits"]["properties"]
-            _lower_maximum(run_limits["max_tool_calls"], limits.max_tool_calls)
-            _lower_maximum(run_limits["max_model_calls"], limits.max_model_calls)
-            _lower_maximum(run_limits["max_total_tokens"], limits.max_total_tokens)
-        return app.openapi_schema or build()
-
-    app.openapi = openapi  # type: ignore[method-assign]
-
-
-def _lower_maximum(prop: dict[str, Any], ceiling: float) -> None:
-    """Lower the ``maximum`` of a numeric property (or of its numeric branch, when nullable)."""
-    for branch in prop.get("anyOf", [prop]):
-        if branch.get("type") in {"number", "integer"}:
-            maximum = min(branch.get("maximum", ceiling), ceiling)
-            branch["maximum"] = int(maximum) if branch["type"] == "integer" else maximum
 
 
 def _run_request(body: DiagnosisCreate, owner: str, limits: ApiLimits) -> RunRequest:

@@ -16,6 +16,7 @@ import fakeredis
 import pytest
 import schemathesis
 from fastapi import FastAPI
+from fastapi.testclient import TestClient
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -181,7 +182,8 @@ def test_every_v1_route_documents_its_errors_and_the_security_it_needs() -> None
 
 
 def test_the_document_states_the_deployments_own_maxima() -> None:
-    schemas = APP.openapi()["components"]["schemas"]
+    with TestClient(APP) as client:
+        schemas = client.get("/openapi.json").json()["components"]["schemas"]
     deadline = schemas["DiagnosisCreate"]["properties"]["deadline_s"]["anyOf"][0]
     assert deadline["maximum"] == 30.0
     limits = schemas["RunLimits"]["properties"]
