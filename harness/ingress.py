@@ -7,10 +7,22 @@ request models without importing the agent loop. Ingress models forbid unknown f
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 __all__ = ["RunLimits", "RunRequest"]
+
+
+def _json_integer(value: Any) -> Any:
+    """A JSON Schema integer: an int or an integral float (``2.0``), never ``true`` or ``"5"``
+    (which pydantic's lax mode would turn into counts)."""
+    if isinstance(value, bool | str | bytes):
+        raise ValueError("expected an integer")
+    return value
+
+
+_Integer = BeforeValidator(_json_integer)
 
 
 class RunLimits(BaseModel):
@@ -18,14 +30,14 @@ class RunLimits(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    max_tool_calls: int | None = Field(
-        default=None, ge=0, le=1000, description="Tool calls the run may make."
+    max_tool_calls: Annotated[int, Field(ge=0, le=1000), _Integer] | None = Field(
+        default=None, description="Tool calls the run may make."
     )
-    max_model_calls: int | None = Field(
-        default=None, ge=1, le=1000, description="Model calls the run may make."
+    max_model_calls: Annotated[int, Field(ge=1, le=1000), _Integer] | None = Field(
+        default=None, description="Model calls the run may make."
     )
-    max_total_tokens: int | None = Field(
-        default=None, ge=1, le=10_000_000, description="Provider-reported tokens the run may use."
+    max_total_tokens: Annotated[int, Field(ge=1, le=10_000_000), _Integer] | None = Field(
+        default=None, description="Provider-reported tokens the run may use."
     )
 
 

@@ -25,12 +25,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import re
 from collections.abc import Awaitable
 from typing import Annotated, Any, TypeVar
 
-from fastapi import Depends, FastAPI, Header, Path, Query, Request, Response
+from fastapi import Depends, FastAPI, Header, Path, Query, Request, Response, Security
 from fastapi.responses import JSONResponse, StreamingResponse
+from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBearer
 
 from harness.audit import AuditStore
 from harness.errors import (
@@ -60,6 +60,7 @@ from serve.models import (
     RunList,
     TraceResponse,
 )
+from serve.openapi import publish_maxima
 from serve.sse import progress_stream
 
 __all__ = ["API_VERSION", "build_app"]
@@ -68,7 +69,7 @@ log = logging.getLogger(__name__)
 
 API_VERSION = "1.0.0"
 _T = TypeVar("_T")
-_IDEMPOTENCY_KEY = re.compile(r"^[\x21-\x7e]{1,255}$")
+_IDEMPOTENCY_KEY_PATTERN = r"^[\x21-\x7e]{1,255}$"
 _PROBE_TIMEOUT_S = 2.0
 
 _ERRORS: dict[int | str, dict[str, Any]] = {
@@ -85,14 +86,35 @@ _ERRORS: dict[int | str, dict[str, Any]] = {
 }
 
 
+# OpenAPI links: what a created run's id leads to (clients and schemathesis follow them).
+_RUN_LINKS = {
+    name: {"operationId": operation, "parameters": {"run_id": "$response.body#/run_id"}}
+    for name, operation in (
+        ("GetRun", "getRun"),
+        ("CancelRun", "cancelRun"),
+        ("RunEvents", "runEvents"),
+        ("RunTrace", "runTrace"),
+    )
+}
+
+# Declared for /openapi.json (either scheme will do); ``KeyRing`` reads the raw headers itself.
+_BEARER = HTTPBearer(
+    auto_error=False, description="An API key as a bearer token: `Authorization: Bearer hk_…`."
+)
+_API_KEY = APIKeyHeader(
+    name="X-API-Key", auto_error=False, description="An API key in its own header."
+)
+
+
 async def _caller(
     request: Request,
-    authorization: Annotated[str | None, Header(include_in_schema=False)] = None,
-    x_api_key: Annotated[str | None, Header(include_in_schema=False)] = None,
+    _bearer: Annotated[HTTPAuthorizationCredentials | None, Security(_BEARER)],
+    _api_key: Annotated[str | None, Security(_API_KEY)],
 ) -> Keyholder:
     """The authenticated caller, its request counted against its quota."""
     deps: ApiDeps = request.app.state.deps
-    holder = deps.keys.authenticate(authorization, x_api_key)
+    headers = request.headers
+    holder = deps.keys.authenticate(headers.get("authorization"), headers.get("x-api-key"))
     retry_after_s = await deps.limiter.hit(
         holder.principal.id,
         limit=holder.rate_limit or deps.limits.rate_limit,
@@ -120,6 +142,7 @@ def build_app(deps: ApiDeps) -> FastAPI:
         redoc_url=None,
     )
     app.state.deps = deps
+    publish_maxima(app, deps.limits)
     install_error_handlers(app)
     app.add_middleware(BodyLimit, max_bytes=deps.limits.max_body_bytes)
     app.add_middleware(ContainErrors)
@@ -130,10 +153,12 @@ def build_app(deps: ApiDeps) -> FastAPI:
 
     @app.post(
         "/v1/diagnoses",
+        operation_id="createDiagnosis",
         response_model=RunView,
         status_code=202,
         responses={
-            200: {"model": RunView, "description": "Waited: the run ended."},
+            200: {"model": RunView, "description": "Waited: the run ended.", "links": _RUN_LINKS},
+            202: {"description": "Accepted: the run goes on.", "links": _RUN_LINKS},
             409: {"model": ErrorBody, "description": "Idempotency-Key reused (CONFLICT)."},
             **_ERRORS,
         },
@@ -145,12 +170,16 @@ def build_app(deps: ApiDeps) -> FastAPI:
         holder: Caller,
         idempotency_key: Annotated[
             str | None,
-            Header(description="Retry-safe key: the same key and body name the same run."),
+            Header(
+                pattern=_IDEMPOTENCY_KEY_PATTERN,
+                description=(
+                    "Retry-safe key (1-255 visible ASCII characters): the same key and body "
+                    "name the same run."
+                ),
+            ),
         ] = None,
     ) -> RunView:
         principal = holder.require(Permission.DIAGNOSE)
-        if idempotency_key is not None and _IDEMPOTENCY_KEY.fullmatch(idempotency_key) is None:
-            raise RequestRefused(ErrorCode.INVALID_REQUEST, "bad idempotency key")
         request = _run_request(body, principal.id, limits)
         submission = Submission(
             request=request, idempotency_key=idempotency_key, fingerprint=body.fingerprint()
@@ -171,6 +200,7 @@ def build_app(deps: ApiDeps) -> FastAPI:
 
     @app.get(
         "/v1/runs",
+        operation_id="listRuns",
         response_model=RunList,
         responses=_ERRORS,
         summary="The caller's runs, newest first",
@@ -187,6 +217,7 @@ def build_app(deps: ApiDeps) -> FastAPI:
 
     @app.get(
         "/v1/runs/{run_id}",
+        operation_id="getRun",
         response_model=RunView,
         responses=_ERRORS,
         summary="A run's status, progress and released result",
@@ -197,6 +228,7 @@ def build_app(deps: ApiDeps) -> FastAPI:
 
     @app.post(
         "/v1/runs/{run_id}/cancel",
+        operation_id="cancelRun",
         response_model=CancelOutcome,
         responses=_ERRORS,
         summary="Cancel a run (works from any replica; a no-op once it ended)",
@@ -207,6 +239,7 @@ def build_app(deps: ApiDeps) -> FastAPI:
 
     @app.get(
         "/v1/runs/{run_id}/events",
+        operation_id="runEvents",
         response_class=StreamingResponse,
         responses={
             200: {
@@ -226,8 +259,12 @@ def build_app(deps: ApiDeps) -> FastAPI:
         run_id: RunId,
         holder: Caller,
         last_event_id: Annotated[
-            str | None, Header(description="Resume after this event id (SSE reconnect).")
-        ] = None,
+            str,
+            Header(
+                pattern=r"^[0-9]{0,12}$",
+                description="Resume after this event id (SSE reconnect); empty: from the start.",
+            ),
+        ] = "",
     ) -> StreamingResponse:
         principal = holder.require(Permission.READ)
         resume = _event_id(last_event_id)
@@ -249,6 +286,7 @@ def build_app(deps: ApiDeps) -> FastAPI:
 
     @app.get(
         "/v1/runs/{run_id}/trace",
+        operation_id="runTrace",
         response_model=TraceResponse,
         responses=_ERRORS,
         summary="A run's timeline (metadata only)",
@@ -272,6 +310,7 @@ def build_app(deps: ApiDeps) -> FastAPI:
 
     @app.get(
         "/v1/sessions/{session_id}/runs/{run_id}/reasoning",
+        operation_id="runReasoning",
         response_model=ReasoningResponse,
         responses=_ERRORS,
         summary="The provider's reasoning of a run (owner with REASONING_READ only)",
@@ -304,12 +343,13 @@ def build_app(deps: ApiDeps) -> FastAPI:
 
     # ------------------------------------------------------------------ health
 
-    @app.get("/healthz", response_model=Health, summary="Liveness")
+    @app.get("/healthz", operation_id="healthz", response_model=Health, summary="Liveness")
     async def healthz() -> Health:
         return Health(status="ok")
 
     @app.get(
         "/readyz",
+        operation_id="readyz",
         response_model=Readiness,
         responses={503: {"model": ErrorBody, "description": "Redis or the run pool is down."}},
         summary="Readiness: Redis and the run pool reachable (audit down: degraded)",
@@ -359,13 +399,8 @@ def _run_request(body: DiagnosisCreate, owner: str, limits: ApiLimits) -> RunReq
     )
 
 
-def _event_id(header: str | None) -> int | None:
-    if header is None or not header.strip():
-        return None
-    text = header.strip()
-    if not text.isdigit() or len(text) > 12:
-        raise RequestRefused(ErrorCode.INVALID_REQUEST, "bad Last-Event-ID")
-    return int(text)
+def _event_id(header: str) -> int | None:
+    return int(header) if header else None  # the route's pattern admits digits only
 
 
 def _audit(deps: ApiDeps) -> AuditStore:

@@ -12,7 +12,8 @@ distribute without making that search any harder. Lookup is by digest in a dict 
 the caller's input reveals nothing through its timing) and the match is confirmed with a
 constant-time comparison.
 
-A request presents its key as ``Authorization: Bearer <key>`` (or ``X-API-Key: <key>``).
+A request presents its key as ``Authorization: Bearer <key>`` or ``X-API-Key: <key>`` (not
+both).
 """
 
 from __future__ import annotations
@@ -86,8 +87,11 @@ class KeyRing:
 
         Raises:
             AccessRefused: UNAUTHENTICATED when no key, a malformed one or an unknown one was
-                presented (one answer for all three).
+                presented (one answer for all three), and when both headers were: a request
+                carries one credential, so that a stray or forged second one is never ignored.
         """
+        if authorization is not None and api_key is not None:
+            raise AccessRefused(ErrorCode.UNAUTHENTICATED, "two credentials")
         key = api_key
         if authorization is not None:
             scheme, _, value = authorization.partition(" ")

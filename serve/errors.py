@@ -28,7 +28,8 @@ DEADLINE_EXCEEDED      504     the proxy's own timeout (set above every run dead
 any other code         500     run-internal codes never answer a request by themselves
 =====================  ======  ====================================================
 
-A 401 carries ``WWW-Authenticate: Bearer``; a 429 carries ``Retry-After`` (whole seconds).
+A 401 carries ``WWW-Authenticate: Bearer``; a 405 ``Allow`` (the resource's methods); a 429
+``Retry-After`` (whole seconds).
 """
 
 from __future__ import annotations
@@ -112,13 +113,20 @@ class ErrorBody(BaseModel):
 
 
 def error_response(
-    code: ErrorCode, *, message: str | None = None, retry_after_s: float | None = None
+    code: ErrorCode,
+    *,
+    message: str | None = None,
+    retry_after_s: float | None = None,
+    allow: str | None = None,
 ) -> JSONResponse:
-    """The response for ``code``: its status, the body, and the headers its status needs."""
+    """The response for ``code``: its status, the body, and the headers its status needs
+    (``allow``: the methods a 405's resource has, its required ``Allow`` header)."""
     if code not in HTTP_STATUS:
         code = ErrorCode.INTERNAL_ERROR  # a run-internal code never names a request's failure
     status = status_of(code)
     headers: dict[str, str] = {}
+    if status == 405 and allow is not None:
+        headers["Allow"] = allow
     if status == 401:
         headers["WWW-Authenticate"] = "Bearer"
     if status == 429 or (retry_after_s is not None and status == 503):
@@ -169,4 +177,5 @@ async def _http_error(request: Request, exc: Exception) -> JSONResponse:
     code = _HTTP_CODES.get(exc.status_code, ErrorCode.INVALID_REQUEST)
     if exc.status_code >= 500:
         code = ErrorCode.INTERNAL_ERROR
-    return error_response(code)
+    # Starlette's 405 names the route's methods; RFC 9110 requires them in ``Allow``.
+    return error_response(code, allow=(exc.headers or {}).get("Allow"))

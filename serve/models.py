@@ -1,15 +1,18 @@
 """The HTTP API's own bodies (the run views themselves are ``harness.run_view``'s).
 
 Ingress models forbid unknown fields: a misspelled field is a 422, not a silently ignored one.
+They are strict as well: a value the published schema does not allow (``"wait": 0``, ``"5"`` for
+a count, a Unix time for a date-time) is a 422, never coerced.
 """
 
 from __future__ import annotations
 
 import hashlib
+import re
 from datetime import datetime
-from typing import Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 from harness.ingress import RunLimits
 from harness.models import Component
@@ -31,14 +34,35 @@ __all__ = [
 
 SESSION_ID_PATTERN = r"^[A-Za-z0-9_.:-]{1,64}$"
 RUN_ID_PATTERN = r"^run-[0-9a-f]{20}$"
+# A character that is white space neither to Python's ``str.strip`` nor to a JSON Schema
+# validator's ``\s`` (ECMA-262): a question the schema accepts is never blank once stripped.
+_NOT_BLANK = r"[^\s\x1c-\x1f\x85\ufeff]"
+_RFC3339 = re.compile(r"^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$")
+
+
+def _rfc3339(value: Any) -> Any:
+    """An RFC 3339 date-time with its offset (the schema's ``format: date-time``), parsed."""
+    if isinstance(value, datetime):
+        return value
+    if not isinstance(value, str) or _RFC3339.fullmatch(value) is None:
+        raise ValueError("expected an RFC 3339 date-time with an offset")
+    return datetime.fromisoformat(value)
+
+
+Rfc3339 = Annotated[datetime, BeforeValidator(_rfc3339)]
 
 
 class DiagnosisCreate(BaseModel):
     """Ask for one diagnosis (or a knowledge answer: the router decides)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", str_strip_whitespace=True)
+    model_config = ConfigDict(frozen=True, extra="forbid", strict=True, str_strip_whitespace=True)
 
-    question: str = Field(min_length=1, max_length=4000, description="The operator's question.")
+    question: str = Field(
+        min_length=1,
+        max_length=4000,
+        pattern=_NOT_BLANK,
+        description="The operator's question (not blank; surrounding white space is dropped).",
+    )
     session_id: str = Field(
         pattern=SESSION_ID_PATTERN, description="The conversation the run belongs to."
     )
@@ -51,8 +75,9 @@ class DiagnosisCreate(BaseModel):
     limits: RunLimits | None = Field(
         default=None, description="Budget limits, each up to the server's maximum."
     )
-    as_of: datetime | None = Field(
-        default=None, description="'Now' of the investigation; default: the server's clock."
+    as_of: Rfc3339 | None = Field(
+        default=None,
+        description="'Now' of the investigation (RFC 3339, with offset); default: the server's clock.",
     )
     wait: bool = Field(
         default=False,
