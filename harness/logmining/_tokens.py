@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import operator
 import re
 from collections.abc import Callable, Iterable, Sequence
 
@@ -26,6 +27,59 @@ _VAR = "\x00"
 
 _DIGIT_WORD = re.compile(r"(?<!\S)[^\s\d]*+\d\S*+")
 _WORD_CACHE_SIZE = 65536
+
+# Every mask treats the ten ASCII digits alike (``\d``, ``[0-9a-fA-F]``, ``\w``), except that a
+# hex literal starts with ``0x``: so two contents that differ only in which digits they hold
+# (not in how many) are masked at the same spans. A content's *digit key* writes every digit
+# as ``0`` (in its UTF-8 bytes, where a digit is never part of another character); what
+# masking found for one content is reused for every content with its key (``_Recipe``).
+_ZEROS = bytes.maketrans(b"123456789", b"000000000")
+_RECIPE_CACHE_SIZE = 1 << 16
+_OUTPUTS_PER_RECIPE = 64
+_ASCII_DIGIT = re.compile("[0-9]")
+
+
+class _Recipe:
+    """How contents of one digit key are masked: the spans replaced by a wildcard.
+
+    Outside the spans such contents differ only in the digits left there (``v1``,
+    ``Pool-2``); ``residue`` reads those digits, and ``outputs`` remembers the masked text
+    for each residue seen, so a content is masked by one C-level read and a lookup.
+    """
+
+    __slots__ = ("outputs", "residue", "spans")
+
+    def __init__(self, content: str, spans: list[int]) -> None:
+        self.spans = spans
+        outside: list[int] = []
+        bounds = [0, *spans, len(content)]
+        for k in range(0, len(bounds), 2):
+            outside.extend(
+                m.start() for m in _ASCII_DIGIT.finditer(content, bounds[k], bounds[k + 1])
+            )
+        self.residue: Callable[[str], object] | None = (
+            operator.itemgetter(*outside) if outside else None
+        )
+        self.outputs: dict[object, str] = {}
+
+    def apply(self, content: str) -> str:
+        residue = self.residue(content) if self.residue is not None else None
+        masked = self.outputs.get(residue)
+        if masked is None:
+            spans = self.spans
+            parts = [content[: spans[0]]]
+            for i in range(1, len(spans) - 1, 2):
+                parts.append(content[spans[i] : spans[i + 1]])
+            parts.append(content[spans[-1] :])
+            masked = WILDCARD.join(parts)
+            if len(self.outputs) < _OUTPUTS_PER_RECIPE:
+                self.outputs[residue] = masked
+        return masked
+
+
+# The recipe of a key whose words a guard must see, and of one with nothing to mask.
+_GUARDED = "guarded"
+_NOTHING = "nothing"
 
 _QUOTES = "\"'"
 # What a token's text is by itself (compared by identity).
@@ -72,6 +126,8 @@ class Masker:
             else None
         )
         self._words: dict[str, str] = {}
+        self._recipes: dict[bytes, _Recipe | str] = {}
+        self._word_spans: dict[bytes, tuple[int, ...] | None] = {}
         # A token is a quoted string, a URL or Windows path (delimiters and all), a delimiter
         # or a run of other non-space characters; the leading whitespace is captured so that
         # rendering restores single spaces where there were any. A quote opens a string only
@@ -119,10 +175,68 @@ class Masker:
             content = content.replace(_VAR, "")
         if self._extra is not None:
             content = self._extra.sub(WILDCARD, content)
-        # Every default mask needs a digit and none spans whitespace, so only the whitespace-
-        # delimited words holding a digit are handed to the (slow) combined mask; the rest of
-        # the line is never scanned by it. Masks of repeated words are remembered.
-        return _DIGIT_WORD.sub(self._mask_word, content)
+        # Contents that differ only in their digits are masked at the same spans (see
+        # ``_ZEROS``): the spans are found once per digit key, and a content is then cut and
+        # joined without any regex. A ``0x`` in the key may be a hex literal in one content
+        # and not in another (``1x2``), so such contents are masked word by word.
+        key = content.encode("utf-8", "surrogatepass").translate(_ZEROS)
+        recipe = self._recipes.get(key)
+        if recipe is None:
+            if b"0x" in key or b"0X" in key:
+                return _DIGIT_WORD.sub(self._mask_word, content)
+            recipe = self._recipe(content)
+            if len(self._recipes) < _RECIPE_CACHE_SIZE:
+                self._recipes[key] = recipe
+        if recipe is _NOTHING:
+            return content
+        if recipe is _GUARDED:
+            return _DIGIT_WORD.sub(self._mask_word, content)
+        assert isinstance(recipe, _Recipe)
+        return recipe.apply(content)
+
+    def _recipe(self, content: str) -> _Recipe | str:
+        """How masking treats ``content`` and every content of its digit key.
+
+        Every default mask needs a digit and none spans whitespace, so only the whitespace-
+        delimited words holding a digit are handed to the (slow) combined mask, each by
+        itself; the rest of the line is never scanned by it. ``_GUARDED`` when the guard must
+        see one of the words (see ``_mask_word``): what it does depends on more than the key.
+        """
+        spans: list[int] = []
+        words = self._word_spans
+        for found in _DIGIT_WORD.finditer(content):
+            word = found.group()
+            start = found.start()
+            if word.isdecimal():
+                spans += (start, found.end())
+                continue
+            # Words have digit keys too: a word seen with other digits is not scanned again.
+            key = word.encode("utf-8", "surrogatepass").translate(_ZEROS)
+            relative = words.get(key)
+            if relative is None:
+                relative = self._spans_of_word(word, key)
+                if len(words) < _WORD_CACHE_SIZE:
+                    words[key] = relative
+            if relative is None:
+                return _GUARDED
+            for offset in relative:
+                spans.append(start + offset)
+        return _Recipe(content, spans) if spans else _NOTHING
+
+    def _spans_of_word(self, word: str, key: bytes) -> tuple[int, ...] | None:
+        """The spans the masks replace in one word; None when the guard must see it."""
+        if b"0x" in key or b"0X" in key:
+            return None  # a hex literal in one word of this key need not be one in another
+        spans: list[int] = []
+        for found in self._mask.finditer(word):
+            spans += found.span()
+        if self._guard is not None and spans:
+            pieces = [word[: spans[0]]]
+            pieces.extend(word[spans[i] : spans[i + 1]] for i in range(1, len(spans) - 1, 2))
+            pieces.append(word[spans[-1] :])
+            if _leaves_fragment(WILDCARD.join(pieces)):
+                return None
+        return tuple(spans)
 
     def _mask_word(self, found: re.Match[str]) -> str:
         word = found.group()
