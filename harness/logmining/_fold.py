@@ -160,6 +160,7 @@ def fold(
         groups = _fold_covered(groups)
         if min_distinct > 0:
             groups = _fold_siblings(groups, min_distinct, interned)
+            groups = _fold_word_siblings(groups, min_distinct)
         groups = _fold_gaps(groups)
         if len(groups) == count:
             return [(g.members, g.tokens) for g in groups]
@@ -422,6 +423,97 @@ def _key(token: str) -> str:
     if is_var(token):
         return " \x00" if token[1:2] == " " else "\x00"
     return token
+
+
+# ----------------------------------------------------------------------------- word siblings
+
+
+def _spaced_words(tokens: Sequence[str]) -> list[list[str]]:
+    """The template's tokens cut into the words the line had: a word starts at a token
+    written after whitespace (the first token starts the first word)."""
+    words: list[list[str]] = []
+    for token in tokens:
+        spaced = token[:1] == " " or token[1:2] == " "
+        if spaced or not words:
+            words.append([token])
+        else:
+            words[-1].append(token)
+    return words
+
+
+def _fold_word_siblings(groups: list[_Group], min_distinct: int) -> list[_Group]:
+    """Siblings at the level of the line's own words: groups equal but for one word written
+    between spaces, where ``min_distinct`` different words occur, are one event.
+
+    A value made of letters and punctuation is cut into tokens at its delimiters, and when
+    its punctuation varies (``+E(0)K``, ``+EDC``, ``-T``; ``(x)``, ``[y]``, ``a.b``) the groups
+    differ in their token count and delimiters, so the token-level siblings never meet. Here
+    the word is the unit, as Brain and Drain count positions; the first word is exempt as
+    there.
+    """
+    by_count: dict[int, list[int]] = {}
+    split: list[list[tuple[str, ...]]] = []
+    for number, group in enumerate(groups):
+        words = [tuple(_key(t) for t in word) for word in _spaced_words(group.tokens)]
+        split.append(words)
+        by_count.setdefault(len(words), []).append(number)
+    siblings: dict[tuple[int, tuple[tuple[str, ...], ...], tuple[tuple[str, ...], ...]], list[int]]
+    siblings = {}
+    for count, numbers in by_count.items():
+        if len(numbers) < min_distinct:
+            continue
+        for number in numbers:
+            words = split[number]
+            for i in range(1, count):
+                if all(t.startswith("\x00") for t in words[i]):
+                    continue
+                siblings.setdefault((i, tuple(words[:i]), tuple(words[i + 1 :])), []).append(number)
+    parent = list(range(len(groups)))
+
+    def find(x: int) -> int:
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    positions: dict[int, int] = {}
+    for (position, _, _), numbers in siblings.items():
+        # A word of punctuation alone (``+``, ``-``) may be one of the values, but the values
+        # that make the position a variable hold a letter or a digit.
+        distinct = {split[n][position] for n in numbers}
+        if sum(1 for word in distinct if not all(is_delimiter(t) for t in word)) < min_distinct:
+            continue
+        for n in numbers:
+            positions[n] = position
+        root = find(numbers[0])
+        for n in numbers[1:]:
+            other = find(n)
+            if other != root:
+                parent[max(other, root)] = min(other, root)
+                root = min(other, root)
+    if not positions:
+        return groups
+    by_root: dict[int, list[int]] = {}
+    for number in range(len(groups)):
+        by_root.setdefault(find(number), []).append(number)
+    out: list[_Group] = []
+    for numbers in by_root.values():
+        if len(numbers) == 1:
+            out.append(groups[numbers[0]])
+            continue
+        # Each member with its sibling word made one wildcard; all then have one length.
+        covering = []
+        for n in numbers:
+            words = _spaced_words(groups[n].tokens)
+            at = positions.get(n)
+            if at is not None:
+                words[at] = [wildcard_like(words[at][0])]
+            covering.append([t for word in words for t in word])
+        if len({len(c) for c in covering}) != 1:
+            out.extend(groups[n] for n in numbers)
+            continue
+        out.append(_join([groups[n] for n in numbers], _positionwise(covering)))
+    return _ordered(out)
 
 
 # ----------------------------------------------------------------------------- gaps

@@ -290,11 +290,14 @@ class Masker:
                 following = found[index + 1] if index + 1 < len(found) else ("", "")
                 if (
                     not values
+                    or index == 0
                     or (following[1] == ":" and not following[0])
                     or (prev == "=" and not space and prev2 in MESSAGE_KEYS)
                 ):
                     # A key (``"name": …``) is not a value, and neither is the message of a
-                    # logfmt line (``msg="slow query"``): that is the event's own text.
+                    # logfmt line (``msg="slow query"``) nor a quoted text that opens the
+                    # message (``"Started container" pod="…"``, as structured loggers write
+                    # it): that is the event's own text.
                     self._append_inner(out, lead, text)
                     marks = None
                 else:

@@ -69,6 +69,10 @@ SHAPES: dict[str, tuple[list[str], str]] = {
     "boolean": (["true", "false"], "dry run is {} for this job"),
     "date": (["Jun", "Jul", "Aug"], "archive of {} 2026 rotated"),
     "user name": (["alice", "bob", "carol", "dave"], "Password changed for {}"),
+    "word of varying punctuation": (
+        ["+E(0)K", "+EDC", "-E(0)", "+", "-T", "(x)", "[y]", "a.b"],
+        "query for zone answered with flags {} to client",
+    ),
     "multi-word name": (
         ["Mary", "Mary Ann", "Mary Ann Smith", "Jean-Luc Picard", "Ana van der Berg"],
         "Comment added by {} to the ticket",
@@ -166,6 +170,22 @@ def test_a_logfmt_message_is_the_event_not_a_value() -> None:
     assert {m.template for m in TemplateMiner().mine_batch(lines)} == {
         'caller=db.go:<*> msg="query" duration_ms=<*>',
         'caller=db.go:<*> msg="slow query" duration_ms=<*>',
+    }
+
+
+def test_a_quoted_text_that_opens_a_structured_line_is_the_event() -> None:
+    # Structured loggers write the message first, quoted, then key="value" pairs: the quoted
+    # message names the event, where a quoted string elsewhere is a value.
+    apps = ["web", "api", "worker", "cache"]
+    lines = [
+        f'"{verb} container" containerName="{app}" pod="default/{app}-{n}"'
+        for verb in ("Started", "Stopped", "Killing")
+        for app in apps
+        for n in (1, 2)
+    ]
+    assert {m.template for m in TemplateMiner().mine_batch(lines)} == {
+        f'"{verb} container" containerName="<*>" pod="<*>"'
+        for verb in ("Started", "Stopped", "Killing")
     }
 
 
