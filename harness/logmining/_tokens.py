@@ -44,37 +44,47 @@ class _Recipe:
 
     Outside the spans such contents differ only in the digits left there (``v1``,
     ``Pool-2``); ``residue`` reads those digits, and ``outputs`` remembers the masked text
-    for each residue seen, so a content is masked by one C-level read and a lookup.
+    for each residue seen, so a content is masked by one C-level read and a lookup. Many
+    keys are seen once (a line with a random token), so the residue is found only when a
+    second content of the key comes.
     """
 
     __slots__ = ("outputs", "residue", "spans")
 
-    def __init__(self, content: str, spans: list[int]) -> None:
+    def __init__(self, spans: list[int]) -> None:
         self.spans = spans
+        self.residue: Callable[[str], object] | bool | None = False
+        self.outputs: dict[object, str] = {}
+
+    def apply(self, content: str) -> str:
+        residue = self.residue
+        if residue is False:
+            self.residue = residue = self._residue_of(content)
+        read = residue(content) if callable(residue) else None
+        masked = self.outputs.get(read)
+        if masked is None:
+            masked = self.first(content)
+            if len(self.outputs) < _OUTPUTS_PER_RECIPE:
+                self.outputs[read] = masked
+        return masked
+
+    def first(self, content: str) -> str:
+        """Mask ``content`` by cutting it at the spans (for a content of this key)."""
+        spans = self.spans
+        parts = [content[: spans[0]]]
+        for i in range(1, len(spans) - 1, 2):
+            parts.append(content[spans[i] : spans[i + 1]])
+        parts.append(content[spans[-1] :])
+        return WILDCARD.join(parts)
+
+    def _residue_of(self, content: str) -> Callable[[str], object] | None:
         outside: list[int] = []
-        bounds = [0, *spans, len(content)]
+        bounds = [0, *self.spans, len(content)]
         for k in range(0, len(bounds), 2):
             outside.extend(
                 m.start() for m in _ASCII_DIGIT.finditer(content, bounds[k], bounds[k + 1])
             )
-        self.residue: Callable[[str], object] | None = (
-            operator.itemgetter(*outside) if outside else None
-        )
-        self.outputs: dict[object, str] = {}
-
-    def apply(self, content: str) -> str:
-        residue = self.residue(content) if self.residue is not None else None
-        masked = self.outputs.get(residue)
-        if masked is None:
-            spans = self.spans
-            parts = [content[: spans[0]]]
-            for i in range(1, len(spans) - 1, 2):
-                parts.append(content[spans[i] : spans[i + 1]])
-            parts.append(content[spans[-1] :])
-            masked = WILDCARD.join(parts)
-            if len(self.outputs) < _OUTPUTS_PER_RECIPE:
-                self.outputs[residue] = masked
-        return masked
+        return operator.itemgetter(*outside) if outside else None
 
 
 # The recipe of a key whose words a guard must see, and of one with nothing to mask.
@@ -187,6 +197,8 @@ class Masker:
             recipe = self._recipe(content)
             if len(self._recipes) < _RECIPE_CACHE_SIZE:
                 self._recipes[key] = recipe
+            if isinstance(recipe, _Recipe):
+                return recipe.first(content)
         if recipe is _NOTHING:
             return content
         if recipe is _GUARDED:
@@ -221,7 +233,7 @@ class Masker:
                 return _GUARDED
             for offset in relative:
                 spans.append(start + offset)
-        return _Recipe(content, spans) if spans else _NOTHING
+        return _Recipe(spans) if spans else _NOTHING
 
     def _spans_of_word(self, word: str, key: bytes) -> tuple[int, ...] | None:
         """The spans the masks replace in one word; None when the guard must see it."""
