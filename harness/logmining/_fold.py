@@ -504,11 +504,11 @@ def _fold_word_siblings(groups: list[_Group], min_distinct: int) -> list[_Group]
         # Each member with its sibling word made one wildcard; all then have one length.
         covering = []
         for n in numbers:
-            words = _spaced_words(groups[n].tokens)
+            pieces = _spaced_words(groups[n].tokens)
             at = positions.get(n)
             if at is not None:
-                words[at] = [wildcard_like(words[at][0])]
-            covering.append([t for word in words for t in word])
+                pieces[at] = [wildcard_like(pieces[at][0])]
+            covering.append([t for piece in pieces for t in piece])
         if len({len(c) for c in covering}) != 1:
             out.extend(groups[n] for n in numbers)
             continue
