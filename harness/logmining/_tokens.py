@@ -349,6 +349,8 @@ class Masker:
                     marks += [len(out), token]
                 append(token)
             prev2, prev, prev_attached = prev, text, not space
+        if values and ("," in masked or ";" in masked) and _OPENERS.intersection(masked):
+            _mark_list_elements(out)
         tokens = tuple(out)
         return tokens, (len(tokens), *marks) if marks is not None else shape(tokens)
 
@@ -368,6 +370,53 @@ class Masker:
         out.append(lead + text[0])
         out.extend(self.tokens(text[1:-1]))
         out.append(text[-1])
+
+
+_CLOSER = {"[": "]", "(": ")", "{": "}"}
+_OPENERS = frozenset(_CLOSER)
+_BRACKETS = frozenset("[](){}")
+_LIST_SEPARATORS = frozenset(",;")
+
+
+def _mark_list_elements(out: list[str]) -> None:
+    """Mark the elements of bracketed lists of single words as values, in place.
+
+    ``[dev, local]`` and ``(auth; cache; metrics)`` list values whatever the words are, as
+    ``[1, 2, 3]`` does with numbers: marked, a list of any length folds into one template
+    with the lists of numbers (see the skeleton pass of :mod:`._fold`). Only a list of two
+    or more elements of one word each counts: ``(total=5, active=3)`` is a list of fields,
+    ``(auth failed, 3 attempts)`` a phrase.
+    """
+    index = 0
+    size = len(out)
+    while index < size:
+        opener = out[index].lstrip(" ")
+        if opener not in _OPENERS:
+            index += 1
+            continue
+        closer = _CLOSER[opener]
+        elements: list[list[int]] = [[]]
+        end = index + 1
+        while end < size:
+            text = out[end].lstrip(" ")
+            if text == closer or text in _BRACKETS:
+                break
+            if text in _LIST_SEPARATORS:
+                elements.append([])
+            else:
+                elements[-1].append(end)
+            end += 1
+        if (
+            end < size
+            and out[end].lstrip(" ") == closer
+            and len(elements) >= 2
+            and all(len(element) == 1 for element in elements)
+        ):
+            for (position,) in elements:
+                token = out[position]
+                if token[:1] != _VAR and not is_punct(token.lstrip(" ")):
+                    out[position] = _VAR + token
+        index = end if end > index + 1 else index + 1
 
 
 def _is_key(text: str) -> bool:

@@ -69,6 +69,10 @@ SHAPES: dict[str, tuple[list[str], str]] = {
     "boolean": (["true", "false"], "dry run is {} for this job"),
     "date": (["Jun", "Jul", "Aug"], "archive of {} 2026 rotated"),
     "user name": (["alice", "bob", "carol", "dave"], "Password changed for {}"),
+    "list of words": (
+        ["[dev]", "[dev, local]", "[cloud, test, debug]", "[auth; cache; metrics; tracing]"],
+        "active profiles {} loaded from the environment",
+    ),
     "word of varying punctuation": (
         ["+E(0)K", "+EDC", "-E(0)", "+", "-T", "(x)", "[y]", "a.b"],
         "query for zone answered with flags {} to client",
@@ -160,6 +164,13 @@ def test_empty_and_blank_messages_are_mined_like_any_other() -> None:
 def test_lists_of_varying_length_share_a_template() -> None:
     lines = [f"samples [{', '.join(str(i) for i in range(n))}] avg:{n}" for n in range(1, 7)]
     assert {m.template for m in TemplateMiner().mine_batch(lines)} == {"samples [<*>] avg:<*>"}
+
+
+def test_lists_of_fields_and_phrases_in_brackets_keep_their_words() -> None:
+    lines = [f"pool stats (total={n}, active={n}) and (auth failed, {n} attempts)" for n in (1, 2)]
+    assert {m.template for m in TemplateMiner().mine_batch(lines)} == {
+        "pool stats (total=<*>, active=<*>) and (auth failed, <*> attempts)"
+    }
 
 
 def test_a_logfmt_message_is_the_event_not_a_value() -> None:
