@@ -119,10 +119,17 @@ def test_constants_that_look_variable_stay_in_the_template() -> None:
 def test_dotted_names_that_are_not_hosts_are_not_values() -> None:
     # A class, a package and a configuration key have no top-level domain at their end; a
     # value at the start of a message is recognised by its shape only.
-    names = ["org.apache.Foo", "com.example.mail", "os.name"]
+    names = ["org.apache.Foo", "com.example.mail", "os.name", "user.id", "sign.in"]
     hosts = ["alpha.example.org", "bravo.example.org", "charlie.cluster.internal"]
     mined = TemplateMiner().mine_batch([f"{n} loaded" for n in names + hosts])
     assert [m.template for m in mined] == [f"{n} loaded" for n in names] + ["<*> loaded"] * 3
+
+
+def test_hosts_under_country_codes_are_values_even_at_the_start() -> None:
+    hosts = ["proxy.cse.cuhk.edu.hk", "www.bbc.co.uk", "mirror.example.com.au",
+             "files.example.ch", "ntp.example.se", "db.example.ac.jp"]  # fmt: skip
+    mined = TemplateMiner().mine_batch([f"{h}:5070 open through proxy" for h in hosts])
+    assert {m.template for m in mined} == {"<*>:<*> open through proxy"}
 
 
 def test_a_different_first_word_is_a_different_event() -> None:
