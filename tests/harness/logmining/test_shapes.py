@@ -73,6 +73,10 @@ SHAPES: dict[str, tuple[list[str], str]] = {
         ["[dev]", "[dev, local]", "[cloud, test, debug]", "[auth; cache; metrics; tracing]"],
         "active profiles {} loaded from the environment",
     ),
+    "reason of several words": (
+        ["connection reset by peer", "timeout", "no route to host", "broken pipe", "EOF"],
+        "Request to the backend failed: {} (will retry)",
+    ),
     "word of varying punctuation": (
         ["+E(0)K", "+EDC", "-E(0)", "+", "-T", "(x)", "[y]", "a.b"],
         "query for zone answered with flags {} to client",
@@ -171,6 +175,13 @@ def test_empty_and_blank_messages_are_mined_like_any_other() -> None:
 def test_lists_of_varying_length_share_a_template() -> None:
     lines = [f"samples [{', '.join(str(i) for i in range(n))}] avg:{n}" for n in range(1, 7)]
     assert {m.template for m in TemplateMiner().mine_batch(lines)} == {"samples [<*>] avg:<*>"}
+
+
+def test_three_phrases_in_one_place_stay_three_events() -> None:
+    # A run of words takes more distinct values than a single word before it is a variable.
+    phrases = ["was accepted", "was rejected by policy", "is pending review"]
+    lines = [f"Request to the backend {p} (id {n})" for p in phrases for n in (1, 2, 3)]
+    assert len({m.template for m in TemplateMiner().mine_batch(lines)}) == 3
 
 
 def test_lists_of_fields_and_phrases_in_brackets_keep_their_words() -> None:
