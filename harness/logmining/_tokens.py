@@ -200,7 +200,7 @@ class Masker:
         if recipe is None:
             if b"0x" in key or b"0X" in key:
                 return _DIGIT_WORD.sub(self._mask_word, content)
-            recipe = self._recipe(content)
+            recipe = self._recipe(content, key if len(key) == len(content) else None)
             if len(self._recipes) < _RECIPE_CACHE_SIZE:
                 self._recipes[key] = recipe
             if isinstance(recipe, _Recipe):
@@ -212,8 +212,11 @@ class Masker:
         assert isinstance(recipe, _Recipe)
         return recipe.apply(content)
 
-    def _recipe(self, content: str) -> _Recipe | str:
+    def _recipe(self, content: str, ascii_key: bytes | None) -> _Recipe | str:
         """How masking treats ``content`` and every content of its digit key.
+
+        ``ascii_key`` is that key when the content is ASCII (one byte a character), so that a
+        word's own key is a slice of it.
 
         Every default mask needs a digit and none spans whitespace, so only the whitespace-
         delimited words holding a digit are handed to the (slow) combined mask, each by
@@ -229,7 +232,11 @@ class Masker:
                 spans += (start, found.end())
                 continue
             # Words have digit keys too: a word seen with other digits is not scanned again.
-            key = word.encode("utf-8", "surrogatepass").translate(_ZEROS)
+            key = (
+                ascii_key[start : found.end()]
+                if ascii_key is not None
+                else word.encode("utf-8", "surrogatepass").translate(_ZEROS)
+            )
             relative = words.get(key)
             if relative is None:
                 relative = self._spans_of_word(word, key)

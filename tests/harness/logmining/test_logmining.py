@@ -162,7 +162,7 @@ def _masked_word_by_word(text: str) -> str:
     return re.sub(r"(?<!\S)[^\s\d]*\d\S*", lambda m: _COMBINED.sub("<*>", m.group()), text)
 
 
-_MASKABLE = "0123456789abcdefxXgms.:-+/=[]{}_ K"
+_MASKABLE = "0123456789abcdefxXgms.:-+/=[]{}_ Ké٣"
 
 
 def test_a_guarded_word_is_guarded_in_every_content_of_its_digit_key() -> None:
