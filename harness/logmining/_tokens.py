@@ -34,9 +34,10 @@ _WORD_CACHE_SIZE = 65536
 # as ``0`` (in its UTF-8 bytes, where a digit is never part of another character); what
 # masking found for one content is reused for every content with its key (``_Recipe``).
 # Every default mask starts where no word character (nor a wildcard's ``>``) comes before, and
-# with a sign, a bracket, a brace or a hex digit: tried first, this fails the combined
-# alternation at most positions of a word at once instead of once per mask.
-_MASK_START = r"(?<![>\w])(?=[-+\[{0-9a-fA-F])"
+# with a sign, a bracket, a brace, a digit (of any script, as ``\d`` has it) or a hex letter:
+# tried first, this fails the combined alternation at most positions of a word at once
+# instead of once per mask.
+_MASK_START = r"(?<![>\w])(?=[-+\[{\da-fA-F])"
 _ZEROS = bytes.maketrans(b"123456789", b"000000000")
 _RECIPE_CACHE_SIZE = 1 << 16
 _OUTPUTS_PER_RECIPE = 64
