@@ -15,12 +15,18 @@ re-implemented here for three reasons the projector cares about:
 Beyond Drain, tokens are split on ``= : , ; ( ) [ ] { } " ' |`` so ``key=value`` pairs compare
 position by position (a quoted string, a URL and a Windows path stay one token each); a token
 is variable when it holds a digit or a masked value, has the shape of a value (a path, URL,
-host name, email), or sits where values sit (after ``key=``, inside quotes), but it keeps its
-text until it actually varies; similarity counts only the template's constant words, and
+host name, email), or sits where values sit (after ``key=``, inside quotes but for a quoted
+text that opens the message, as an element of a bracketed list of single words), but it keeps
+its text until it actually varies; similarity counts only the template's constant words, and
 lines whose delimiters differ never share a cluster. After mining, clusters of one event are
 folded together on evidence the whole batch gives (:mod:`._fold`): equal constant skeletons,
-one cluster covering another, sibling clusters that differ in one position where many
-distinct words occur, and words standing in a variable's place.
+one cluster covering another, sibling clusters that differ in one position (a token, a
+word written between spaces, or a run of words) where many distinct values occur, and words
+standing in a variable's place.
+
+Masking is paid once per *digit key* (a content with every digit written ``0``): contents
+that differ only in their digits are masked at the same spans, so a batch of distinct lines
+that differ only in numbers costs a byte translation and a lookup per line.
 
 ``harness logs mine`` splits each line's header off before mining, with a loghub-style format
 or the header shape :func:`detect_format` finds in the file's first lines (:mod:`.headers`).

@@ -20,6 +20,11 @@ does, and repeat until nothing changes:
   startup succeeded``, ``tickTime set to 2000``), so a value there is recognised by its
   shape only.
 
+Two more passes (:mod:`._phrases`) take the line's own words and runs of words as the unit:
+word siblings (one spaced word where ``min_distinct`` different words occur, whatever its
+punctuation) and, after the gaps, runs (one run of constant words where more than
+``min_distinct`` different runs occur: a reason or a title of several words).
+
 Every pass is deterministic: groups are kept in the order of their first cluster, and a
 group's template is built from its members' templates alone.
 """
@@ -29,8 +34,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from harness.logmining._phrases import (
+    Partition,
+    first_word,
+    key_of,
+    positionwise,
+    runs,
+    word_siblings,
+)
 from harness.logmining._tokens import (
-    PURE_WILDCARDS,
     is_delimiter,
     is_punct,
     is_var,
@@ -160,7 +172,10 @@ def fold(
         groups = _fold_covered(groups)
         if min_distinct > 0:
             groups = _fold_siblings(groups, min_distinct, interned)
+            groups = _apply(groups, word_siblings([g.tokens for g in groups], min_distinct))
         groups = _fold_gaps(groups)
+        if min_distinct > 0:
+            groups = _apply(groups, runs([g.tokens for g in groups], min_distinct + 1))
         if len(groups) == count:
             return [(g.members, g.tokens) for g in groups]
 
@@ -257,7 +272,7 @@ def _covers(general: list[str], specific: list[str]) -> bool:
     """
     if not specific:
         return False
-    first = _first_word(specific)
+    first = first_word(specific)
     if is_var(general[first]) and not is_var(specific[first]):
         return False
     words = 0
@@ -268,11 +283,6 @@ def _covers(general: list[str], specific: list[str]) -> bool:
             return False
         words += 1
     return words > 0
-
-
-def _first_word(tokens: Sequence[str]) -> int:
-    """The position of the first token that is not a delimiter (0 when there is none)."""
-    return next((i for i, t in enumerate(tokens) if not is_delimiter(t)), 0)
 
 
 def _fold_covered(groups: list[_Group]) -> list[_Group]:
@@ -329,7 +339,7 @@ def _fold_covered_shape(members: list[_Group]) -> list[_Group]:
             continue
         other = kept[found]
         index(found, other.words(), add=False)
-        kept[found] = _join([other, group], _positionwise([other.tokens, group.tokens]))
+        kept[found] = _join([other, group], positionwise([other.tokens, group.tokens]))
         index(found, kept[found].words(), add=True)
     return kept
 
@@ -353,7 +363,7 @@ class _Interned:
 
     def sibling_keys(self, tokens: list[str]) -> list[tuple[int, int, int]]:
         """One key per word position (the first word and delimiters left out)."""
-        keys = [_key(t) for t in tokens]
+        keys = [key_of(t) for t in tokens]
         prefixes, suffixes = self.prefixes, self.suffixes
         before = [0] * (len(tokens) + 1)
         for i, key in enumerate(keys):
@@ -361,11 +371,11 @@ class _Interned:
         after = [0] * (len(tokens) + 1)
         for i in range(len(tokens) - 1, -1, -1):
             after[i] = suffixes.setdefault((after[i + 1], keys[i]), len(suffixes) + 1)
-        first_word = _first_word(tokens)
+        first = first_word(tokens)
         return [
             (i, before[i], after[i + 1])
             for i, token in enumerate(tokens)
-            if i != first_word and not is_var(token) and not is_delimiter(token)
+            if i != first and not is_var(token) and not is_delimiter(token)
         ]
 
 
@@ -411,17 +421,10 @@ def _fold_siblings(groups: list[_Group], min_distinct: int, interned: _Interned)
     out = [
         members[0]
         if len(members) == 1
-        else _join(members, _positionwise([m.tokens for m in members]))
+        else _join(members, positionwise([m.tokens for m in members]))
         for members in by_root.values()
     ]
     return _ordered(out)
-
-
-def _key(token: str) -> str:
-    # Variables compare equal whatever text they kept; the leading space is part of the shape.
-    if is_var(token):
-        return " \x00" if token[1:2] == " " else "\x00"
-    return token
 
 
 # ----------------------------------------------------------------------------- gaps
@@ -572,7 +575,7 @@ def _matches(items: list[str | None], tokens: Sequence[str], *, mixed: bool = Fa
     are all constant words or all variables (or any words and variables, when ``mixed``)."""
     size = len(tokens)
     # As elsewhere, the first word of a message is never taken for a value's words.
-    first = _first_word(tokens)
+    first = first_word(tokens)
     frontier = [(0, 0)]
     seen = set(frontier)
     while frontier:
@@ -615,14 +618,15 @@ def _fills(token: str, variable: bool, mixed: bool) -> bool:
 # ----------------------------------------------------------------------------- helpers
 
 
-def _positionwise(members: list[list[str]]) -> list[str]:
-    """The covering template of equally long templates: where they differ, a wildcard."""
-    out = list(members[0])
-    for other in members[1:]:
-        for i, (mine, theirs) in enumerate(zip(out, other, strict=True)):
-            if mine != theirs and mine not in PURE_WILDCARDS:
-                out[i] = wildcard_like(mine)
-    return out
+def _apply(groups: list[_Group], partition: Partition | None) -> list[_Group]:
+    """Groups joined as a pass of :mod:`._phrases` found them (unchanged on None)."""
+    if partition is None:
+        return groups
+    out = [
+        groups[numbers[0]] if len(numbers) == 1 else _join([groups[n] for n in numbers], tokens)
+        for numbers, tokens in partition
+    ]
+    return _ordered(out)
 
 
 def _join(groups: list[_Group], tokens: list[str]) -> _Group:

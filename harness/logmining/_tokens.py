@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import operator
 import re
 from collections.abc import Callable, Iterable, Sequence
 
@@ -26,6 +27,74 @@ _VAR = "\x00"
 
 _DIGIT_WORD = re.compile(r"(?<!\S)[^\s\d]*+\d\S*+")
 _WORD_CACHE_SIZE = 65536
+
+# Every mask treats the ten ASCII digits alike (``\d``, ``[0-9a-fA-F]``, ``\w``), except that a
+# hex literal starts with ``0x``: so two contents that differ only in which digits they hold
+# (not in how many) are masked at the same spans. A content's *digit key* writes every digit
+# as ``0`` (in its UTF-8 bytes, where a digit is never part of another character); what
+# masking found for one content is reused for every content with its key (``_Recipe``).
+# Every default mask starts where no word character (nor a wildcard's ``>``) comes before, and
+# with a sign, a bracket, a brace, a digit (of any script, as ``\d`` has it) or a hex letter:
+# tried first, this fails the combined alternation at most positions of a word at once
+# instead of once per mask.
+_MASK_START = r"(?<![>\w])(?=[-+\[{\da-fA-F])"
+_ZEROS = bytes.maketrans(b"123456789", b"000000000")
+_RECIPE_CACHE_SIZE = 1 << 16
+_OUTPUTS_PER_RECIPE = 64
+_ASCII_DIGIT = re.compile("[0-9]")
+
+
+class _Recipe:
+    """How contents of one digit key are masked: the spans replaced by a wildcard.
+
+    Outside the spans such contents differ only in the digits left there (``v1``,
+    ``Pool-2``); ``residue`` reads those digits, and ``outputs`` remembers the masked text
+    for each residue seen, so a content is masked by one C-level read and a lookup. Many
+    keys are seen once (a line with a random token), so the residue is found only when a
+    second content of the key comes.
+    """
+
+    __slots__ = ("outputs", "residue", "spans")
+
+    def __init__(self, spans: list[int]) -> None:
+        self.spans = spans
+        self.residue: Callable[[str], object] | bool | None = False
+        self.outputs: dict[object, str] = {}
+
+    def apply(self, content: str) -> str:
+        residue = self.residue
+        if residue is False:
+            self.residue = residue = self._residue_of(content)
+        read = residue(content) if callable(residue) else None
+        masked = self.outputs.get(read)
+        if masked is None:
+            masked = self.first(content)
+            if len(self.outputs) < _OUTPUTS_PER_RECIPE:
+                self.outputs[read] = masked
+        return masked
+
+    def first(self, content: str) -> str:
+        """Mask ``content`` by cutting it at the spans (for a content of this key)."""
+        spans = self.spans
+        parts = [content[: spans[0]]]
+        for i in range(1, len(spans) - 1, 2):
+            parts.append(content[spans[i] : spans[i + 1]])
+        parts.append(content[spans[-1] :])
+        return WILDCARD.join(parts)
+
+    def _residue_of(self, content: str) -> Callable[[str], object] | None:
+        outside: list[int] = []
+        bounds = [0, *self.spans, len(content)]
+        for k in range(0, len(bounds), 2):
+            outside.extend(
+                m.start() for m in _ASCII_DIGIT.finditer(content, bounds[k], bounds[k + 1])
+            )
+        return operator.itemgetter(*outside) if outside else None
+
+
+# The recipe of a key whose words a guard must see, and of one with nothing to mask.
+_GUARDED = "guarded"
+_NOTHING = "nothing"
 
 _QUOTES = "\"'"
 # What a token's text is by itself (compared by identity).
@@ -64,7 +133,9 @@ class Masker:
 
     def __init__(self, config: MinerConfig, guard: Callable[[str], str] | None = None) -> None:
         self._guard = guard
-        self._mask = re.compile("|".join(f"(?:{p})" for p in DEFAULT_MASKS))
+        self._mask = re.compile(
+            _MASK_START + "(?:" + "|".join(f"(?:{p})" for p in DEFAULT_MASKS) + ")"
+        )
         # Caller-supplied masks may match any word, so they scan the whole line.
         self._extra = (
             re.compile("|".join(f"(?:{p})" for p in config.extra_masks))
@@ -72,6 +143,8 @@ class Masker:
             else None
         )
         self._words: dict[str, str] = {}
+        self._recipes: dict[bytes, _Recipe | str] = {}
+        self._word_spans: dict[bytes, tuple[int, ...] | None] = {}
         # A token is a quoted string, a URL or Windows path (delimiters and all), a delimiter
         # or a run of other non-space characters; the leading whitespace is captured so that
         # rendering restores single spaces where there were any. A quote opens a string only
@@ -119,10 +192,77 @@ class Masker:
             content = content.replace(_VAR, "")
         if self._extra is not None:
             content = self._extra.sub(WILDCARD, content)
-        # Every default mask needs a digit and none spans whitespace, so only the whitespace-
-        # delimited words holding a digit are handed to the (slow) combined mask; the rest of
-        # the line is never scanned by it. Masks of repeated words are remembered.
-        return _DIGIT_WORD.sub(self._mask_word, content)
+        # Contents that differ only in their digits are masked at the same spans (see
+        # ``_ZEROS``): the spans are found once per digit key, and a content is then cut and
+        # joined without any regex. A ``0x`` in the key may be a hex literal in one content
+        # and not in another (``1x2``), so such contents are masked word by word.
+        key = content.encode("utf-8", "surrogatepass").translate(_ZEROS)
+        recipe = self._recipes.get(key)
+        if recipe is None:
+            if b"0x" in key or b"0X" in key:
+                return _DIGIT_WORD.sub(self._mask_word, content)
+            recipe = self._recipe(content, key if len(key) == len(content) else None)
+            if len(self._recipes) < _RECIPE_CACHE_SIZE:
+                self._recipes[key] = recipe
+            if isinstance(recipe, _Recipe):
+                return recipe.first(content)
+        if recipe is _NOTHING:
+            return content
+        if recipe is _GUARDED:
+            return _DIGIT_WORD.sub(self._mask_word, content)
+        assert isinstance(recipe, _Recipe)
+        return recipe.apply(content)
+
+    def _recipe(self, content: str, ascii_key: bytes | None) -> _Recipe | str:
+        """How masking treats ``content`` and every content of its digit key.
+
+        ``ascii_key`` is that key when the content is ASCII (one byte a character), so that a
+        word's own key is a slice of it.
+
+        Every default mask needs a digit and none spans whitespace, so only the whitespace-
+        delimited words holding a digit are handed to the (slow) combined mask, each by
+        itself; the rest of the line is never scanned by it. ``_GUARDED`` when the guard must
+        see one of the words (see ``_mask_word``): what it does depends on more than the key.
+        """
+        spans: list[int] = []
+        words = self._word_spans
+        for found in _DIGIT_WORD.finditer(content):
+            word = found.group()
+            start = found.start()
+            if word.isdecimal():
+                spans += (start, found.end())
+                continue
+            # Words have digit keys too: a word seen with other digits is not scanned again.
+            key = (
+                ascii_key[start : found.end()]
+                if ascii_key is not None
+                else word.encode("utf-8", "surrogatepass").translate(_ZEROS)
+            )
+            relative = words.get(key)
+            if relative is None:
+                relative = self._spans_of_word(word, key)
+                if len(words) < _WORD_CACHE_SIZE:
+                    words[key] = relative
+            if relative is None:
+                return _GUARDED
+            for offset in relative:
+                spans.append(start + offset)
+        return _Recipe(spans) if spans else _NOTHING
+
+    def _spans_of_word(self, word: str, key: bytes) -> tuple[int, ...] | None:
+        """The spans the masks replace in one word; None when the guard must see it."""
+        if b"0x" in key or b"0X" in key:
+            return None  # a hex literal in one word of this key need not be one in another
+        spans: list[int] = []
+        for found in self._mask.finditer(word):
+            spans += found.span()
+        if self._guard is not None and spans:
+            pieces = [word[: spans[0]]]
+            pieces.extend(word[spans[i] : spans[i + 1]] for i in range(1, len(spans) - 1, 2))
+            pieces.append(word[spans[-1] :])
+            if _leaves_fragment(WILDCARD.join(pieces)):
+                return None
+        return tuple(spans)
 
     def _mask_word(self, found: re.Match[str]) -> str:
         word = found.group()
@@ -176,11 +316,14 @@ class Masker:
                 following = found[index + 1] if index + 1 < len(found) else ("", "")
                 if (
                     not values
+                    or index == 0
                     or (following[1] == ":" and not following[0])
                     or (prev == "=" and not space and prev2 in MESSAGE_KEYS)
                 ):
                     # A key (``"name": …``) is not a value, and neither is the message of a
-                    # logfmt line (``msg="slow query"``): that is the event's own text.
+                    # logfmt line (``msg="slow query"``) nor a quoted text that opens the
+                    # message (``"Started container" pod="…"``, as structured loggers write
+                    # it): that is the event's own text.
                     self._append_inner(out, lead, text)
                     marks = None
                 else:
@@ -220,6 +363,8 @@ class Masker:
                     marks += [len(out), token]
                 append(token)
             prev2, prev, prev_attached = prev, text, not space
+        if values and ("," in masked or ";" in masked) and _OPENERS.intersection(masked):
+            _mark_list_elements(out)
         tokens = tuple(out)
         return tokens, (len(tokens), *marks) if marks is not None else shape(tokens)
 
@@ -239,6 +384,53 @@ class Masker:
         out.append(lead + text[0])
         out.extend(self.tokens(text[1:-1]))
         out.append(text[-1])
+
+
+_CLOSER = {"[": "]", "(": ")", "{": "}"}
+_OPENERS = frozenset(_CLOSER)
+_BRACKETS = frozenset("[](){}")
+_LIST_SEPARATORS = frozenset(",;")
+
+
+def _mark_list_elements(out: list[str]) -> None:
+    """Mark the elements of bracketed lists of single words as values, in place.
+
+    ``[dev, local]`` and ``(auth; cache; metrics)`` list values whatever the words are, as
+    ``[1, 2, 3]`` does with numbers: marked, a list of any length folds into one template
+    with the lists of numbers (see the skeleton pass of :mod:`._fold`). Only a list of two
+    or more elements of one word each counts: ``(total=5, active=3)`` is a list of fields,
+    ``(auth failed, 3 attempts)`` a phrase.
+    """
+    index = 0
+    size = len(out)
+    while index < size:
+        opener = out[index].lstrip(" ")
+        if opener not in _OPENERS:
+            index += 1
+            continue
+        closer = _CLOSER[opener]
+        elements: list[list[int]] = [[]]
+        end = index + 1
+        while end < size:
+            text = out[end].lstrip(" ")
+            if text == closer or text in _BRACKETS:
+                break
+            if text in _LIST_SEPARATORS:
+                elements.append([])
+            else:
+                elements[-1].append(end)
+            end += 1
+        if (
+            end < size
+            and out[end].lstrip(" ") == closer
+            and len(elements) >= 2
+            and all(len(element) == 1 for element in elements)
+        ):
+            for (position,) in elements:
+                token = out[position]
+                if token[:1] != _VAR and not is_punct(token.lstrip(" ")):
+                    out[position] = _VAR + token
+        index = end if end > index + 1 else index + 1
 
 
 def _is_key(text: str) -> bool:

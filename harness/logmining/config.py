@@ -89,13 +89,18 @@ EMAIL_SHAPE = r"[\w.+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+"
 # (``org.apache.Foo``) and end in a name, configuration keys end in a word (``os.name``).
 # Endings that are also words of package names or properties (cloud, test, home, int) are
 # left out: ``org.springframework.cloud`` and ``user.home`` are not hosts.
+# Country codes are many and short; those that are English words or common name endings
+# (``in``, ``is``, ``it``, ``at``, ``no``, ``be``, ``id``, ``me``, ``to``, ``so``, ``my``) are left
+# out, and any country code counts after a generic second level (``cuhk.edu.hk``,
+# ``bbc.co.uk``, ``example.com.au``), which no identifier has.
 TOP_LEVEL_DOMAINS = (
     "com|net|org|edu|gov|mil|io|us|uk|de|fr|nl|jp|cn|ru|eu|info|biz|"
+    "au|ca|hk|br|kr|tw|sg|ch|se|es|pl|dk|fi|nz|za|ie|il|mx|ar|cz|pt|gr|hu|ro|tr|ua|vn|th|"
     "local|localdomain|internal|intranet|lan|corp|arpa"
 )
 HOST_SHAPE = (
     r"(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?\.)+"
-    rf"(?i:{TOP_LEVEL_DOMAINS})\.?"
+    rf"(?i:{TOP_LEVEL_DOMAINS}|(?:com|net|org|edu|gov|ac|co)\.[a-z]{{2}})\.?"
 )
 # File names by their extension (``chrome.exe``, ``libssl.so``, ``report.pdf``): a file is one
 # among many. Dotted names with other endings (``rpc.statd``, ``os.name``) are not files.

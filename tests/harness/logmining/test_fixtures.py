@@ -10,7 +10,11 @@ import pytest
 
 from harness.logmining import TemplateMiner, detect_format, mask_content, mine_lines
 from tests.corpora import grouping_accuracy
+from tests.fixtures.logmining import generate_more
 from tests.fixtures.logmining.generate import SYSTEMS, VALIDATION, build, load, write_all
+from tests.fixtures.logmining.generate_more import MORE_TUNING, MORE_VALIDATION
+
+ALL = [*SYSTEMS, *VALIDATION, *MORE_TUNING, *MORE_VALIDATION]
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "logmining"
 
@@ -23,9 +27,17 @@ def _ga(name: str) -> float:
     return grouping_accuracy(predicted, truth)
 
 
-def test_fixture_files_are_what_the_generator_writes(tmp_path: Path) -> None:
+def _contents(name: str) -> list[str]:
+    lines = (
+        generate_more.build(name) if name in MORE_TUNING or name in MORE_VALIDATION else build(name)
+    )
+    return [line.content for line in lines]
+
+
+def test_fixture_files_are_what_the_generators_write(tmp_path: Path) -> None:
     write_all(tmp_path)
-    for name in [*SYSTEMS, *VALIDATION]:
+    generate_more.write_all(tmp_path)
+    for name in ALL:
         for suffix in (".log", ".events"):
             written = (tmp_path / f"{name}{suffix}").read_bytes()
             assert written == (FIXTURES / f"{name}{suffix}").read_bytes(), f"{name}{suffix}"
@@ -45,14 +57,28 @@ def test_grouping_accuracy_on_the_validation_systems_does_not_regress() -> None:
     assert {name: ga for name, ga in scores.items() if ga < 0.65} == {}
 
 
+def test_grouping_accuracy_on_the_second_tuning_systems_reaches_the_goal() -> None:
+    scores = {name: _ga(name) for name in MORE_TUNING}
+    assert sum(scores.values()) / len(scores) >= 0.95, scores
+    assert {name: ga for name, ga in scores.items() if ga < 0.90} == {}
+
+
+def test_grouping_accuracy_on_the_second_validation_systems_does_not_regress() -> None:
+    # Written with the second tuning systems and never tuned on; measured when they were
+    # written (mean 0.8281, lowest 0.4675) and held at that floor, less a small margin.
+    scores = {name: _ga(name) for name in MORE_VALIDATION}
+    assert sum(scores.values()) / len(scores) >= 0.80, scores
+    assert {name: ga for name, ga in scores.items() if ga < 0.45} == {}
+
+
 def _covers(template: str, masked: str) -> bool:
     parts = [re.escape(p) for p in re.sub(r"\s+", "", template).split("<*>")]
     return re.fullmatch(".*?".join(parts), re.sub(r"\s+", "", masked), re.DOTALL) is not None
 
 
-@pytest.mark.parametrize("name", [*SYSTEMS, *VALIDATION])
+@pytest.mark.parametrize("name", ALL)
 def test_every_fixture_line_matches_its_final_template(name: str) -> None:
-    contents = [line.content for line in build(name)]
+    contents = _contents(name)
     mined = TemplateMiner().mine_batch(contents)
     uncovered = [
         (content, m.template)
@@ -62,9 +88,9 @@ def test_every_fixture_line_matches_its_final_template(name: str) -> None:
     assert uncovered == []
 
 
-@pytest.mark.parametrize("name", [*SYSTEMS, *VALIDATION])
+@pytest.mark.parametrize("name", ALL)
 def test_matching_a_fixture_is_consistent_and_templates_are_fixed_points(name: str) -> None:
-    contents = [line.content for line in build(name)]
+    contents = _contents(name)
     miner = TemplateMiner()
     mined = miner.mine_batch(contents)
     assert [miner.match(c) for c in contents] == mined

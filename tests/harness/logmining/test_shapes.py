@@ -69,6 +69,18 @@ SHAPES: dict[str, tuple[list[str], str]] = {
     "boolean": (["true", "false"], "dry run is {} for this job"),
     "date": (["Jun", "Jul", "Aug"], "archive of {} 2026 rotated"),
     "user name": (["alice", "bob", "carol", "dave"], "Password changed for {}"),
+    "list of words": (
+        ["[dev]", "[dev, local]", "[cloud, test, debug]", "[auth; cache; metrics; tracing]"],
+        "active profiles {} loaded from the environment",
+    ),
+    "reason of several words": (
+        ["connection reset by peer", "timeout", "no route to host", "broken pipe", "EOF"],
+        "Request to the backend failed: {} (will retry)",
+    ),
+    "word of varying punctuation": (
+        ["+E(0)K", "+EDC", "-E(0)", "+", "-T", "(x)", "[y]", "a.b"],
+        "query for zone answered with flags {} to client",
+    ),
     "multi-word name": (
         ["Mary", "Mary Ann", "Mary Ann Smith", "Jean-Luc Picard", "Ana van der Berg"],
         "Comment added by {} to the ticket",
@@ -111,10 +123,17 @@ def test_constants_that_look_variable_stay_in_the_template() -> None:
 def test_dotted_names_that_are_not_hosts_are_not_values() -> None:
     # A class, a package and a configuration key have no top-level domain at their end; a
     # value at the start of a message is recognised by its shape only.
-    names = ["org.apache.Foo", "com.example.mail", "os.name"]
+    names = ["org.apache.Foo", "com.example.mail", "os.name", "user.id", "sign.in"]
     hosts = ["alpha.example.org", "bravo.example.org", "charlie.cluster.internal"]
     mined = TemplateMiner().mine_batch([f"{n} loaded" for n in names + hosts])
     assert [m.template for m in mined] == [f"{n} loaded" for n in names] + ["<*> loaded"] * 3
+
+
+def test_hosts_under_country_codes_are_values_even_at_the_start() -> None:
+    hosts = ["proxy.cse.cuhk.edu.hk", "www.bbc.co.uk", "mirror.example.com.au",
+             "files.example.ch", "ntp.example.se", "db.example.ac.jp"]  # fmt: skip
+    mined = TemplateMiner().mine_batch([f"{h}:5070 open through proxy" for h in hosts])
+    assert {m.template for m in mined} == {"<*>:<*> open through proxy"}
 
 
 def test_a_different_first_word_is_a_different_event() -> None:
@@ -158,6 +177,20 @@ def test_lists_of_varying_length_share_a_template() -> None:
     assert {m.template for m in TemplateMiner().mine_batch(lines)} == {"samples [<*>] avg:<*>"}
 
 
+def test_three_phrases_in_one_place_stay_three_events() -> None:
+    # A run of words takes more distinct values than a single word before it is a variable.
+    phrases = ["was accepted", "was rejected by policy", "is pending review"]
+    lines = [f"Request to the backend {p} (id {n})" for p in phrases for n in (1, 2, 3)]
+    assert len({m.template for m in TemplateMiner().mine_batch(lines)}) == 3
+
+
+def test_lists_of_fields_and_phrases_in_brackets_keep_their_words() -> None:
+    lines = [f"pool stats (total={n}, active={n}) and (auth failed, {n} attempts)" for n in (1, 2)]
+    assert {m.template for m in TemplateMiner().mine_batch(lines)} == {
+        "pool stats (total=<*>, active=<*>) and (auth failed, <*> attempts)"
+    }
+
+
 def test_a_logfmt_message_is_the_event_not_a_value() -> None:
     lines = [
         *(f'caller=db.go:{n} msg="query" duration_ms={n}' for n in range(3)),
@@ -166,6 +199,22 @@ def test_a_logfmt_message_is_the_event_not_a_value() -> None:
     assert {m.template for m in TemplateMiner().mine_batch(lines)} == {
         'caller=db.go:<*> msg="query" duration_ms=<*>',
         'caller=db.go:<*> msg="slow query" duration_ms=<*>',
+    }
+
+
+def test_a_quoted_text_that_opens_a_structured_line_is_the_event() -> None:
+    # Structured loggers write the message first, quoted, then key="value" pairs: the quoted
+    # message names the event, where a quoted string elsewhere is a value.
+    apps = ["web", "api", "worker", "cache"]
+    lines = [
+        f'"{verb} container" containerName="{app}" pod="default/{app}-{n}"'
+        for verb in ("Started", "Stopped", "Killing")
+        for app in apps
+        for n in (1, 2)
+    ]
+    assert {m.template for m in TemplateMiner().mine_batch(lines)} == {
+        f'"{verb} container" containerName="<*>" pod="<*>"'
+        for verb in ("Started", "Stopped", "Killing")
     }
 
 

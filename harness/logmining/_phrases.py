@@ -1,0 +1,178 @@
+"""Folding by the line's own words and phrases (private to the miner's fold).
+
+The token-level passes of :mod:`._fold` compare templates token by token, so they never meet
+two templates whose variable part is cut into a different number of tokens. Two passes here
+take larger units, each on the evidence of many distinct values in one place (the idea behind
+Brain and Drain's similarity threshold), and, as every pass, never the first word, which
+names the event's subject or action far more often than it carries a value:
+
+* **word siblings** — templates equal but for one word written between spaces, where many
+  different words occur: a value whose punctuation varies (``+E(0)K``, ``+EDC``, ``-T``) is
+  cut at its delimiters into templates of different shapes;
+* **runs** — templates equal but for one run of constant words, where many different runs
+  occur: a value of several words (a reason, a title) that no template has a variable for.
+
+Both work on token lists and return a partition of them with each part's covering tokens;
+:mod:`._fold` turns it into groups.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from harness.logmining._tokens import PURE_WILDCARDS, is_delimiter, is_var, wildcard_like
+
+__all__ = ["Partition", "first_word", "key_of", "positionwise", "runs", "word_siblings"]
+
+Partition = list[tuple[list[int], list[str]]]
+"""Parts of a list of templates: each part's indices (ascending, parts ordered by their first
+index) and a template covering every member."""
+
+
+def key_of(token: str) -> str:
+    """A token as it is compared: variables alike whatever text they kept, with the leading
+    space (part of the shape) kept."""
+    if is_var(token):
+        return " \x00" if token[1:2] == " " else "\x00"
+    return token
+
+
+def first_word(tokens: Sequence[str]) -> int:
+    """The position of the first token that is not a delimiter (0 when there is none)."""
+    return next((i for i, t in enumerate(tokens) if not is_delimiter(t)), 0)
+
+
+def positionwise(members: list[list[str]]) -> list[str]:
+    """The covering template of equally long templates: where they differ, a wildcard."""
+    out = list(members[0])
+    for other in members[1:]:
+        for i, (mine, theirs) in enumerate(zip(out, other, strict=True)):
+            if mine != theirs and mine not in PURE_WILDCARDS:
+                out[i] = wildcard_like(mine)
+    return out
+
+
+def spaced_words(tokens: Sequence[str]) -> list[list[str]]:
+    """The template's tokens cut into the words the line had: a word starts at a token
+    written after whitespace (the first token starts the first word)."""
+    words: list[list[str]] = []
+    for token in tokens:
+        if token[:1] == " " or token[1:2] == " " or not words:
+            words.append([token])
+        else:
+            words[-1].append(token)
+    return words
+
+
+def word_siblings(templates: Sequence[list[str]], min_distinct: int) -> Partition | None:
+    """Join templates equal but for one spaced word (not the first) where ``min_distinct``
+    different words occur; a word of punctuation alone (``+``) may be one of them, but those
+    that make the place a variable hold a letter or a digit. None when nothing joins."""
+    by_count: dict[int, list[int]] = {}
+    split: list[list[tuple[str, ...]]] = []
+    for number, tokens in enumerate(templates):
+        words = [tuple(key_of(t) for t in word) for word in spaced_words(tokens)]
+        split.append(words)
+        by_count.setdefault(len(words), []).append(number)
+    places: dict[tuple[int, tuple[tuple[str, ...], ...], tuple[tuple[str, ...], ...]], list[int]]
+    places = {}
+    for count, numbers in by_count.items():
+        if len(numbers) < min_distinct:
+            continue
+        for number in numbers:
+            words = split[number]
+            for i in range(1, count):
+                if not all(t.startswith("\x00") for t in words[i]):
+                    key = (i, tuple(words[:i]), tuple(words[i + 1 :]))
+                    places.setdefault(key, []).append(number)
+    cuts: dict[int, tuple[int, int]] = {}
+    joins: list[list[int]] = []
+    for (position, _, _), numbers in places.items():
+        distinct = {split[n][position] for n in numbers}
+        if sum(1 for word in distinct if not all(is_delimiter(t) for t in word)) < min_distinct:
+            continue
+        if any(n in cuts for n in numbers):
+            continue  # one variable place per template and pass
+        for n in numbers:
+            start = sum(len(word) for word in split[n][:position])
+            cuts[n] = (start, start + len(split[n][position]))
+        joins.append(numbers)
+    return _partition(templates, joins, cuts)
+
+
+def runs(templates: Sequence[list[str]], min_distinct: int) -> Partition | None:
+    """Join templates equal but for one maximal run of constant words (not the first word)
+    where ``min_distinct`` different runs occur. None when nothing joins."""
+    places: dict[tuple[tuple[str, ...], tuple[str, ...]], list[tuple[int, int, int]]] = {}
+    for number, tokens in enumerate(templates):
+        keys = [key_of(t) for t in tokens]
+        first = first_word(tokens)
+        i, size = 0, len(tokens)
+        while i < size:
+            if i == first or is_var(tokens[i]) or is_delimiter(tokens[i]):
+                i += 1
+                continue
+            j = i
+            while j < size and not is_var(tokens[j]) and not is_delimiter(tokens[j]):
+                j += 1
+            places.setdefault((tuple(keys[:i]), tuple(keys[j:])), []).append((number, i, j))
+            i = j
+    cuts: dict[int, tuple[int, int]] = {}
+    joins: list[list[int]] = []
+    for members in places.values():
+        if len(members) < min_distinct:
+            continue
+        if len({tuple(templates[n][i:j]) for n, i, j in members}) < min_distinct:
+            continue
+        if any(n in cuts for n, _, _ in members):
+            continue
+        for n, i, j in members:
+            cuts[n] = (i, j)
+        joins.append([n for n, _, _ in members])
+    return _partition(templates, joins, cuts)
+
+
+def _partition(
+    templates: Sequence[list[str]], joins: Iterable[list[int]], cuts: dict[int, tuple[int, int]]
+) -> Partition | None:
+    """The parts that ``joins`` make, each member's cut span made one wildcard; a part whose
+    members do not then line up token by token stays apart."""
+    if not cuts:
+        return None
+    parent = list(range(len(templates)))
+
+    def find(x: int) -> int:
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for numbers in joins:
+        root = find(numbers[0])
+        for n in numbers[1:]:
+            other = find(n)
+            if other != root:
+                parent[max(other, root)] = min(other, root)
+                root = min(other, root)
+    parts: dict[int, list[int]] = {}
+    for number in range(len(templates)):
+        parts.setdefault(find(number), []).append(number)
+    out: Partition = []
+    for numbers in parts.values():
+        if len(numbers) == 1:
+            out.append((numbers, list(templates[numbers[0]])))
+            continue
+        covering = []
+        for n in numbers:
+            tokens = templates[n]
+            start, end = cuts.get(n, (0, 0))
+            covering.append(
+                [*tokens[:start], wildcard_like(tokens[start]), *tokens[end:]]
+                if end > start
+                else list(tokens)
+            )
+        if len({len(c) for c in covering}) != 1:
+            out.extend(([n], list(templates[n])) for n in numbers)
+            continue
+        out.append((numbers, positionwise(covering)))
+    return sorted(out, key=lambda part: part[0][0])
