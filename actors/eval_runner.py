@@ -139,7 +139,8 @@ class EvalWorker:
         assert self._free is not None
         async with self._free:
             result = await self.executor.run(loaded, repeat)
-        self.store.write(result)
+        # The fsync waits on the disk, not on the loop: the other runs go on meanwhile.
+        await asyncio.to_thread(self.store.write, result)
         return result
 
 
