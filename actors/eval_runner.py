@@ -216,15 +216,20 @@ def run_eval(
             compute=compute,
             **remote,
         )
-        for row in dataset.iter_rows():
-            ran += 1
-            outcome = CaseOutcome(row["outcome"])
-            errors += outcome is CaseOutcome.ERROR
-            if on_result is not None:
-                on_result(str(row["case_id"]), int(row["repeat"]), outcome)
-            if options.max_errors is not None and errors > options.max_errors:
-                stopped = True
-                break
+        try:
+            for row in dataset.iter_rows():
+                ran += 1
+                outcome = CaseOutcome(row["outcome"])
+                errors += outcome is CaseOutcome.ERROR
+                if on_result is not None:
+                    on_result(str(row["case_id"]), int(row["repeat"]), outcome)
+                if options.max_errors is not None and errors > options.max_errors:
+                    stopped = True
+                    break
+        except BaseException:
+            # A lost worker or Ctrl-C: the outputs still describe every run that finished.
+            assemble(out_dir, selected, options)
+            raise
     summary = assemble(out_dir, selected, options)
     return EvalOutcome(summary=summary, ran=ran, skipped=planned - len(pending), stopped=stopped)
 

@@ -246,7 +246,9 @@ def load_cases(root: Path) -> list[LoadedCase]:
 
 def _inside_case(file: Path, root: Path) -> bool:
     """A JSONL file inside a case folder is world data, not cases."""
-    return any((parent / CASE_FILE).is_file() for parent in file.parents if parent != root.parent)
+    return any(
+        (parent / CASE_FILE).is_file() for parent in file.parents if parent.is_relative_to(root)
+    )
 
 
 def _folder_case(folder: Path) -> Case:

@@ -107,3 +107,27 @@ def test_max_errors_stops_the_run_and_leaves_a_readable_partial_result(
     rows = read_results(out)
     assert 2 <= len(rows) < 12
     assert {(r.outcome, r.error) for r in rows} == {(CaseOutcome.ERROR, CaseRunError.CASE_TIMEOUT)}
+
+
+def test_the_cli_exits_by_the_outcome_of_the_planned_runs(
+    ray_cluster: None, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from serve.cli import main
+
+    root = _write(
+        tmp_path / "cases",
+        [
+            {"id": "ok", **CHAT, "expect": {"release": "Answer", "intent": "SYSTEM_CHAT"}},
+            {"id": "wrong", **CHAT, "tags": ["bad"], "expect": {"release": "SafeFallback"}},
+        ],
+    )
+    out = tmp_path / "out"
+    assert main(["eval", "run", str(root), "--out", str(out), "--quiet", "--tag", "chat"]) == 0
+    assert "1/1 passed" in capsys.readouterr().out
+    assert main(["eval", "run", str(root), "--out", str(out), "--quiet"]) == 1
+    assert "ran 1, skipped 1" in " ".join(capsys.readouterr().out.split())
+    assert sorted(p.name for p in out.iterdir()) == [
+        "eval.json", "results.csv", "results.jsonl", "runs", "summary.json",
+    ]  # fmt: skip
+    assert main(["eval", "run", str(tmp_path / "nothing"), "--out", str(out)]) == 2
+    assert main(["eval", "run", str(root), "--out", str(out), "--repeat", "2"]) == 2
