@@ -23,9 +23,10 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, SecretStr
 
 from harness.adapters.embedded import ToolPlane
-from harness.adapters.eval_world import WorldError, build_case_plane, with_down, world_key
+from harness.adapters.eval_world import build_case_plane, with_down, world_key
 from harness.clock import SystemClock
 from harness.diagnosis import DiagnosisRun, RunDeps
+from harness.errors import WorkspaceError
 from harness.eval.case import LoadedCase
 from harness.eval.checks import error_result, evaluate, released_text
 from harness.eval.grading import Grader
@@ -113,7 +114,7 @@ class CaseExecutor:
             deps = self._deps(loaded)
             if case.model is not None:
                 deps = self._scripted(deps, case.model, request.analysis_id or "")
-        except WorldError as error:
+        except WorkspaceError as error:
             log.warning("case world invalid case=%s reason=%s", loaded.case_id, error.message)
             return error_result(
                 loaded, CaseRunError.WORLD_INVALID, repeat=repeat, model=label, latency_ms=0.0
@@ -208,6 +209,6 @@ class CaseExecutor:
 
         build = MISBEHAVIOURS.get(name.removeprefix("misbehaving:"))
         if build is None:
-            raise WorldError(message=f"unknown scripted model {name}")
+            raise WorkspaceError(message=f"unknown scripted model {name}")
         model = build(analysis_id, deps.clock)
         return replace(deps, models=dict.fromkeys(Component, model))

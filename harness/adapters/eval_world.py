@@ -27,11 +27,7 @@ from harness.settings import Settings
 from harness.sql.policy import SqlPolicy
 from harness.workspace import resolve_workspace
 
-__all__ = ["WorldError", "build_case_plane", "with_down", "world_key"]
-
-
-class WorldError(WorkspaceError):
-    """A case world that cannot be built (missing file, invalid recording or policy)."""
+__all__ = ["build_case_plane", "with_down", "world_key"]
 
 
 def world_key(loaded: LoadedCase) -> tuple[str, ...]:
@@ -43,7 +39,8 @@ def build_case_plane(loaded: LoadedCase, settings: Settings, cache_dir: Path) ->
     """The tool plane of ``loaded``'s world.
 
     Raises:
-        WorldError: The world cannot be built; the message says what to fix.
+        WorkspaceError: The world cannot be built (WORKSPACE_INVALID); the message says what
+            to fix.
     """
     world = loaded.case.world
     try:
@@ -53,12 +50,12 @@ def build_case_plane(loaded: LoadedCase, settings: Settings, cache_dir: Path) ->
             plane = _files_plane(loaded, world, settings, cache_dir)
         else:
             plane = _replay_plane(loaded, world, settings)
-    except WorldError:
+    except WorkspaceError:
         raise
     except HarnessError as error:
-        raise WorldError(message=error.message, context=dict(error.context)) from None
+        raise WorkspaceError(message=error.message, context=dict(error.context)) from None
     except (OSError, ValueError) as exc:
-        raise WorldError(message=f"world of {loaded.case_id}: {type(exc).__name__}") from None
+        raise WorkspaceError(message=f"world of {loaded.case_id}: {type(exc).__name__}") from None
     return plane
 
 

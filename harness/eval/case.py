@@ -30,7 +30,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from harness.backends.log_formats import LogFormat
-from harness.errors import ErrorCode, HarnessError
+from harness.errors import CaseError, ErrorCode
 from harness.ingress import RunLimits
 from harness.intent import Intent
 from harness.results import FailureStage, ResultKind
@@ -59,12 +59,6 @@ CASES_SUFFIX = ".cases.jsonl"
 _ID = r"^[A-Za-z0-9][A-Za-z0-9._/-]{0,199}$"
 
 ToolName = Literal["query_logs", "query_mysql", "search_knowledge"]
-
-
-class CaseError(HarnessError):
-    """A case file or row that does not parse; ``context["case"]`` names it (INVALID_ARGUMENTS)."""
-
-    default_code = ErrorCode.INVALID_ARGUMENTS
 
 
 class _Strict(BaseModel):
