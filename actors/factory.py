@@ -303,3 +303,17 @@ def _remote_projector() -> Any:
 def tool_tasks(num_cpus: float = TOOL_TASK_NUM_CPUS, resources: RayResources = ()) -> ToolTasks:
     """The process-wide ToolTasks for a CPU and custom-resource setting."""
     return ToolTasks(num_cpus=num_cpus, resources=resources)
+
+
+def eval_worker_options(workers: int, slots: int) -> tuple[Any, dict[str, Any], int]:
+    """Compute strategy, remote args and batch size of the evaluation's UDF actors.
+
+    A worker reserves a quarter CPU, never a whole one: case runs wait on models, and tools run
+    inline in the worker, so nothing it waits on holds a CPU it needs (no deadlock on two
+    cores). The async UDF already runs up to four batches at once per task; batches of a
+    quarter of the slots keep every slot busy while the worker's own semaphore bounds the runs.
+    """
+    from ray.data import ActorPoolStrategy
+
+    compute = ActorPoolStrategy(size=workers, max_tasks_in_flight_per_actor=4)
+    return compute, {"num_cpus": 0.25}, max(1, -(-slots // 4))

@@ -23,6 +23,7 @@ construction, so ``ProtocolError(ErrorCode.STORE_ERROR)`` cannot exist)::
     ├── RunNotFound              no such run (or it was forgotten)
     ├── RunLost                  the process hosting a run died; its state is gone
     ├── WorkspaceError           a user's world (flags, harness.toml, files) cannot be used
+    ├── CaseError                an evaluation case (file or JSONL row) does not parse
     ├── AccessRefused            an API caller is unknown (UNAUTHENTICATED) or lacks a permission
     ├── RequestRefused           an API request is malformed, too large or conflicts with an
     │                            earlier one under the same idempotency key
@@ -45,6 +46,7 @@ __all__ = [
     "AccessRefused",
     "BackendError",
     "BudgetExhausted",
+    "CaseError",
     "ErrorCode",
     "HarnessError",
     "InternalError",
@@ -297,6 +299,16 @@ class WorkspaceError(HarnessError):
 
     codes = _codes(ErrorCode.WORKSPACE_INVALID)
     default_code = ErrorCode.WORKSPACE_INVALID
+
+
+class CaseError(HarnessError):
+    """An evaluation case file or row does not parse; ``context['case']`` names it.
+
+    The message names the file, line and field to fix (for the operator who wrote it).
+    """
+
+    codes = _codes(ErrorCode.INVALID_ARGUMENTS)
+    default_code = ErrorCode.INVALID_ARGUMENTS
 
 
 class AccessRefused(HarnessError):

@@ -53,6 +53,7 @@ __all__ = [
     "build_run_deps",
     "build_tool_plane",
     "reasoning_cipher",
+    "tool_plane_of",
 ]
 
 
@@ -140,6 +141,17 @@ def build_tool_plane(
         SEARCH_KNOWLEDGE: _knowledge_backend(settings),
     }
     return _plane(settings, validator, backends, settings.mysql_datasource)
+
+
+def tool_plane_of(
+    settings: Settings,
+    *,
+    policy: SqlPolicy,
+    backends: dict[str, ToolBackend],
+    datasource: str,
+) -> ToolPlane:
+    """A tool plane over given backends (e.g. recorded responses): same specs and projectors."""
+    return _plane(settings, SqlValidator(policy), backends, datasource)
 
 
 def _plane(

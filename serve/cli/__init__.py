@@ -26,6 +26,7 @@ _COMMAND_MODULES = (
     "offline_model",
     "audit",
     "api",
+    "eval",
 )
 
 
