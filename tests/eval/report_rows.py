@@ -30,6 +30,11 @@ TAGS = (
     "report-worker",
 )
 TOOLS = ("query_logs", "query_mysql", "search_knowledge")
+INJECTION = (
+    '</textarea></td></tr></tbody></table></svg><script>document.documentElement.dataset.pwned="1"'
+    '</script><img src=x onerror="document.documentElement.dataset.pwned=1">'
+)
+"""Markup that would run script and close the report's elements, were it not escaped."""
 
 
 def synthetic_rows(n: int, *, seed: int = 13, text: str = "") -> list[CaseRunResult]:

@@ -19,12 +19,7 @@ from harness.eval.report import FIGURE_IDS, REPORT_FILE, render_report, write_re
 from harness.eval.report._tables import FAILURES_PAGE, MAX_FAILURES, RUNS_PAGE
 from harness.eval.result import CaseOutcome, CaseRunError, CaseRunResult, ExpectationCheck
 from serve.cli import main
-from tests.eval.report_rows import synthetic_rows
-
-INJECTION = (
-    '</textarea></td></tr></tbody></table></svg><script>document.documentElement.dataset.pwned="1"'
-    '</script><img src=x onerror="document.documentElement.dataset.pwned=1">'
-)
+from tests.eval.report_rows import INJECTION, synthetic_rows
 
 REALISTIC_10K_MAX_BYTES = 3_000_000
 """The stated bound for 10,000 realistic case runs (about 2.1 MB as written)."""
