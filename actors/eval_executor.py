@@ -18,12 +18,12 @@ import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr
 
 from harness.adapters.embedded import ToolPlane
-from harness.adapters.eval_world import WorldError, build_case_plane, world_key
+from harness.adapters.eval_world import WorldError, build_case_plane, with_down, world_key
 from harness.clock import SystemClock
 from harness.diagnosis import DiagnosisRun, RunDeps
 from harness.eval.case import LoadedCase
@@ -59,10 +59,20 @@ class ModelSpec(BaseModel):
         return name if not self.latency_s else f"{name}+{round(self.latency_s * 1000)}ms"
 
     def settings(self) -> Settings:
+        """Deployment settings of an evaluation: this model, and tool timeouts at their maximum.
+
+        An evaluation runs many cases at once on one machine, and the first call of a world
+        loads its data: production's tool timeouts would let the machine's load, not the case,
+        decide outcomes. The per-case timeout of the runner bounds a case instead.
+        """
+        common: dict[str, Any] = {"execute_timeout_s": 120.0, "project_timeout_s": 60.0}
         if self.kind == "offline":
-            return Settings(model_base_url=None)
+            return Settings(model_base_url=None, **common)
         return Settings(
-            model_base_url=self.base_url, model_name=self.model, model_api_key=self.api_key
+            model_base_url=self.base_url,
+            model_name=self.model,
+            model_api_key=self.api_key,
+            **common,
         )
 
 
@@ -146,6 +156,7 @@ class CaseExecutor:
             cache = self.cache_dir or Path(tempfile.gettempdir()) / "harness-eval-worlds"
             plane = build_case_plane(loaded, settings, cache)
             self._planes[key] = plane
+        plane = with_down(plane, loaded.case.down)
         from harness.adapters.openai_model import build_model_clients, component_call_settings
 
         if self._models is None:

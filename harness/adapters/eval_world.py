@@ -4,8 +4,8 @@ A ``demo`` world is the embedded deployment's bundled incident. A ``files`` worl
 :class:`~harness.workspace.Workspace` (so the same resolution checks apply), its SQL script
 built into a SQLite file once per script content under ``cache_dir`` and opened read-only by
 the workspace machinery. A ``replay`` world puts :class:`~harness.eval.replay.ReplayBackend`
-behind every recorded tool. ``down`` tools keep their spec (the model is still offered them)
-but their backend answers BACKEND_ERROR.
+behind every recorded tool. ``down`` tools (:func:`with_down`) keep their spec — the model is still
+offered them — but their backend answers BACKEND_ERROR.
 """
 
 from __future__ import annotations
@@ -13,6 +13,8 @@ from __future__ import annotations
 import hashlib
 import os
 import sqlite3
+from collections.abc import Iterable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +27,7 @@ from harness.settings import Settings
 from harness.sql.policy import SqlPolicy
 from harness.workspace import resolve_workspace
 
-__all__ = ["WorldError", "build_case_plane", "world_key"]
+__all__ = ["WorldError", "build_case_plane", "with_down", "world_key"]
 
 
 class WorldError(WorkspaceError):
@@ -33,9 +35,8 @@ class WorldError(WorkspaceError):
 
 
 def world_key(loaded: LoadedCase) -> tuple[str, ...]:
-    """Cases with equal keys share one tool plane (and its store) in a process."""
-    world = loaded.case.world
-    return (world.model_dump_json(), str(loaded.base_dir), *sorted(loaded.case.down))
+    """Cases with equal keys share one tool plane (its loaded data and its store) in a process."""
+    return (loaded.case.world.model_dump_json(), str(loaded.base_dir))
 
 
 def build_case_plane(loaded: LoadedCase, settings: Settings, cache_dir: Path) -> ToolPlane:
@@ -58,10 +59,17 @@ def build_case_plane(loaded: LoadedCase, settings: Settings, cache_dir: Path) ->
         raise WorldError(message=error.message, context=dict(error.context)) from None
     except (OSError, ValueError) as exc:
         raise WorldError(message=f"world of {loaded.case_id}: {type(exc).__name__}") from None
-    for tool in loaded.case.down:
-        if tool in plane.backends:
-            plane.backends[tool] = DownBackend(tool)
     return plane
+
+
+def with_down(plane: ToolPlane, down: Iterable[str]) -> ToolPlane:
+    """``plane`` with the backends of ``down`` answering BACKEND_ERROR (tools still offered)."""
+    down = [tool for tool in down if tool in plane.backends]
+    if not down:
+        return plane
+    backends = dict(plane.backends)
+    backends.update({tool: DownBackend(tool) for tool in down})
+    return replace(plane, backends=backends)
 
 
 def _files_plane(

@@ -39,6 +39,10 @@ __all__ = ["RunFacts", "error_result", "evaluate", "released_text", "run_facts"]
 
 _SPACE = re.compile(r"\s+")
 _MAX_TEXT = 500
+# Fields of a released result that are identifiers, not words the harness released.
+_NOT_WORDS = frozenset(
+    {"run_id", "analysis_id", "tool_call_id", "item_ref", "citations", "kind", "id"}
+)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -96,9 +100,8 @@ def run_facts(events: Sequence[TraceEvent]) -> RunFacts:
 
 
 def released_text(result: ReleasedResult) -> str:
-    """Every string of the released result (ids aside), lowered, whitespace collapsed."""
-    parts = list(_strings(result.model_dump(mode="json", exclude={"run_id", "analysis_id"})))
-    return _normal(" \n ".join(parts))
+    """The released words: every string but ids and citations, lowered, spaces collapsed."""
+    return _normal(" \n ".join(_strings(result.model_dump(mode="json"))))
 
 
 def evaluate(
@@ -240,8 +243,9 @@ def _strings(value: Any) -> Iterable[str]:
     if isinstance(value, str):
         yield value
     elif isinstance(value, dict):
-        for item in value.values():
-            yield from _strings(item)
+        for key, item in value.items():
+            if key not in _NOT_WORDS:
+                yield from _strings(item)
     elif isinstance(value, list):
         for item in value:
             yield from _strings(item)

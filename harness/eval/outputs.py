@@ -156,6 +156,7 @@ def summarise(rows: Sequence[CaseRunResult], model: str) -> EvalSummary:
 def write_outputs(out_dir: Path, rows: Sequence[CaseRunResult], model: str) -> EvalSummary:
     """Write the three outputs for ``rows`` (already in output order); return the summary."""
     summary = summarise(rows, model)
+    out_dir.mkdir(parents=True, exist_ok=True)
     _atomic(out_dir / RESULTS_FILE, "".join(r.model_dump_json() + "\n" for r in rows))
     _atomic(out_dir / CSV_FILE, _csv(rows))
     _atomic(out_dir / SUMMARY_FILE, json.dumps(summary.model_dump(), indent=1) + "\n")
