@@ -169,7 +169,7 @@ def test_ten_thousand_runs_make_a_bounded_paged_page() -> None:
     assert ["hidden" in a for a in pages] == [False] + [True] * (len(pages) - 1)
     failing = sum(1 for r in rows if not r.passed)
     assert failing > MAX_FAILURES
-    assert html.count("<article>") == MAX_FAILURES
+    assert html.count("<article ") == MAX_FAILURES
     assert doc.count("div", **{"class": "page"}) == MAX_FAILURES // FAILURES_PAGE
     assert f"{failing - MAX_FAILURES:,} more failing case runs" in html
 
@@ -205,6 +205,19 @@ def test_write_report_and_the_cli_rebuild_the_same_file(tmp_path: Path) -> None:
     path.unlink()
     assert main(["eval", "report", str(tmp_path)]) == 0
     assert path.read_text(encoding="utf-8") == first
+
+
+def test_harness_eval_run_finds_the_report_through_its_hook(tmp_path: Path) -> None:
+    """``harness eval run`` renders the report through the module its hook names."""
+    from serve.cli.eval import REPORT_MODULE, _write_report
+
+    assert REPORT_MODULE == "harness.eval.report"
+    rows = synthetic_rows(30)
+    write_outputs(tmp_path, rows, "offline")
+    assert _write_report(tmp_path) == tmp_path / REPORT_FILE
+    assert (tmp_path / REPORT_FILE).read_text(encoding="utf-8") == render_report(
+        rows, summarise(rows, "offline"), source=str(tmp_path)
+    )
 
 
 def test_the_cli_refuses_a_folder_without_results(

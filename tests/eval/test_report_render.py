@@ -88,6 +88,7 @@ def _chromium(
             "--disable-dev-shm-usage",
             "--no-first-run",
             "--hide-scrollbars",
+            "--run-all-compositor-stages-before-draw",  # the screenshot waits for a whole frame
             "--force-device-scale-factor=1",
             f"--user-data-dir={profile}",
             f"--window-size={WINDOW[0]},{WINDOW[1]}",

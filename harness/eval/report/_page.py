@@ -18,6 +18,12 @@ from harness.eval.report._svg import HEIGHT, WIDTH, fmt
 
 __all__ = ["SCRIPT", "page"]
 
+# Column widths of the runs table (percent), in the order of its columns.
+_RUN_WIDTHS = "".join(
+    f"table.runs th:nth-child({i}){{width:{w}%}}"
+    for i, w in enumerate((19, 3, 6, 10, 8, 5, 4, 6, 18, 11, 10), start=1)
+)
+
 _STYLE = f"""
 *{{box-sizing:border-box}}
 body{{font:14px/1.4 system-ui,-apple-system,"Segoe UI",sans-serif;margin:16px;color:#212121;
@@ -41,14 +47,16 @@ svg text.marker{{font-size:10px}}
 .badge{{border-radius:4px;padding:0 6px;color:#fff;font-size:12px}}
 .badge.f{{background:#c62828}} .badge.e{{background:#ef6c00}} .badge.p{{background:#2e7d32}}
 article{{border-left:4px solid #c62828;padding:6px 10px;margin:0 0 10px;background:#fafafa}}
+article.e{{border-left-color:#ef6c00}}
 table{{border-collapse:collapse;width:100%;table-layout:fixed}}
 th,td{{border-bottom:1px solid #eceff1;padding:3px 6px;text-align:left;vertical-align:top;
-overflow-wrap:anywhere}}
+overflow-wrap:break-word}}
 th{{background:#eceff1;font-weight:600}}
 table.diff td.exp{{background:#e8f5e9}} table.diff td.act{{background:#ffebee}}
 table.diff th:first-child{{width:22%}}
-table.runs{{font-size:12px}} table.runs th:first-child{{width:22%}}
-table.runs th:nth-child(2){{width:3%}} table.runs tr.f td:nth-child(3){{color:#c62828}}
+table.runs{{font-size:12px}} table.runs td:first-child{{overflow-wrap:anywhere}}
+{_RUN_WIDTHS}
+table.runs tr.f td:nth-child(3){{color:#c62828}}
 table.runs tr.e td:nth-child(3){{color:#ef6c00}} table.runs tr.p td:nth-child(3){{color:#2e7d32}}
 .pager{{margin:6px 0;display:flex;gap:6px;align-items:center}}
 .pager input{{width:5em}}

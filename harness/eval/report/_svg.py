@@ -80,6 +80,12 @@ def bar_groups(
     bar_h = max(row_h * 0.7, 1.0)
     font = min(12.0, max(row_h * 0.8, 6.0))
     span = WIDTH - _LABEL_W - _TEXT_W
+    # An upper-case glyph is about 0.68 em wide: cut labels so the widest still fit the column.
+    fits = int((_LABEL_W - 8) / (font * 0.68))
+
+    def label_of(bar: Bar) -> str:
+        return clip(bar.label, fits)
+
     parts = [f'<g style="font-size:{font:.1f}px">']
     y = 4.0
     for title, bars in groups:
@@ -90,7 +96,7 @@ def bar_groups(
         for bar in bars:
             share = 0.0 if top <= 0 else min(bar.value / top, 1.0)
             length = max(share * span, 1.0 if bar.value > 0 else 0.0)
-            parts.append(_text(_LABEL_W - 6, y + row_h * 0.72, clip(bar.label, 20), anchor="end"))
+            parts.append(_text(_LABEL_W - 6, y + row_h * 0.72, label_of(bar), anchor="end"))
             parts.append(
                 f'<rect x="{_LABEL_W}" y="{y + (row_h - bar_h) / 2:.1f}" width="{length:.1f}" '
                 f'height="{bar_h:.1f}" fill="{bar.colour}"/>'

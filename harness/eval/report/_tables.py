@@ -85,7 +85,7 @@ def _run_title(row: CaseRunResult) -> str:
 
 def _failure(row: CaseRunResult) -> str:
     failed = row.failed_checks()
-    lines = [f"<article><h3>{_run_title(row)}</h3>"]
+    lines = [f'<article class="{_CLASS[row.outcome]}"><h3>{_run_title(row)}</h3>']
     extra = [
         ("evidence issues", row.evidence_issues),
         ("semantic verdicts", row.semantic_verdicts),
