@@ -18,8 +18,8 @@ from harness.eval.outputs import summarise, write_outputs
 from harness.eval.report import FIGURE_IDS, REPORT_FILE, render_report, write_report
 from harness.eval.report._tables import FAILURES_PAGE, MAX_FAILURES, RUNS_PAGE
 from harness.eval.result import CaseOutcome, CaseRunError, CaseRunResult, ExpectationCheck
+from harness.testing.eval_results import INJECTION, synthetic_rows
 from serve.cli import main
-from tests.eval.report_rows import INJECTION, synthetic_rows
 
 REALISTIC_10K_MAX_BYTES = 3_000_000
 """The stated bound for 10,000 realistic case runs (about 2.1 MB as written)."""

@@ -30,7 +30,7 @@ from harness.eval.report import FIGURE_IDS, render_report
 from harness.eval.report._svg import HEIGHT, WIDTH
 from harness.eval.report._tables import RUNS_PAGE
 from harness.eval.result import CaseRunResult
-from tests.eval.report_rows import INJECTION, synthetic_rows
+from harness.testing.eval_results import INJECTION, synthetic_rows
 
 WINDOW = (1360, 1500)
 MIN_INK = 0.03

@@ -1,4 +1,4 @@
-"""Synthetic result rows for the report tests: varied, seeded, any number of them."""
+"""Synthetic evaluation result rows, seeded and as many as asked (report tests, benchmark)."""
 
 from __future__ import annotations
 
@@ -14,6 +14,9 @@ from harness.eval.result import (
     TokenUsage,
 )
 from harness.intent import Intent
+from harness.results import FailureStage, ResultKind
+
+__all__ = ["INJECTION", "TAGS", "TOOLS", "synthetic_rows"]
 
 TAGS = (
     "demo",
@@ -30,6 +33,7 @@ TAGS = (
     "report-worker",
 )
 TOOLS = ("query_logs", "query_mysql", "search_knowledge")
+_FAILED_KINDS: tuple[ResultKind, ...] = ("SafeFallback", "DiagnosisReport", "StableFailure")
 INJECTION = (
     '</textarea></td></tr></tbody></table></svg><script>document.documentElement.dataset.pwned="1"'
     '</script><img src=x onerror="document.documentElement.dataset.pwned=1">'
@@ -62,10 +66,10 @@ def synthetic_rows(n: int, *, seed: int = 13, text: str = "") -> list[CaseRunRes
             ),
             ExpectationCheck(name="fact:1", passed=True, expected="CHG-4821", actual="stated"),
         ]
-        kind = "DiagnosisReport"
-        stage = None
+        kind: ResultKind = "DiagnosisReport"
+        stage: FailureStage | None = None
         if outcome is CaseOutcome.FAILED:
-            kind = rng.choice(["SafeFallback", "DiagnosisReport", "StableFailure"])
+            kind = rng.choice(_FAILED_KINDS)
             stage = "EVIDENCE" if kind == "SafeFallback" else None
             checks.append(
                 ExpectationCheck(
