@@ -25,12 +25,13 @@ from typing import Any
 import pytest
 from PIL import Image
 
-from harness.eval.outputs import summarise
+from harness.eval.outputs import read_results, summarise
 from harness.eval.report import FIGURE_IDS, render_report
 from harness.eval.report._svg import HEIGHT, WIDTH
 from harness.eval.report._tables import RUNS_PAGE
-from harness.eval.result import CaseRunResult
+from harness.eval.result import CaseOutcome, CaseRunResult
 from harness.testing.eval_results import INJECTION, synthetic_rows
+from serve.cli import main
 
 WINDOW = (1360, 1500)
 MIN_INK = 0.03
@@ -206,6 +207,51 @@ def test_an_injection_in_the_data_neither_runs_nor_breaks_the_layout(
     assert probe["pwned"] is None
     assert probe["scripts"] == 2  # the page's pager and the probe, nothing else
     assert probe["before"] == {"shown": [0], "rows": RUNS_PAGE}
+    for figure_id, box in probe["figs"].items():
+        assert box[2:] == [WIDTH, HEIGHT], figure_id
+        assert _ink(image, box) > MIN_INK, figure_id
+
+
+def test_harness_eval_run_writes_a_report_that_renders(
+    ray_cluster: None, chromium: str, tmp_path: Path
+) -> None:
+    """Real case runs through the CLI: report.html is written, and draws every figure."""
+    incident = {
+        "question": "Why does checkout-api return HTTP 500 since 14:05?",
+        "as_of": "2026-11-02T15:00:00Z",
+        "tags": ["demo", "root-cause"],
+    }
+    cases = [
+        {"id": "incident", **incident, "expect": {"release": "DiagnosisReport",
+         "facts": [["CHG-4821"]], "tools_called": ["query_logs", "query_mysql"]}},
+        # The same run held to a fact it does not state and a token ceiling it exceeds.
+        {"id": "incident-strict", **incident, "expect": {"release": "DiagnosisReport",
+         "facts": [["HikariPool-7 exhausted at 14:03"]], "max_tokens": 10}},
+        {"id": "chat", "question": "Hello! What can you do?", "tags": ["chat"],
+         "expect": {"release": "Answer"}},
+        {"id": "chat-wrong", "question": "Hello! What can you do?", "tags": ["chat"],
+         "expect": {"release": "DiagnosisReport"}},
+    ]  # fmt: skip
+    root = tmp_path / "cases"
+    root.mkdir()
+    (root / "set.cases.jsonl").write_text("".join(json.dumps(c) + "\n" for c in cases))
+    out = tmp_path / "out"
+
+    code = main(["eval", "run", str(root), "--out", str(out), "--quiet", "--workers", "1"])
+
+    assert code == 1  # two cases fail their expectations
+    html = (out / "report.html").read_text(encoding="utf-8")
+    rows = read_results(out)
+    assert {r.case_id: r.outcome for r in rows} == {
+        "set/incident": CaseOutcome.PASSED,
+        "set/incident-strict": CaseOutcome.FAILED,
+        "set/chat": CaseOutcome.PASSED,
+        "set/chat-wrong": CaseOutcome.FAILED,
+    }
+    failures = html[html.index('<section id="failures">') : html.index('<section id="runs">')]
+    assert "HikariPool-7 exhausted at 14:03" in failures and "max_tokens" in failures
+    assert '<td class="exp">DiagnosisReport</td><td class="act">Answer</td>' in failures
+    probe, image = _render(chromium, html, tmp_path)
     for figure_id, box in probe["figs"].items():
         assert box[2:] == [WIDTH, HEIGHT], figure_id
         assert _ink(image, box) > MIN_INK, figure_id
