@@ -27,12 +27,14 @@ from harness.adapters.eval_world import WorldError, build_case_plane, with_down,
 from harness.clock import SystemClock
 from harness.diagnosis import DiagnosisRun, RunDeps
 from harness.eval.case import LoadedCase
-from harness.eval.checks import error_result, evaluate
-from harness.eval.result import CaseRunError, CaseRunResult
+from harness.eval.checks import error_result, evaluate, released_text
+from harness.eval.grading import Grader
+from harness.eval.result import CaseRunError, CaseRunResult, ExpectationCheck
 from harness.eval.slowed import SlowedModel
 from harness.ids import new_run_id
 from harness.ingress import RunRequest
 from harness.models import Component, ModelClient
+from harness.results import ReleasedResult
 from harness.settings import Settings
 
 __all__ = ["CaseExecutor", "ModelSpec"]
@@ -83,6 +85,9 @@ class CaseExecutor:
     model: ModelSpec = field(default_factory=ModelSpec)
     timeout_s: float = DEFAULT_CASE_TIMEOUT_S
     cache_dir: Path | None = None
+    grader: ModelSpec | None = None
+    """The grader's endpoint (for cases with ``expect.grader``); separate from ``model``."""
+    _grader: Grader | None = None
     _settings: Settings | None = None
     _models: Mapping[Component, ModelClient] | None = None
     _planes: dict[tuple[str, ...], ToolPlane] = field(default_factory=dict)
@@ -136,13 +141,32 @@ class CaseExecutor:
                 latency_ms=elapsed_ms(),
                 run_id=run_id,
             )
+        latency_ms = elapsed_ms()
+        extra = [await self._grade(loaded, result)] if case.expect.grader else []
         return evaluate(
             loaded,
             result,
             run.trace.events,
             repeat=repeat,
             model=label,
-            latency_ms=elapsed_ms(),
+            latency_ms=latency_ms,
+            extra_checks=extra,
+        )
+
+    async def _grade(self, loaded: LoadedCase, result: ReleasedResult) -> ExpectationCheck:
+        rubric = loaded.case.expect.grader
+        assert rubric is not None
+        if self.grader is None:
+            return ExpectationCheck(
+                name="grader", passed=False, expected=rubric.rubric[:500], actual="no grader"
+            )
+        if self._grader is None:
+            from harness.adapters.openai_model import build_model_clients
+
+            clients = build_model_clients(self.grader.settings())
+            self._grader = Grader(clients[Component.SEMANTIC_GUARD])
+        return await self._grader.grade(
+            question=loaded.case.question, rubric=rubric.rubric, released=released_text(result)
         )
 
     # ------------------------------------------------------------------ building

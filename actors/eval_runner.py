@@ -51,6 +51,8 @@ class EvalOptions:
     retry_failed: bool = False
     timeout_s: float = DEFAULT_CASE_TIMEOUT_S
     """Per case run, in the runner (the run's own deadline is the case's)."""
+    grader: ModelSpec | None = None
+    """The grader model for cases with ``expect.grader`` (never the model under test)."""
     no_progress_timeout_s: float | None = None
     """Ray Data's execution_no_progress_timeout_s (tests set it: a stall fails, not hangs)."""
 
@@ -92,9 +94,15 @@ def select(cases: Sequence[LoadedCase], tags: frozenset[str]) -> list[LoadedCase
 class EvalWorker:
     """The Ray Data UDF: runs a batch of case runs concurrently and records each one."""
 
-    def __init__(self, out_dir: str, model: str, timeout_s: float, slots: int) -> None:
+    def __init__(
+        self, out_dir: str, model: str, timeout_s: float, slots: int, grader: str | None = None
+    ) -> None:
         self.store = RunStore(Path(out_dir))
-        self.executor = CaseExecutor(ModelSpec.model_validate_json(model), timeout_s)
+        self.executor = CaseExecutor(
+            ModelSpec.model_validate_json(model),
+            timeout_s,
+            grader=ModelSpec.model_validate_json(grader) if grader else None,
+        )
         self.slots = slots
         self._free: asyncio.Semaphore | None = None
 
@@ -131,7 +139,8 @@ class EvalWorker:
         assert self._free is not None
         async with self._free:
             result = await self.executor.run(loaded, repeat)
-        self.store.write(result)
+        # The fsync waits on the disk, not on the loop: the other runs go on meanwhile.
+        await asyncio.to_thread(self.store.write, result)
         return result
 
 
@@ -201,6 +210,7 @@ def run_eval(
                 "model": options.model.model_dump_json(),
                 "timeout_s": options.timeout_s,
                 "slots": slots,
+                "grader": options.grader.model_dump_json() if options.grader else None,
             },
             batch_size=batch_size,
             compute=compute,

@@ -57,6 +57,10 @@ def register(subparsers: Any) -> None:
                      help="rerun failed and errored case runs too")  # fmt: skip
     run.add_argument("--timeout-s", type=float, default=120.0, metavar="S",
                      help="per case run (default 120)")  # fmt: skip
+    run.add_argument("--grader-model", default=None, metavar="NAME",
+                     help="grader model for cases with expect.grader (at --grader-url)")  # fmt: skip
+    run.add_argument("--grader-url", default=None, metavar="URL",
+                     help="the grader's OpenAI-compatible base URL (key: HARNESS_GRADER_API_KEY)")  # fmt: skip
     run.add_argument("--quiet", action="store_true", help="no progress bar")
     run.set_defaults(handler=_run)
 
@@ -127,6 +131,24 @@ def _model_spec(args: argparse.Namespace) -> ModelSpec:
     )
 
 
+def _grader_spec(args: argparse.Namespace) -> ModelSpec | None:
+    from pydantic import SecretStr
+
+    from actors.eval_executor import ModelSpec
+
+    if args.grader_model is None and args.grader_url is None:
+        return None
+    if args.grader_model is None or args.grader_url is None:
+        raise ValueError("--grader-model and --grader-url go together")
+    key = os.environ.get("HARNESS_GRADER_API_KEY")
+    return ModelSpec(
+        kind="endpoint",
+        base_url=args.grader_url,
+        model=args.grader_model,
+        api_key=SecretStr(key) if key else None,
+    )
+
+
 def _run(args: argparse.Namespace) -> int:
     from rich.console import Console
 
@@ -138,6 +160,7 @@ def _run(args: argparse.Namespace) -> int:
     try:
         cases = load_cases(args.cases)
         model = _model_spec(args)
+        grader = _grader_spec(args)
     except (CaseError, ValueError) as error:
         err.print(f"[red]invalid cases or flags:[/red] {escape(str(error))}")
         return 2
@@ -150,6 +173,7 @@ def _run(args: argparse.Namespace) -> int:
         max_errors=args.max_errors,
         retry_failed=args.retry_failed,
         timeout_s=args.timeout_s,
+        grader=grader,
     )
     progress = _Progress(quiet=args.quiet)
     try:

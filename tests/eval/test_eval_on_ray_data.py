@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -80,9 +81,7 @@ def test_retry_failed_reruns_only_failed_and_errored_runs(
     assert first.summary.pass_at_k == round(1 / 3, 6)
 
     assert run_eval(cases, out, options, cases_label="c").ran == 0
-    retried = run_eval(
-        cases, out, EvalOptions(**{**options.__dict__, "retry_failed": True}), cases_label="c"
-    )
+    retried = run_eval(cases, out, dataclasses.replace(options, retry_failed=True), cases_label="c")
     assert retried.ran == 4
     after = {(r.case_id, r.repeat): r for r in read_results(out)}
     # The passed runs were not touched: same run ids.
