@@ -16,6 +16,7 @@ import pytest
 
 from harness.eval.outputs import summarise, write_outputs
 from harness.eval.report import FIGURE_IDS, REPORT_FILE, render_report, write_report
+from harness.eval.report._svg import Bar, bar_groups, histogram
 from harness.eval.report._tables import FAILURES_PAGE, MAX_FAILURES, RUNS_PAGE
 from harness.eval.result import CaseOutcome, CaseRunError, CaseRunResult, ExpectationCheck
 from harness.testing.eval_results import INJECTION, synthetic_rows
@@ -122,6 +123,20 @@ def test_empty_results_still_draw_every_figure() -> None:
     doc = _parse(html)
     assert [a["id"] for t, a in doc.tags if t == "figure"] == list(FIGURE_IDS)
     assert "every case run passed" in "".join(doc.text)
+
+
+def test_a_histogram_bins_every_value_and_a_bar_chart_scales_each_group() -> None:
+    svg = histogram("h", [0.0] * 6 + [5.0] * 3 + [10.0] * 3, unit="ms", bins=4)
+    heights = [float(h) for h in re.findall(r'<rect [^>]*height="([0-9.]+)"', svg)]
+    assert len(heights) == 3  # bins [0, 2.5) [2.5, 5) [5, 7.5) [7.5, 10]: the second is empty
+    assert heights[0] == pytest.approx(2 * heights[1]) and heights[1] == heights[2]
+    bars = bar_groups(
+        "b",
+        [("a", [Bar(label="x", value=10, text="10"), Bar(label="y", value=5, text="5")]),
+         ("b", [Bar(label="z", value=1, text="1")])],
+    )  # fmt: skip
+    widths = [float(w) for w in re.findall(r'<rect [^>]*width="([0-9.]+)"', bars)]
+    assert widths[0] == pytest.approx(2 * widths[1]) and widths[2] == widths[0]
 
 
 def test_failing_runs_come_first_with_expected_and_actual_per_failed_check() -> None:

@@ -83,9 +83,6 @@ def bar_groups(
     # An upper-case glyph is about 0.68 em wide: cut labels so the widest still fit the column.
     fits = int((_LABEL_W - 8) / (font * 0.68))
 
-    def label_of(bar: Bar) -> str:
-        return clip(bar.label, fits)
-
     parts = [f'<g style="font-size:{font:.1f}px">']
     y = 4.0
     for title, bars in groups:
@@ -96,7 +93,7 @@ def bar_groups(
         for bar in bars:
             share = 0.0 if top <= 0 else min(bar.value / top, 1.0)
             length = max(share * span, 1.0 if bar.value > 0 else 0.0)
-            parts.append(_text(_LABEL_W - 6, y + row_h * 0.72, label_of(bar), anchor="end"))
+            parts.append(_text(_LABEL_W - 6, y + row_h * 0.72, clip(bar.label, fits), anchor="end"))
             parts.append(
                 f'<rect x="{_LABEL_W}" y="{y + (row_h - bar_h) / 2:.1f}" width="{length:.1f}" '
                 f'height="{bar_h:.1f}" fill="{bar.colour}"/>'
