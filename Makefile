@@ -63,8 +63,9 @@ demo: $(MAIN_STAMP)
 test: $(DEV_STAMP) services lint typecheck pytest
 
 # Outside CI a service that cannot be started is not fatal: the tests that need it skip.
+# chromium is no server: headless Chromium renders report.html to PNG in tests/eval.
 services:
-	@bash scripts/services.sh redis mariadb || { \
+	@bash scripts/services.sh redis mariadb chromium || { \
 	  if [ "$$CI" = "true" ]; then echo "services: not all up (fatal under CI=true)"; exit 1; fi; \
 	  echo "services: not all up; tests that need them skip (they fail under CI=true)"; }
 

@@ -2,13 +2,15 @@
 # Start the servers the tests talk to, on loopback only:
 #   redis    Redis on 127.0.0.1:6379, keeping nothing on disk
 #   mariadb  MariaDB on 127.0.0.1:3306, database `test`, root logs in over TCP with an empty password
+#   chromium headless Chromium (no server: the binary the report test renders report.html with)
 #
-# Usage: scripts/services.sh [redis] [mariadb]      (both when no argument is given)
+# Usage: scripts/services.sh [redis] [mariadb] [chromium]  (redis and mariadb when none is given)
 #
 # For each service: when its port answers it is left alone; otherwise it is started, and first
 # installed from Debian's packages when its server is missing and installing is allowed (running
-# as root, and HARNESS_SERVICES_INSTALL is not "0"). One status line per service; the exit status
-# is 1 when a wanted service still does not answer, 2 on a usage error.
+# as root, and HARNESS_SERVICES_INSTALL is not "0"). Chromium is only installed, the same way,
+# and checked to run (--version). One status line per service; the exit status is 1 when a wanted
+# service still does not answer (or Chromium does not run), 2 on a usage error.
 set -u
 
 HOST=127.0.0.1
@@ -166,13 +168,37 @@ ensure_mariadb() {
   fi
 }
 
+# -------------------------------------------------------------------------------- chromium
+
+chromium_binary() { # the first Chromium on PATH (Debian names it chromium)
+  local name
+  for name in chromium chromium-browser; do
+    command -v "$name" >/dev/null 2>&1 && { command -v "$name"; return 0; }
+  done
+  return 1
+}
+
+ensure_chromium() {
+  local binary version
+  if ! binary=$(chromium_binary); then
+    install_packages chromium chromium || return 1
+    binary=$(chromium_binary) || { say "chromium: DOWN, installed but not on PATH"; return 1; }
+  fi
+  # --version starts no browser; the report test renders a page itself.
+  if ! version=$("$binary" --version 2>/dev/null); then
+    say "chromium: DOWN, $binary --version fails"
+    return 1
+  fi
+  say "chromium: ready, $version ($binary)"
+}
+
 # ------------------------------------------------------------------------------------ main
 
 if [ "$#" -eq 0 ]; then set -- redis mariadb; fi
 for service in "$@"; do
   case $service in
-    redis | mariadb) ;;
-    *) say "usage: $0 [redis] [mariadb]  (unknown service: $service)"; exit 2 ;;
+    redis | mariadb | chromium) ;;
+    *) say "usage: $0 [redis] [mariadb] [chromium]  (unknown service: $service)"; exit 2 ;;
   esac
 done
 
@@ -181,6 +207,7 @@ for service in "$@"; do
   case $service in
     redis) ensure_redis || status=1 ;;
     mariadb) ensure_mariadb || status=1 ;;
+    chromium) ensure_chromium || status=1 ;;
   esac
 done
 exit "$status"

@@ -4,7 +4,8 @@ Inject them; do not patch modules: :class:`FakeClock` (time that moves only when
 timers), :class:`InMemoryCanonicalStore`, :class:`InMemoryAuditStore` (that can fail or hang),
 :func:`run_record` (a realistic durable record), :class:`ScriptedModel` / :class:`FunctionModel`,
 fake tool backends and a projector, the misbehaving models, and :func:`fake_deps`, which
-builds RunDeps from them.
+builds RunDeps from them. ``harness.testing.eval_results.synthetic_rows`` makes evaluation
+result rows for the report's tests and benchmark.
 """
 
 from harness.testing.clock import FakeClock, until

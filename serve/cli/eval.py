@@ -8,6 +8,7 @@
 * ``harness eval compare A B`` prints per-case differences of B against A, regressions first;
   exit 1 when there is a regression (for CI), else 0.
 * ``harness eval record "QUESTION" --out CASE_DIR`` turns one live run into a replay case.
+* ``harness eval report DIR`` rebuilds ``DIR/report.html`` from ``DIR/results.jsonl``.
 """
 
 from __future__ import annotations
@@ -75,6 +76,10 @@ def register(subparsers: Any) -> None:
     _model_arguments(rec)
     add_workspace_arguments(rec)
     rec.set_defaults(handler=_record)
+
+    rep = commands.add_parser("report", help="rebuild DIR/report.html from DIR/results.jsonl")
+    rep.add_argument("out", type=Path, metavar="DIR", help="an evaluation output folder")
+    rep.set_defaults(handler=_report)
 
 
 def _model_arguments(parser: argparse.ArgumentParser) -> None:
@@ -307,4 +312,21 @@ def _record(args: argparse.Namespace) -> int:
         f"recorded {recorded.result.kind} with {recorded.responses} backend responses "
         f"into {escape(str(recorded.folder))}"
     )
+    return 0
+
+
+def _report(args: argparse.Namespace) -> int:
+    from rich.console import Console
+
+    from harness.eval.report import write_report
+
+    try:
+        path = write_report(args.out)
+    except (OSError, ValueError) as error:
+        Console(stderr=True).print(
+            f"[red]cannot read {escape(str(args.out / 'results.jsonl'))}:[/red] "
+            f"{escape(type(error).__name__)}"
+        )
+        return 2
+    Console().print(f"wrote {escape(str(path))}")
     return 0
