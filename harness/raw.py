@@ -89,12 +89,7 @@ class RawResponse:
             for index, (k, v) in enumerate(value.items()):
                 pieces.append(b"," + to_json(k) if index else to_json(k))
                 if k == key:
-                    pieces.append(b":[")
-                    for position, item in enumerate(items):
-                        if position:
-                            pieces.append(b",")
-                        pieces.append(item)
-                    pieces.append(b"]")
+                    pieces += (b":[", b",".join(items), b"]")
                 else:
                     pieces.append(b":" + to_json(v))
         except pydantic_core.PydanticSerializationError:
