@@ -33,12 +33,14 @@ __all__ = ["RawResponse"]
 _UNSET: Any = object()
 # Level 1: log JSON is repetitive enough to compress ~90x already, at 1-4 GB/s.
 _COMPRESS_LEVEL = 1
+# Parts are compressed in chunks of about this many bytes (well inside a core's L2 cache).
+_CHUNK_BYTES = 128 * 1024
 
 
 class RawResponse:
     """One raw response; build it with :meth:`of`, :meth:`from_json` or :meth:`from_compressed`."""
 
-    __slots__ = ("__weakref__", "_compressed", "_json", "_value", "size")
+    __slots__ = ("__weakref__", "_compressed", "_json", "_parts", "_value", "size")
 
     def __init__(
         self,
@@ -47,14 +49,16 @@ class RawResponse:
         json: bytes | None = None,
         compressed: bytes | None = None,
         value: Any = _UNSET,
+        parts: _Parts | None = None,
     ) -> None:
-        if json is None and compressed is None:
-            raise ValueError("a raw response needs its JSON or its compressed form")
+        if json is None and compressed is None and parts is None:
+            raise ValueError("a raw response needs its JSON, its parts or its compressed form")
         self.size = size
         """Bytes of the JSON form."""
         self._json = json
         self._compressed = compressed
         self._value = value
+        self._parts = parts
 
     @classmethod
     def of(cls, value: Any) -> RawResponse:
@@ -77,31 +81,35 @@ class RawResponse:
 
         ``items`` holds the list's elements, each serialised (what a store that keeps each
         record's JSON has at hand); every other member is serialised here, and the object is
-        written member by member as ``of`` writes it (compact), in one join, so the bytes
-        equal ``of(value).json``.
+        written member by member as ``of`` writes it (compact), so the bytes equal
+        ``of(value).json``. They are not joined here: the compressed form is made from the
+        parts, a chunk at a time, so a multi-megabyte response is never laid out whole unless
+        its JSON is asked for.
 
         Raises:
             BackendError: BACKEND_ERROR when the rest of the value has no JSON form.
         """
         to_json = pydantic_core.to_json
-        pieces: list[bytes] = [b"{"]
+        head: list[bytes] = [b"{"]
+        tail: list[bytes] = []
+        pieces, found = head, False
         try:
             for index, (k, v) in enumerate(value.items()):
                 pieces.append(b"," + to_json(k) if index else to_json(k))
                 if k == key:
                     pieces.append(b":[")
-                    for position, item in enumerate(items):
-                        if position:
-                            pieces.append(b",")
-                        pieces.append(item)
+                    pieces, found = tail, True
                     pieces.append(b"]")
                 else:
                     pieces.append(b":" + to_json(v))
         except pydantic_core.PydanticSerializationError:
             raise BackendError(ErrorCode.BACKEND_ERROR, "raw response is not JSON") from None
         pieces.append(b"}")
-        json = b"".join(pieces)
-        return cls(size=len(json), json=json, value=value)
+        if not found:  # no such member: nothing to splice
+            json = b"".join(head)
+            return cls(size=len(json), json=json, value=value)
+        parts = _Parts(b"".join(head), tuple(items), b"".join(tail))
+        return cls(size=parts.size, parts=parts, value=value)
 
     @classmethod
     def from_json(cls, json: bytes) -> RawResponse:
@@ -130,6 +138,9 @@ class RawResponse:
         Raises:
             ValueError: The compressed form is corrupt.
         """
+        parts = self._parts
+        if self._json is None and parts is not None:
+            self._json = parts.joined()
         if self._json is None:
             assert self._compressed is not None
             try:
@@ -149,7 +160,11 @@ class RawResponse:
         if self._compressed is None:
             # A compressor is not safe to share between threads; one per call costs µs.
             compressor = zstandard.ZstdCompressor(level=_COMPRESS_LEVEL, write_content_size=True)
-            self._compressed = compressor.compress(self.json)
+            parts = self._parts
+            if parts is not None:
+                self._compressed = parts.compressed(compressor)
+            else:
+                self._compressed = compressor.compress(self.json)
         return self._compressed
 
     def value(self) -> Any:
@@ -186,6 +201,40 @@ class RawResponse:
                 lambda raw: raw.json.decode("utf-8"), when_used="json"
             ),
         )
+
+
+class _Parts:
+    """A JSON object whose one list is held as its serialised items: ``head`` (up to the
+    list's ``[``), the items (to be separated by commas) and ``tail`` (from its ``]``)."""
+
+    __slots__ = ("head", "items", "size", "tail")
+
+    def __init__(self, head: bytes, items: tuple[bytes, ...], tail: bytes) -> None:
+        self.head, self.items, self.tail = head, items, tail
+        self.size = len(head) + sum(map(len, items)) + max(len(items) - 1, 0) + len(tail)
+
+    def joined(self) -> bytes:
+        return b"".join((self.head, b",".join(self.items), self.tail))
+
+    def compressed(self, compressor: zstandard.ZstdCompressor) -> bytes:
+        """One zstd frame (recording its content size) of the joined bytes, fed in chunks of
+        about ``_CHUNK_BYTES``: each chunk is joined while it fits in cache, compressed and
+        dropped, instead of writing the whole JSON out and reading it back."""
+        stream = compressor.compressobj(size=self.size)
+        out = [stream.compress(self.head)]
+        chunk: list[bytes] = []
+        held = 0
+        last = len(self.items) - 1
+        for index, item in enumerate(self.items):
+            chunk.append(item)
+            held += len(item)
+            if held >= _CHUNK_BYTES or index == last:
+                # A chunk ends with the comma that separates it from the next item.
+                out.append(stream.compress(b",".join(chunk) + (b"," if index < last else b"")))
+                chunk, held = [], 0
+        out.append(stream.compress(self.tail))
+        out.append(stream.flush())
+        return b"".join(out)
 
 
 def _coerce(value: Any) -> Any:

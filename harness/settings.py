@@ -1,8 +1,8 @@
 """Deployment settings, read once from the environment (prefix ``HARNESS_``) and validated.
 
 Nothing else in the code base reads environment variables. Every field has a safe embedded
-default: with no variables set the harness runs on fakeredis, SQLite, the bundled logs and the
-bundled runbooks, with no servers and no keys.
+default: with no variables set the harness runs on an in-process canonical store, SQLite, the
+bundled logs and the bundled runbooks, with no servers and no keys.
 """
 
 from __future__ import annotations
@@ -76,7 +76,7 @@ class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="HARNESS_", extra="ignore")
 
     redis_url: str | None = Field(
-        default=None, description="Canonical store; None = in-process fakeredis."
+        default=None, description="Canonical store; None = the in-process local store."
     )
     redis_max_connections: int = Field(
         default=64,

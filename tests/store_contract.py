@@ -18,6 +18,7 @@ from harness.adapters.redis_store import RedisCanonicalStore, fakeredis_store
 from harness.errors import ErrorCode
 from harness.invocation import CanonicalInvocation, EvidenceStatus, InvocationStatus
 from harness.raw import RawResponse
+from harness.store import LocalCanonicalStore
 from harness.testing.clock import FakeClock
 from harness.testing.memory_store import InMemoryCanonicalStore
 
@@ -128,7 +129,8 @@ def make_record(
 class StoreFactory:
     """Builds stores of one kind inside a test's event loop and cleans up after it.
 
-    ``kind`` is ``memory`` (FakeClock), ``fakeredis`` or ``redis`` (real server). Each factory
+    ``kind`` is ``memory`` (the testing store, FakeClock), ``local`` (the embedded default,
+    FakeClock), ``fakeredis`` or ``redis`` (real server). Each factory
     uses its own key prefix; redis clients are closed and the prefix's keys deleted in ``run``.
     """
 
@@ -144,6 +146,8 @@ class StoreFactory:
         """Return a new store of this factory's kind; kwargs go to its constructor."""
         if self.kind == "memory":
             return InMemoryCanonicalStore(self.clock, **kwargs)
+        if self.kind == "local":
+            return LocalCanonicalStore(self.clock, **kwargs)
         if self.kind == "fakeredis":
             store = fakeredis_store(server=self.fake_server, prefix=self.prefix, **kwargs)
         else:

@@ -1,7 +1,8 @@
 """Composition root of the tool plane: settings → store, backends, projectors, registry.
 
-With default settings everything is embedded: fakeredis in this process, the bundled demo
-database on SQLite, the bundled logs and runbooks. Each ``HARNESS_*`` URL swaps one part for
+With default settings everything is embedded: the canonical store in this process's memory
+(:class:`~harness.store.LocalCanonicalStore`), the bundled demo database on SQLite, the bundled
+logs and runbooks. Each ``HARNESS_*`` URL swaps one part for
 the real system (Redis, MySQL, Loki, an HTTP RAG service) without touching the core.
 
 A :class:`~harness.workspace.Workspace` (the user's own world) replaces the bundled demo
@@ -36,6 +37,7 @@ from harness.settings import Settings
 from harness.sql.catalog import describe_tables
 from harness.sql.policy import SqlPolicy
 from harness.sql.validator import SqlValidator
+from harness.store.local import LocalCanonicalStore
 from harness.tools import (
     QUERY_LOGS,
     QUERY_MYSQL,
@@ -225,25 +227,19 @@ def _workspace_sql_backend(settings: Settings, workspace: Workspace) -> ToolBack
 
 
 def _store(settings: Settings) -> CanonicalStore:
-    from harness.adapters.redis_store import RedisCanonicalStore, fakeredis_store, redis_client
-
-    prefix, ttl_s, max_bytes = (
-        settings.store_prefix,
-        settings.store_ttl_s,
-        settings.max_record_bytes,
-    )
+    ttl_s, max_bytes = settings.store_ttl_s, settings.max_record_bytes
     if settings.redis_url is None:
-        store: CanonicalStore = fakeredis_store(
-            prefix=prefix, ttl_s=ttl_s, max_record_bytes=max_bytes
-        )
-    else:
-        store = RedisCanonicalStore(
-            redis_client(settings.redis_url, max_connections=settings.redis_max_connections),
-            prefix=prefix,
-            ttl_s=ttl_s,
-            max_record_bytes=max_bytes,
-        )
-    return store
+        # One process, no server: the local store keeps the Redis store's contract without
+        # the cost of a Redis emulator (fakeredis parsed every command and ran Lua).
+        return LocalCanonicalStore(ttl_s=ttl_s, max_record_bytes=max_bytes)
+    from harness.adapters.redis_store import RedisCanonicalStore, redis_client
+
+    return RedisCanonicalStore(
+        redis_client(settings.redis_url, max_connections=settings.redis_max_connections),
+        prefix=settings.store_prefix,
+        ttl_s=ttl_s,
+        max_record_bytes=max_bytes,
+    )
 
 
 def _logs_backend(settings: Settings) -> ToolBackend:

@@ -16,6 +16,7 @@ query_mysql definition lists — nothing is known in advance about any incident:
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -321,7 +322,10 @@ def _symptom_block(
     return best if len(words & _words(f"{best[1].title} {best[1].excerpt}")) >= 2 else None
 
 
-def _words(text: str) -> set[str]:
-    return {
+@functools.lru_cache(maxsize=4096)
+def _words(text: str) -> frozenset[str]:
+    # Kept per text: every turn rebuilds the analysis from the whole conversation, so the same
+    # templates and runbook excerpts are split again and again (within a run and across runs).
+    return frozenset(
         w.lower() for w in keywords(text, max_words=200).split() if len(w) >= 3 and not w.isdigit()
-    }
+    )

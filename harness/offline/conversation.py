@@ -9,11 +9,14 @@ nothing in it is ever executed or obeyed.
 
 from __future__ import annotations
 
+import copy
+import functools
 import hashlib
 import json
 from dataclasses import dataclass, field
 from typing import Any
 
+import pydantic_core
 from pydantic import ValidationError
 
 from harness.observation import (
@@ -136,10 +139,10 @@ def parse_conversation(body: Any) -> Conversation:
                     order.append(exchange.call_id)
         elif role == "tool":
             call_id = str(message.get("tool_call_id") or "")
-            content = _text(message.get("content"))
-            stop = stop or _is_control(content)
+            result = _read_result(_text(message.get("content")))
+            stop = stop or result.control
             if call_id in calls:
-                calls[call_id] = _answer(calls[call_id], content)
+                calls[call_id] = _answer(calls[call_id], result)
 
     functions = [
         t["function"]
@@ -151,9 +154,10 @@ def parse_conversation(body: Any) -> Conversation:
     descriptions = {str(f.get("name")): _text(f.get("description")) for f in functions}
     response_format = body.get("response_format")
     max_tokens = body.get("max_tokens") or body.get("max_completion_tokens")
-    canonical = json.dumps(
-        [messages, sorted(tools)], sort_keys=True, ensure_ascii=False, default=str
-    )
+    # The identity of the conversation as it came (messages in their keys' order): the
+    # harness renders the same conversation the same way, and a sorted dump of the whole
+    # history cost ~0.5 ms per turn.
+    canonical = pydantic_core.to_json([messages, sorted(tools)], fallback=str)
     return Conversation(
         system=system,
         question=question.strip(),
@@ -168,7 +172,7 @@ def parse_conversation(body: Any) -> Conversation:
         last_role=str(messages[-1].get("role") or ""),
         last_user=users[-1] if users else "",
         final_answer=final_answer,
-        fingerprint=hashlib.sha256(canonical.encode()).hexdigest(),
+        fingerprint=hashlib.sha256(canonical).hexdigest(),
     )
 
 
@@ -207,18 +211,42 @@ def _call(call: Any, turn: int) -> Exchange | None:
     )
 
 
-def _answer(exchange: Exchange, content: str) -> Exchange:
+def _answer(exchange: Exchange, result: _Result) -> Exchange:
+    return Exchange(
+        call_id=exchange.call_id,
+        tool_name=exchange.tool_name,
+        arguments=exchange.arguments,
+        observation=result.observation,
+        error_code=result.error_code,
+        answered=True,
+        scope=copy.deepcopy(result.scope),
+        turn=exchange.turn,
+    )
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class _Result:
+    """What one tool message holds."""
+
+    observation: Observation | None
+    error_code: str | None
+    scope: dict[str, Any] | None
+    control: bool
+    """Whether it is the harness's STOP_REQUIRED control message."""
+
+
+@functools.lru_cache(maxsize=256)
+def _read_result(content: str) -> _Result:
+    """A tool message read once per distinct content.
+
+    Every request carries the whole conversation, so each tool result would be parsed and
+    validated again on every later turn. Observations are frozen models; the scope is copied
+    for each exchange.
+    """
     body = _json_object(content)
     if body is None:
-        return Exchange(
-            call_id=exchange.call_id,
-            tool_name=exchange.tool_name,
-            arguments=exchange.arguments,
-            error_code="UNREADABLE_RESULT",
-            answered=True,
-            turn=exchange.turn,
-        )
-    body.pop("control", None)
+        return _Result(observation=None, error_code="UNREADABLE_RESULT", scope=None, control=False)
+    control = body.pop("control", None) == "STOP_REQUIRED"
     observation: Observation | None = None
     if "kind" in body:
         try:
@@ -227,13 +255,9 @@ def _answer(exchange: Exchange, content: str) -> Exchange:
             observation = None
     error = body.get("error_code")
     scope = body.get("scope")
-    return Exchange(
-        call_id=exchange.call_id,
-        tool_name=exchange.tool_name,
-        arguments=exchange.arguments,
+    return _Result(
         observation=observation,
         error_code=str(error) if error else (None if observation else "UNREADABLE_RESULT"),
-        answered=True,
         scope=scope if observation is not None and isinstance(scope, dict) else None,
-        turn=exchange.turn,
+        control=control,
     )

@@ -22,6 +22,7 @@ order, so the same catalog always yields the same calls.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -124,45 +125,51 @@ class Table:
     def name(self) -> str:
         return self.entry.table
 
-    @property
+    # A table's roles are asked for many times per turn; the catalog entry is frozen, so each
+    # derived value is computed once per Table (and tables_for keeps the Tables of a catalog).
+    @functools.cached_property
     def readable(self) -> tuple[str, ...]:
         """Columns whose values the model may see (masked ones are left out)."""
         return tuple(c for c in self.entry.columns if c not in self.entry.sensitive)
 
+    @functools.cached_property
+    def _readable_set(self) -> frozenset[str]:
+        return frozenset(self.readable)
+
     def _first(self, names: Iterable[str]) -> str | None:
-        readable = set(self.readable)
+        readable = self._readable_set
         return next((n for n in names if n in readable), None)
 
-    @property
+    @functools.cached_property
     def time_column(self) -> str | None:
         return next((c for c in self.readable if _TIME.search(c)), None)
 
-    @property
+    @functools.cached_property
     def service_column(self) -> str | None:
         return self._first(_SERVICE)
 
-    @property
+    @functools.cached_property
     def status_column(self) -> str | None:
         return self._first(_STATUS)
 
-    @property
+    @functools.cached_property
     def error_column(self) -> str | None:
         return self._first(_ERROR)
 
-    @property
+    @functools.cached_property
     def ident_column(self) -> str | None:
         return self._first(_IDENT)
 
-    @property
+    @functools.cached_property
     def actor_column(self) -> str | None:
         return next((c for c in self.readable if _ACTOR.search(c)), None)
 
-    @property
+    @functools.cached_property
     def subject_column(self) -> str | None:
         """The column naming what changed (``config_key``), when the table has one."""
         return next((c for c in self.readable if _SUBJECT.search(c)), None)
 
-    @property
+    @functools.cached_property
     def value_pair(self) -> tuple[str, str] | None:
         """The (before, after) columns of a changed value, when the table records them."""
         readable = set(self.readable)
@@ -173,7 +180,7 @@ class Table:
                     return column, partner.format(found.group(1))
         return None
 
-    @property
+    @functools.cached_property
     def text_column(self) -> str | None:
         return self._first(_TEXT)
 
@@ -188,13 +195,17 @@ class Table:
         words = self.label.split()
         return " ".join([*words[:-1], _singular(words[-1])]) if words else self.name
 
-    @property
+    @functools.cached_property
     def is_change_table(self) -> bool:
         parts = {_singular(part) for part in self.name.split("_")}
         return bool(parts & _CHANGE_WORDS) and self.time_column is not None
 
     def descriptive_columns(self) -> list[str]:
         """Columns that say what a row is about (not its id, time, service, actor or ident)."""
+        return list(self._descriptive)
+
+    @functools.cached_property
+    def _descriptive(self) -> tuple[str, ...]:
         roles = {
             self.time_column,
             self.service_column,
@@ -202,14 +213,21 @@ class Table:
             self.ident_column,
             self.status_column,
         }
-        return [c for c in self.readable if c not in roles and c != "id" and not c.endswith("_id")]
+        return tuple(
+            c for c in self.readable if c not in roles and c != "id" and not c.endswith("_id")
+        )
 
 
 def tables_for(descriptions: Mapping[str, str], datasource: str) -> list[Table]:
     """The readable tables of ``datasource`` that the query_mysql definition lists, by name."""
-    text = descriptions.get("query_mysql", "")
+    return list(_tables_for(descriptions.get("query_mysql", ""), datasource))
+
+
+@functools.lru_cache(maxsize=64)
+def _tables_for(text: str, datasource: str) -> tuple[Table, ...]:
+    # Every request carries the same definition: the catalog is parsed once per text.
     entries = [t for t in parse_catalog(text) if t.datasource == datasource]
-    return sorted((Table(entry=t) for t in entries), key=lambda t: t.qualified)
+    return tuple(sorted((Table(entry=t) for t in entries), key=lambda t: t.qualified))
 
 
 def table_of(sql: str, tables: Iterable[Table]) -> Table | None:

@@ -8,11 +8,14 @@ or stored, so a refused plan is a rejection, not an execution.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
+import pydantic_core
 from pydantic import BaseModel
 
 from harness.errors import ErrorCode, ProtocolError
@@ -68,8 +71,20 @@ class ToolSpec:
         return ToolDefinition(
             name=self.name,
             description=self.description,
-            parameters=self.request_model.model_json_schema(),
+            parameters=_json_schema(self.request_model),
         )
+
+
+def _json_schema(model: type[BaseModel]) -> dict[str, Any]:
+    """A fresh copy of the model's JSON Schema (a caller may edit it)."""
+    return pydantic_core.from_json(_json_schema_text(model))  # type: ignore[no-any-return]
+
+
+@functools.cache
+def _json_schema_text(model: type[BaseModel]) -> bytes:
+    # pydantic builds the schema anew on every call (~0.8 ms for a tool's request); a run
+    # offers its tools on every model turn. Request models are classes, fixed once defined.
+    return pydantic_core.to_json(model.model_json_schema())
 
 
 def scope_of(tool_name: str, plan: BaseModel) -> str:

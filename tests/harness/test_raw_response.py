@@ -40,6 +40,36 @@ def test_parts_splice_into_the_same_bytes_as_the_whole(
     )
 
 
+@given(
+    items=st.lists(
+        st.binary(min_size=0, max_size=40_000).map(lambda b: pydantic_core.to_json(b.hex())),
+        max_size=40,
+    ),
+    before=st.booleans(),
+)
+def test_parts_compress_to_the_whole_without_being_joined(items: list[bytes], before: bool) -> None:
+    """The frame made from the parts (in chunks; up to ~3 MB here, so across chunk borders)
+    holds exactly the whole's bytes and records their size, whether or not the JSON was
+    asked for first."""
+    value = {"format": "f", "events": [pydantic_core.from_json(i) for i in items], "n": 1}
+    if not before:
+        value = {"events": value["events"], "format": "f", "n": 1}
+    whole = RawResponse.of(value).json
+    spliced = RawResponse.of_parts(value, "events", items)
+    frame = spliced.compressed
+    received = RawResponse.from_compressed(frame)
+    assert (received.size, received.json, spliced.json) == (len(whole), whole, whole)
+
+
+def test_parts_under_a_key_the_value_lacks_are_the_value_alone() -> None:
+    value = {"format": "f", "matched": 0}
+    raw = RawResponse.of_parts(value, "events", [])
+    assert (raw.json, RawResponse.from_compressed(raw.compressed).json) == (
+        RawResponse.of(value).json,
+        RawResponse.of(value).json,
+    )
+
+
 def test_the_list_goes_under_its_key_whatever_the_other_members_hold() -> None:
     value = {"format": '"events":[]', "x": {"events": []}, "events": [1, 2], "note": "]"}
     raw = RawResponse.of_parts(value, "events", [b"1", b"2"])

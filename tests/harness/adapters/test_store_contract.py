@@ -1,4 +1,5 @@
-"""One CanonicalStore contract, run against the in-memory store, fakeredis and real Redis."""
+"""One CanonicalStore contract, run against the local (embedded) store, the testing store,
+fakeredis and real Redis."""
 
 from __future__ import annotations
 
@@ -27,7 +28,9 @@ from tests.store_contract import (
 )
 
 
-@pytest.fixture(params=["memory", "fakeredis", pytest.param("redis", marks=pytest.mark.redis)])
+@pytest.fixture(
+    params=["local", "memory", "fakeredis", pytest.param("redis", marks=pytest.mark.redis)]
+)
 def stores(request: pytest.FixtureRequest) -> StoreFactory:
     if request.param == "redis":
         require_real_redis()
@@ -257,7 +260,7 @@ def test_concurrent_transitions_exactly_one_wins(stores: StoreFactory, racer: st
         record = make_record()
         await store.begin(record)
         racing = store
-        if racer == "fresh_store" and stores.kind != "memory":
+        if racer == "fresh_store" and stores.kind not in ("memory", "local"):
             racing = stores()
             # Without this, each transition tends to finish before the next one reads, and
             # only the Python-side check would be exercised. Holding every reader until all

@@ -54,3 +54,13 @@ def test_registry_offers_exactly_the_snapshotted_tools() -> None:
         assert (definition.name, definition.description) == (name, spec.description)
         assert definition.parameters == CONTRACTS[name][0].model_json_schema()
         assert definition.parameters.get("additionalProperties") is False
+
+
+def test_each_definition_carries_its_own_copy_of_the_schema() -> None:
+    """The schema is built once per request model; an edit to one definition's copy must not
+    reach the next definition offered."""
+    for spec in default_specs():
+        first = spec.definition()
+        first.parameters["properties"].clear()
+        first.parameters["additionalProperties"] = True
+        assert spec.definition().parameters == spec.request_model.model_json_schema()

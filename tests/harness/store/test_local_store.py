@@ -1,0 +1,62 @@
+"""LocalCanonicalStore beyond the shared contract (tests/store_contract.py): its memory stays
+bounded by what one TTL holds, even for records nobody reads again."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import UTC, datetime
+
+from harness.invocation import CanonicalInvocation, InvocationStatus
+from harness.store import LocalCanonicalStore
+from harness.testing.clock import FakeClock
+
+START = datetime(2024, 5, 1, 14, 5, tzinfo=UTC)
+
+
+def _record(run_id: str, tool_call_id: str = "call_1") -> CanonicalInvocation:
+    return CanonicalInvocation(
+        tool_call_id=tool_call_id,
+        run_id=run_id,
+        tool_name="query_mysql",
+        request={"sql": "SELECT 1"},
+        invocation_status=InvocationStatus.PROJECTING,
+        started_at=START,
+    )
+
+
+def test_begin_drops_the_records_whose_ttl_ended_and_keeps_the_live_ones() -> None:
+    clock = FakeClock(START)
+    store = LocalCanonicalStore(clock, ttl_s=60)
+
+    async def body() -> tuple[list[int], list[bool]]:
+        sizes = []
+        for minute_run in ("run-a", "run-b"):
+            for call in range(3):
+                await store.begin(_record(minute_run, f"call_{call}"))
+            sizes.append(len(store))
+            clock.advance(40)
+        # run-a's records were begun 80 s ago: the next begin drops them, unread.
+        await store.begin(_record("run-c", "call_0"))
+        sizes.append(len(store))
+        alive = [await store.get(r, "call_0") is not None for r in ("run-a", "run-b", "run-c")]
+        return sizes, alive
+
+    sizes, alive = asyncio.run(body())
+    assert (sizes, alive) == ([3, 6, 4], [False, True, True])
+
+
+def test_a_record_begun_again_after_expiry_expires_after_the_older_ones() -> None:
+    clock = FakeClock(START)
+    store = LocalCanonicalStore(clock, ttl_s=60)
+
+    async def body() -> list[bool]:
+        await store.begin(_record("run-a"))
+        clock.advance(30)
+        await store.begin(_record("run-b"))
+        clock.advance(31)  # run-a expired, run-b has 29 s left
+        await store.begin(_record("run-a"))  # the same key again, now the newest
+        clock.advance(30)  # run-b expired, run-a (again) has 30 s left
+        await store.begin(_record("run-c"))
+        return [await store.get(r, "call_1") is not None for r in ("run-a", "run-b", "run-c")]
+
+    assert asyncio.run(body()) == [True, False, True]
