@@ -127,7 +127,7 @@ def test_the_cli_exits_by_the_outcome_of_the_planned_runs(
     assert main(["eval", "run", str(root), "--out", str(out), "--quiet"]) == 1
     assert "ran 1, skipped 1" in " ".join(capsys.readouterr().out.split())
     assert sorted(p.name for p in out.iterdir()) == [
-        "eval.json", "results.csv", "results.jsonl", "runs", "summary.json",
+        "eval.json", "report.html", "results.csv", "results.jsonl", "runs", "summary.json",
     ]  # fmt: skip
     assert main(["eval", "run", str(tmp_path / "nothing"), "--out", str(out)]) == 2
     assert main(["eval", "run", str(root), "--out", str(out), "--repeat", "2"]) == 2
