@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from actors.factory import RAY_NAMESPACE, RUN_DESK_NAME
-from actors.pool import PoolSpec
+from actors.pool_spec import PoolSpec
 from harness.settings import ApiKeyEntry, ServeSettings, Settings
 from serve.deps import ApiDeps, ApiLimits
 
