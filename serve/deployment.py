@@ -12,6 +12,11 @@ and why, for two cores:
   ``max_queued_requests`` (default 1000) bounds the proxy's queue; beyond it Serve answers 429
   with ``Retry-After`` (``BackpressureConfig``), which :class:`serve.edge.ServeEdge` gives the
   API's error body (OVERLOADED).
+- Admission: the pool hosts ``pool_size`` × ``runs_per_actor`` runs at once; beyond them
+  ``serve_max_waiting_runs`` runs may wait for a slot, and a further create answers 429
+  OVERLOADED with ``Retry-After`` (``actors.pool.RunPool``'s ``max_waiting``) instead of
+  queueing without bound: a burst far beyond the pool would push the runs' tool tasks and
+  model calls past their timeouts. Unset, the line is unbounded.
 - The proxy's ``request_timeout_s`` is above the longest wait, stream and run deadline
   (``ServeSettings.request_timeout_s``): the app bounds its own requests, and Serve's timeout
   is end to end, so a lower one would cut a healthy stream after its 200 was sent.
@@ -104,6 +109,8 @@ class ServeConfig:
                 size=settings.pool_size,
                 runs_per_actor=settings.runs_per_actor,
                 max_finished=serve_settings.api_max_runs_remembered,
+                max_waiting=serve_settings.serve_max_waiting_runs,
+                retry_after_s=float(serve_settings.serve_retry_after_s),
             ),
             keys=keys,
             limits=ApiLimits.of(serve_settings),
