@@ -38,6 +38,7 @@ import dataclasses
 import json
 import os
 import socket
+import threading
 import time
 from collections import Counter
 from collections.abc import Awaitable, Callable
@@ -370,9 +371,9 @@ class _Sampler:
         self.peak_desk = self.peak_actors = 0
         self.samples = 0
         self.memory_samples = 0
+        self.errors: Counter[str] = Counter()
         self.peak_memory = (0.0, 0.0)
         self._peak_memory_runs = -1
-        self._tasks: list[asyncio.Task[None]] = []
         self._stopping = False
 
     async def counts(self) -> tuple[int, int]:
@@ -382,7 +383,12 @@ class _Sampler:
 
     async def _count_loop(self) -> None:
         while True:
-            self.desk, self.actors = await self.counts()
+            try:
+                self.desk, self.actors = await asyncio.wait_for(self.counts(), 30.0)
+            except Exception as exc:  # counted and shown; the next sample tries again
+                self.errors[type(exc).__name__] += 1
+                await asyncio.sleep(self._period_s)
+                continue
             self.samples += 1
             self.peak_desk = max(self.peak_desk, self.desk)
             self.peak_actors = max(self.peak_actors, self.actors)
@@ -405,15 +411,16 @@ class _Sampler:
         return max(self._peak_memory_runs, 0)
 
     def start(self) -> None:
-        self._tasks = [
-            asyncio.create_task(self._count_loop()),
-            asyncio.create_task(asyncio.to_thread(self._memory_loop)),
-        ]
+        self._count = asyncio.create_task(self._count_loop())
+        # A daemon thread: an interrupted benchmark does not wait for it at exit.
+        self._memory = threading.Thread(target=self._memory_loop, daemon=True)
+        self._memory.start()
 
     async def stop(self) -> None:
         self._stopping = True
-        self._tasks[0].cancel()
-        await asyncio.gather(*self._tasks, return_exceptions=True)
+        self._count.cancel()
+        await asyncio.gather(self._count, return_exceptions=True)
+        await asyncio.to_thread(self._memory.join)
 
 
 def _classify(response: httpx.Response | BaseException) -> str:
@@ -466,7 +473,10 @@ async def _burst(api: _Api, n: int, args: argparse.Namespace) -> dict[str, Any]:
         # Every admitted run ends before its views are read (and before the next burst).
         with _CpuMeter() as running:
             first = sampler.samples
+            deadline = time.monotonic() + args.drain_timeout_s
             while sampler.samples <= first or sampler.desk or sampler.actors:
+                if time.monotonic() > deadline:
+                    break
                 await asyncio.sleep(1.0)
         await sampler.stop()
         views = await _collect(client, run_ids, args)
@@ -487,6 +497,8 @@ async def _burst(api: _Api, n: int, args: argparse.Namespace) -> dict[str, Any]:
         "peak_in_flight_actors": sampler.peak_actors,
         "samples": sampler.samples,
         "memory_samples": sampler.memory_samples,
+        "sample_errors": dict(sampler.errors),
+        "left_in_flight": {"desk": sampler.desk, "actors": sampler.actors},
         "memory_peak_at_runs": sampler.memory_at_runs,
         "drain_wall_s": round(running.wall_s, 1),
         "run_ray_cpu_ms_per_run": round(1000 * running.ray_s / max(len(run_ids), 1), 1),
@@ -661,7 +673,8 @@ def _print_table(f: dict[str, Any]) -> None:
         print(
             f"    runs: {b['outcomes']} model calls/run {b['model_calls_per_run']}; "
             f"tool calls {b['tool_calls']}; "
-            f"drained in {b['drain_wall_s']} s, Ray CPU {b['run_ray_cpu_ms_per_run']} ms/run"
+            f"drained in {b['drain_wall_s']} s (left in flight {b['left_in_flight']}), "
+            f"Ray CPU {b['run_ray_cpu_ms_per_run']} ms/run; sampling errors {b['sample_errors']}"
         )
         print(
             f"    overhead over the model's sleep p50/p99/max "
@@ -717,6 +730,9 @@ def main() -> None:
     parser.add_argument("--delay-s", type=float, default=10.0, help="the slowed model's delay")
     parser.add_argument(
         "--warm-runs", type=int, default=8, help="waited runs before the bursts (warm-up)"
+    )
+    parser.add_argument(
+        "--drain-timeout-s", type=float, default=900.0, help="longest wait for a burst to end"
     )
     parser.add_argument("--sample-s", type=float, default=0.5)
     parser.add_argument("--replicas", type=int, default=1)
