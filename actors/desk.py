@@ -139,7 +139,7 @@ class RunDesk:
 
     Args:
         pool_factory: Builds the pool, once, on the desk's event loop
-            (:class:`actors.pool.PoolSpec` under Ray; a fake in unit tests).
+            (:class:`actors.pool_spec.PoolSpec` under Ray; a fake in unit tests).
         clock: Wall time of ``created_at`` and the monotonic time of key expiry.
         max_runs: Runs the desk remembers (oldest forgotten first); match the pool's
             ``max_finished``.
@@ -253,6 +253,26 @@ class RunDesk:
             raise refused
         self._forget_oldest()
         return Submitted(run_id=run_id, created=True)
+
+    async def submit_and_view(
+        self, submission: Submission, wait_s: float
+    ) -> tuple[Submitted, RunView]:
+        """:meth:`submit`, then the run's view — after :meth:`wait` for up to ``wait_s`` when
+        it is positive — in one call (the HTTP create: one hop to the desk, not two).
+
+        The submission is shielded: a caller that gives up while it is accepted cannot leave
+        it half-done; giving up during the wait leaves the run as it is.
+
+        Raises:
+            RequestRefused: as :meth:`submit`.
+        """
+        submitted = await asyncio.shield(self.submit(submission))
+        owner = submission.request.owner
+        if wait_s > 0:
+            view = await self.wait(submitted.run_id, owner, wait_s)
+        else:
+            view = await self.view(submitted.run_id, owner)
+        return submitted, view
 
     async def view(self, run_id: str, owner: str) -> RunView:
         """The owner's view of a run.

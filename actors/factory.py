@@ -233,7 +233,7 @@ def connect_run_desk(
     name: str = RUN_DESK_NAME,
     resources: RayResources = (),
 ) -> ActorHandle[RunDesk]:
-    """The namespace's run desk, created with ``pool`` (e.g. an ``actors.pool.PoolSpec``)
+    """The namespace's run desk, created with ``pool`` (e.g. an ``actors.pool_spec.PoolSpec``)
     when it is not running yet.
 
     The first caller's arguments configure it; later callers share it as it is. Await

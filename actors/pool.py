@@ -31,14 +31,21 @@ from actors.run_actor import RunActor
 from actors.slots import ActorSlot, ActorSpawner
 from harness.context import RunStatus
 from harness.diagnosis import RunDeps
-from harness.errors import ErrorCode, HarnessError, InternalError, RunInactive, RunLost
+from harness.errors import (
+    ErrorCode,
+    HarnessError,
+    InternalError,
+    RateLimited,
+    RunInactive,
+    RunLost,
+)
 from harness.ids import new_run_id
 from harness.ingress import RunRequest
 from harness.results import Cancelled, ReleasedResult, StableFailure, released_adapter
 from harness.snapshot import RunSnapshot
 from harness.trace import TraceEvent
 
-__all__ = ["ActorView", "PoolSpec", "RunPool"]
+__all__ = ["ActorView", "RunPool"]
 
 log = logging.getLogger(__name__)
 
@@ -58,30 +65,6 @@ class ActorView:
     """Runs placed on it and not yet settled."""
     started: int
     """Runs it has hosted so far."""
-
-
-@dataclass(frozen=True, kw_only=True)
-class PoolSpec:
-    """Picklable recipe of a RunPool, for a pool built in another process (the run desk's)."""
-
-    size: int = 1
-    runs_per_actor: int = 1
-    deps_factory: Callable[[], RunDeps] | None = None
-    name_prefix: str = "api-run-actor"
-    result_ttl_s: float = 60.0
-    max_finished: int = 10_000
-    actor_resources: RayResources = ()
-
-    def __call__(self) -> RunPool:
-        return RunPool(
-            self.size,
-            self.runs_per_actor,
-            self.deps_factory,
-            name_prefix=self.name_prefix,
-            result_ttl_s=self.result_ttl_s,
-            max_finished=self.max_finished,
-            actor_resources=self.actor_resources,
-        )
 
 
 class RunPool:
@@ -104,6 +87,10 @@ class RunPool:
         audit_flush_timeout_s: How long ``close`` waits for the node audit writers to flush.
         actor_resources: Custom Ray resources each actor requires, as sorted pairs (keeps the
             actors on the nodes that have them; ``HARNESS_RUN_ACTOR_RESOURCES``).
+        max_waiting: Admission control: runs that may wait for a slot once every slot is
+            taken; a submission beyond them is refused with OVERLOADED (``retry_after_s``)
+            instead of queueing (None: no limit).
+        retry_after_s: The ``retry_after_s`` of that refusal.
     """
 
     def __init__(
@@ -121,9 +108,13 @@ class RunPool:
         max_finished: int = 10_000,
         audit_flush_timeout_s: float = 5.0,
         actor_resources: RayResources = (),
+        max_waiting: int | None = None,
+        retry_after_s: float = 1.0,
     ) -> None:
         if size < 1 or max_runs_per_actor < 1:
             raise ValueError("size and max_runs_per_actor must be at least 1")
+        if max_waiting is not None and max_waiting < 0:
+            raise ValueError("max_waiting must be at least 0")
         if deps_factory is None:
             from actors.deps import EmbeddedDepsFactory
 
@@ -138,6 +129,8 @@ class RunPool:
         self.health_check_timeout_s = health_check_timeout_s
         self.retire_after_runs = retire_after_runs
         self.audit_flush_timeout_s = audit_flush_timeout_s
+        self.max_waiting = max_waiting
+        self.retry_after_s = retry_after_s
         self.registry: RunRegistry[ActorSlot | None] = RunRegistry(max_finished=max_finished)
         self.replaced = 0
         self.lost_runs = 0
@@ -201,9 +194,17 @@ class RunPool:
         Raises:
             HarnessError: RUN_MISMATCH for a run_id already known; RUN_NOT_ACTIVE when the
                 pool is closed.
+            RateLimited: OVERLOADED when every slot is taken and ``max_waiting`` runs wait
+                (raised before the first await: nothing was registered).
         """
         if self._closing:
             raise RunInactive(message="pool is closed")
+        if self.max_waiting is not None and self.registry.in_flight() >= (
+            self.size * self.max_runs_per_actor + self.max_waiting
+        ):
+            raise RateLimited(
+                ErrorCode.OVERLOADED, "run pool full", {"retry_after_s": self.retry_after_s}
+            )
         run_id = run_id or new_run_id()
         entry = self.registry.add(run_id, None)
         body = request.model_dump_json()

@@ -434,6 +434,14 @@ class ServeSettings(BaseSettings):
     serve_retry_after_s: int = Field(
         default=1, ge=0, le=3600, description="Retry-After of a 429 for an overloaded service."
     )
+    serve_max_waiting_runs: int | None = Field(
+        default=None,
+        ge=0,
+        description=(
+            "Runs that may wait for a free slot of the run pool; beyond them a create answers "
+            "429 OVERLOADED (None: no limit)."
+        ),
+    )
 
     @property
     def request_timeout_s(self) -> float:

@@ -184,17 +184,18 @@ def build_app(deps: ApiDeps) -> FastAPI:
         submission = Submission(
             request=request, idempotency_key=idempotency_key, fingerprint=body.fingerprint()
         )
-        # Shielded: a client that disconnects while the desk accepts the run must not cancel
-        # the acceptance half-way (the run itself never depends on this request).
-        submitted = await _shielded(plane.submit(submission))
+        wait_s = (
+            min(limits.max_wait_s, (request.deadline_s or limits.max_wait_s) + 5.0)
+            if body.wait
+            else 0.0
+        )
+        # One hop to the desk, which shields the acceptance: a client that disconnects while
+        # the desk accepts the run cannot cancel it half-way (the run never depends on this
+        # request); a disconnect during the wait only ends the wait.
+        submitted, view = await plane.submit_and_view(submission, wait_s)
         if not submitted.created:
             response.headers["Idempotent-Replayed"] = "true"
         response.headers["Location"] = f"/v1/runs/{submitted.run_id}"
-        if body.wait:
-            timeout_s = min(limits.max_wait_s, (request.deadline_s or limits.max_wait_s) + 5.0)
-            view = await plane.wait(submitted.run_id, principal.id, timeout_s)
-        else:
-            view = await plane.view(submitted.run_id, principal.id)
         response.status_code = 200 if view.terminal else 202
         return view
 

@@ -12,6 +12,11 @@ and why, for two cores:
   ``max_queued_requests`` (default 1000) bounds the proxy's queue; beyond it Serve answers 429
   with ``Retry-After`` (``BackpressureConfig``), which :class:`serve.edge.ServeEdge` gives the
   API's error body (OVERLOADED).
+- Admission: the pool hosts ``pool_size`` × ``runs_per_actor`` runs at once; beyond them
+  ``serve_max_waiting_runs`` runs may wait for a slot, and a further create answers 429
+  OVERLOADED with ``Retry-After`` (``actors.pool.RunPool``'s ``max_waiting``) instead of
+  queueing without bound: a burst far beyond the pool would push the runs' tool tasks and
+  model calls past their timeouts. Unset, the line is unbounded.
 - The proxy's ``request_timeout_s`` is above the longest wait, stream and run deadline
   (``ServeSettings.request_timeout_s``): the app bounds its own requests, and Serve's timeout
   is end to end, so a lower one would cut a healthy stream after its 200 was sent.
@@ -39,7 +44,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel, ConfigDict
 
 from actors.factory import RAY_NAMESPACE, RUN_DESK_NAME
-from actors.pool import PoolSpec
+from actors.pool_spec import PoolSpec
 from harness.settings import ApiKeyEntry, ServeSettings, Settings
 from serve.deps import ApiDeps, ApiLimits
 
@@ -114,6 +119,8 @@ class ServeConfig:
                 runs_per_actor=settings.runs_per_actor,
                 max_finished=serve_settings.api_max_runs_remembered,
                 actor_resources=tuple(sorted(settings.run_actor_resources.items())),
+                max_waiting=serve_settings.serve_max_waiting_runs,
+                retry_after_s=float(serve_settings.serve_retry_after_s),
             ),
             keys=keys,
             limits=ApiLimits.of(serve_settings),

@@ -26,6 +26,10 @@ class RunPlane(Protocol):
 
     async def submit(self, submission: Submission) -> Submitted: ...
 
+    async def submit_and_view(
+        self, submission: Submission, wait_s: float
+    ) -> tuple[Submitted, RunView]: ...
+
     async def view(self, run_id: str, owner: str) -> RunView: ...
 
     async def wait(self, run_id: str, owner: str, timeout_s: float) -> RunView: ...
@@ -64,6 +68,12 @@ class RayRunPlane:
     async def submit(self, submission: Submission) -> Submitted:
         submitted: Submitted = await self._call("submit", submission)
         return submitted
+
+    async def submit_and_view(
+        self, submission: Submission, wait_s: float
+    ) -> tuple[Submitted, RunView]:
+        started: tuple[Submitted, RunView] = await self._call("submit_and_view", submission, wait_s)
+        return started
 
     async def view(self, run_id: str, owner: str) -> RunView:
         view: RunView = await self._call("view", run_id, owner)

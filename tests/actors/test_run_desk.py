@@ -73,6 +73,25 @@ def test_a_run_is_read_by_its_owner_and_by_nobody_else() -> None:
     _run(scenario)
 
 
+def test_submit_and_view_answers_the_submission_and_its_view_in_one_call() -> None:
+    async def scenario(desk: RunDesk, pool: LocalRunPool) -> None:
+        waited, view = await desk.submit_and_view(_submission("hi @answer=yes", key="k"), 10)
+        assert waited.created and view.terminal
+        assert view.result == Answer(run_id=waited.run_id, intent="SYSTEM_CHAT", text="yes")
+        replayed, again = await desk.submit_and_view(_submission("hi @answer=yes", key="k"), 0)
+        assert (replayed.run_id, replayed.created, again.result) == (
+            waited.run_id,
+            False,
+            view.result,
+        )
+        # Without a wait the view comes at once, while the run goes on.
+        started, running = await desk.submit_and_view(_submission("slow @route_s=5"), 0)
+        assert started.created and not running.terminal and running.run_id == started.run_id
+        assert (await desk.cancel(started.run_id, "alice")).cancelled
+
+    _run(scenario)
+
+
 def test_the_same_key_and_body_name_the_same_run_per_owner() -> None:
     async def scenario(desk: RunDesk, pool: LocalRunPool) -> None:
         first = await desk.submit(_submission("hello", key="k"))

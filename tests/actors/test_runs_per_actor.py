@@ -10,7 +10,7 @@ from actor_helpers import eventually
 from actors.pool import ActorView, RunPool
 from actors.testing import FakeDepsFactory
 from harness.context import RunStatus
-from harness.errors import HarnessError
+from harness.errors import ErrorCode, HarnessError, RateLimited
 from harness.ingress import RunRequest
 from harness.results import Answer, Cancelled
 from harness.snapshot import RunPhase
@@ -111,3 +111,31 @@ def test_actors_are_retired_after_their_quota_of_runs() -> None:
             assert [a.name for a in pool.actors()] == ["quota-actor-2"]
 
     asyncio.run(main())
+
+
+def test_a_pool_with_max_waiting_refuses_beyond_it_with_overloaded() -> None:
+    async def main() -> None:
+        async with RunPool(
+            1, 1, FakeDepsFactory(), name_prefix="admit-actor", max_waiting=1, retry_after_s=3
+        ) as pool:
+            running = await pool.submit(RunRequest(question="first @route_s=1 @answer=1"))
+            waiting = asyncio.create_task(pool.submit(RunRequest(question="second @answer=2")))
+            await eventually(lambda: _async(pool.registry.in_flight() == 2))
+            with pytest.raises(RateLimited) as refused:
+                await pool.submit(RunRequest(question="third @answer=3"))
+            assert refused.value.error_code is ErrorCode.OVERLOADED
+            assert refused.value.context == {"retry_after_s": 3}
+            assert pool.registry.in_flight() == 2  # the refused run was never registered
+            results = [await pool.result(r, timeout_s=30) for r in (running, await waiting)]
+            assert [r.text for r in results if isinstance(r, Answer)] == ["1", "2"]
+            # Slots free again: a new submission is admitted.
+            admitted = await pool.submit(RunRequest(question="fourth @answer=4"))
+            assert await pool.result(admitted, timeout_s=30) == Answer(
+                run_id=admitted, intent="SYSTEM_CHAT", text="4"
+            )
+
+    asyncio.run(main())
+
+
+async def _async(value: bool) -> bool:
+    return value

@@ -20,7 +20,7 @@ import pytest
 import ray
 
 from actors.factory import connect_run_desk
-from actors.pool import PoolSpec
+from actors.pool_spec import PoolSpec
 from actors.testing import FakeDepsFactory, ProbeToolSetFactory
 from harness.context import RunStatus
 from harness.errors import ErrorCode

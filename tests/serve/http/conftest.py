@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import httpx
 import pytest
 
-from actors.pool import PoolSpec
+from actors.pool_spec import PoolSpec
 from actors.testing import FakeDepsFactory
 from harness.principal import Permission
 from harness.settings import ApiKeyEntry, ServeSettings

@@ -1,0 +1,764 @@
+"""HTTP API benchmark: diagnoses/s through Ray Serve beside the same runs in process, and
+bursts of async submissions against a model slowed to 10 s per call.
+
+Prints a readable table and, as its last line, one JSON object with the same figures.
+
+1. Throughput. The demo question ("Why does checkout-api return HTTP 500 since 14:05?") on the
+   offline demo model (openai SDK) and the embedded tool plane, ``--runs`` runs per batch with
+   ``--clients`` concurrent clients, median of ``--repeats`` batches:
+   (a) through HTTP: ``POST /v1/diagnoses`` with ``wait`` from an httpx client (keep-alive,
+   one connection per client) to a Serve deployment (``serve.deployment.start``; tools as Ray
+   tasks, the production default); (b) in process: ``DiagnosisRun`` in this process on the
+   same deps with inline tools and the same concurrency. Latency p50/p99 per request. CPU per
+   run: the CPU time (user + system) of every Ray process (the driver's descendants: GCS,
+   raylet, Serve's controller and proxy, the replica, the desk, RunActors, tool workers)
+   over the batch, divided by its runs, beside this process's own (the HTTP client).
+2. Bursts. A second deployment whose every model call first sleeps ``--delay-s`` (default
+   10 s) inside the RunActor; ``--burst`` (default 1,000) and then ``--overload`` (default
+   2,000) async submissions (``POST /v1/diagnoses`` without ``wait``) from ``--burst-clients``
+   concurrent connections. For each burst: answers by class (accepted 202, 429 with an
+   OVERLOADED or RATE_LIMITED body and ``Retry-After``, other 4xx, 5xx, transport failures:
+   resets, timeouts); peak runs in flight as the run desk counts them (its ``ping``:
+   placed and running, not yet terminal) and as the RunActors host them (sum of their
+   ``ping().active``), sampled every ``--sample-s``; memory of the Ray processes (RSS and USS
+   summed) idle before the burst and at the peak, (peak - idle) / runs in flight; once every
+   admitted run ended, their outcomes (released result kinds, failures by code) and the
+   harness overhead per run: from the run's submission (``created_at``) to its last timeline
+   event, less the model's sleep (``model_calls`` × delay).
+
+Usage: ``python benchmarks/bench_serve.py [--quick]`` from the repository root (Ray workers
+import the project from the driver's working directory).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import dataclasses
+import json
+import os
+import socket
+import threading
+import time
+from collections import Counter
+from collections.abc import Awaitable, Callable
+from datetime import datetime
+from typing import Any
+
+import httpx
+
+from actors.deps import EmbeddedDepsFactory
+from actors.factory import RAY_NAMESPACE, local_ray
+from actors.pool_spec import PoolSpec
+from harness.demo import INCIDENT_QUESTION, WINDOW_END
+from harness.diagnosis import DiagnosisRun, RunDeps
+from harness.ingress import RunRequest
+from harness.models import Component, ModelReply, ModelRequest
+from harness.principal import Permission
+from harness.settings import ApiKeyEntry, ServeSettings
+from serve.auth import key_digest, new_api_key
+from serve.deps import ApiLimits
+
+GOAL_RUNS_PER_S = 20.0
+GOAL_IN_FLIGHT = 1000
+GOAL_OVERHEAD_P99_MS = 100.0
+MIB = 1024 * 1024
+PRINCIPAL = "bench"
+
+
+# ---------------------------------------------------------------- the slowed model
+
+
+@dataclasses.dataclass
+class _SlowedModel:
+    """A model client whose every call first sleeps ``delay_s`` (a slow provider)."""
+
+    inner: Any
+    delay_s: float
+
+    async def complete(self, request: ModelRequest) -> ModelReply:
+        await asyncio.sleep(self.delay_s)
+        reply: ModelReply = await self.inner.complete(request)
+        return reply
+
+
+@dataclasses.dataclass(frozen=True)
+class SlowedDeps:
+    """Deps whose model calls each sleep ``delay_s`` first; component timeouts raised above it
+    (pickled by value to the RunActors, since this module runs as ``__main__``)."""
+
+    inner: Callable[[], RunDeps]
+    delay_s: float
+
+    def __call__(self) -> RunDeps:
+        from harness.agent.caller import ComponentSettings
+
+        deps = self.inner()
+        models = {c: _SlowedModel(m, self.delay_s) for c, m in deps.models.items()}
+        settings = {
+            c: dataclasses.replace(
+                deps.component_settings.get(c, ComponentSettings()),
+                timeout_s=self.delay_s + 60.0,
+            )
+            for c in Component
+        }
+        return dataclasses.replace(deps, models=models, component_settings=settings)
+
+
+# ---------------------------------------------------------------- Ray processes
+
+
+def _ray_processes() -> list[Any]:
+    import psutil
+
+    return list(psutil.Process().children(recursive=True))
+
+
+def _cpu_by_process(processes: list[Any]) -> dict[int, float]:
+    import psutil
+
+    seconds: dict[int, float] = {}
+    for process in processes:
+        try:
+            times = process.cpu_times()
+        except psutil.Error:
+            continue
+        seconds[process.pid] = times.user + times.system
+    return seconds
+
+
+def _role(process: Any) -> str:
+    """What a Ray process is, from its title (``ray::RunActor``, ``raylet``...)."""
+    import psutil
+
+    try:
+        cmdline = process.cmdline()
+    except psutil.Error:
+        return "gone"
+    first = cmdline[0] if cmdline else process.name()
+    if first.startswith("ray::"):
+        title = first.removeprefix("ray::").split()[0]
+        if title.startswith(("tool:", "project:", "run_tool", "run_projector", "IDLE")):
+            return "tool workers (and idle workers)"
+        return title.split(".")[0]
+    return os.path.basename(first.split()[0]) if first else "?"
+
+
+def _memory() -> tuple[float, float]:
+    """(RSS, USS) of every Ray process, summed, in bytes."""
+    import psutil
+
+    rss = uss = 0.0
+    for process in _ray_processes():
+        try:
+            full = process.memory_full_info()
+        except psutil.Error:
+            continue
+        rss += full.rss
+        uss += full.uss
+    return rss, uss
+
+
+class _CpuMeter:
+    """CPU seconds of the Ray processes and of this process over a stretch."""
+
+    def __enter__(self) -> _CpuMeter:
+        self._processes = _ray_processes()
+        self._ray0 = _cpu_by_process(self._processes)
+        self._own0 = time.process_time()
+        self._wall0 = time.perf_counter()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        ray1 = _cpu_by_process(self._processes)
+        self.by_role: Counter[str] = Counter()
+        for process in self._processes:
+            if process.pid in ray1:
+                delta = ray1[process.pid] - self._ray0.get(process.pid, 0.0)
+                self.by_role[_role(process)] += delta
+        self.ray_s = sum(self.by_role.values())
+        self.own_s = time.process_time() - self._own0
+        self.wall_s = time.perf_counter() - self._wall0
+
+
+# ---------------------------------------------------------------- deployment
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@dataclasses.dataclass(frozen=True)
+class _Api:
+    url: str
+    key: str
+    desk_name: str
+    actor_prefix: str
+
+
+def _deploy(
+    args: argparse.Namespace, deps: Callable[[], RunDeps], *, tag: str, size: int, k: int
+) -> _Api:
+    from serve.deployment import ServeConfig, start
+
+    key = new_api_key()
+    entry = ApiKeyEntry(
+        principal=PRINCIPAL,
+        key_sha256=key_digest(key),
+        permissions=frozenset(Permission) - {Permission.ADMIN},
+        rate_limit=None,
+    )
+    prefix = f"bench-{tag}-actor"
+    config = ServeConfig(
+        pool=PoolSpec(
+            size=size,
+            runs_per_actor=k,
+            deps_factory=deps,
+            name_prefix=prefix,
+            result_ttl_s=3600.0,
+            max_waiting=args.max_waiting if tag == "burst" else None,
+        ),
+        keys=(entry,),
+        limits=ApiLimits(
+            max_body_bytes=16 * 1024,
+            # The benchmark measures capacity, not quotas: the principal's quota is out of reach.
+            rate_limit=1_000_000,
+            rate_window_s=60,
+            max_deadline_s=3600.0,
+            max_wait_s=600.0,
+            sse_heartbeat_s=15.0,
+            max_stream_s=900.0,
+        ),
+        redis_url=args.redis_url,
+        redis_prefix=f"dhbench:{tag}:{os.getpid()}",
+        audit=False,
+        desk_name=f"bench-{tag}-desk",
+    )
+    settings = ServeSettings(
+        serve_replicas=args.replicas,
+        serve_max_ongoing_requests=args.max_ongoing,
+        serve_max_queued_requests=args.max_queued,
+        api_max_wait_s=600.0,
+        api_max_stream_s=900.0,
+        api_max_deadline_s=3600.0,
+    )
+    port = args.port  # Serve's proxy keeps the port of its first start
+    start(config, settings, host="127.0.0.1", port=port)
+    return _Api(f"http://127.0.0.1:{port}", key, config.desk_name, prefix)
+
+
+def _undeploy(api: _Api) -> None:
+    from serve.deployment import stop
+
+    stop(desk_name=api.desk_name)
+
+
+def _client(api: _Api, connections: int) -> httpx.AsyncClient:
+    return httpx.AsyncClient(
+        base_url=api.url,
+        headers={"Authorization": f"Bearer {api.key}"},
+        timeout=httpx.Timeout(900.0, connect=30.0),
+        limits=httpx.Limits(max_connections=connections, max_keepalive_connections=connections),
+    )
+
+
+def _body(question: str, *, wait: bool, deadline_s: float, n: int) -> dict[str, Any]:
+    return {
+        "question": question,
+        "session_id": f"bench-{n}",
+        "as_of": WINDOW_END.isoformat(),
+        "deadline_s": deadline_s,
+        "wait": wait,
+    }
+
+
+def _percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(q / 100 * len(ordered) + 0.5) - 1))]
+
+
+# ---------------------------------------------------------------- 1. throughput
+
+
+async def _timed_batch(
+    one: Callable[[int], Awaitable[str]], runs: int, concurrency: int
+) -> dict[str, Any]:
+    gate = asyncio.Semaphore(concurrency)
+    latencies: list[float] = []
+
+    async def guarded(n: int) -> str:
+        async with gate:
+            t0 = time.perf_counter()
+            kind = await one(n)
+            latencies.append(time.perf_counter() - t0)
+            return kind
+
+    with _CpuMeter() as cpu:
+        kinds = await asyncio.gather(*(guarded(n) for n in range(runs)))
+    return {
+        "runs_per_s": runs / cpu.wall_s,
+        "p50_ms": 1000 * _percentile(latencies, 50),
+        "p99_ms": 1000 * _percentile(latencies, 99),
+        "ray_cpu_ms_per_run": 1000 * cpu.ray_s / runs,
+        "driver_cpu_ms_per_run": 1000 * cpu.own_s / runs,
+        "ray_cpu_ms_per_run_by_process": {
+            role: round(1000 * seconds / runs, 1) for role, seconds in cpu.by_role.most_common()
+        },
+        "kinds": dict(Counter(kinds)),
+    }
+
+
+def _median_batch(batches: list[dict[str, Any]]) -> dict[str, Any]:
+    median = sorted(batches, key=lambda b: b["runs_per_s"])[len(batches) // 2]
+    return {
+        **{k: round(v, 2) if isinstance(v, float) else v for k, v in median.items()},
+        "runs_per_s_samples": [round(b["runs_per_s"], 2) for b in batches],
+    }
+
+
+async def _http_throughput(api: _Api, args: argparse.Namespace) -> dict[str, Any]:
+    async with _client(api, args.clients) as client:
+
+        async def one(n: int) -> str:
+            response = await client.post(
+                "/v1/diagnoses", json=_body(INCIDENT_QUESTION, wait=True, deadline_s=120, n=n)
+            )
+            if response.status_code != 200:
+                return f"http {response.status_code}"
+            result = response.json().get("result") or {}
+            return str(result.get("kind"))
+
+        await _timed_batch(one, args.clients, args.clients)  # warm: connections, actor caches
+        batches = [await _timed_batch(one, args.runs, args.clients) for _ in range(args.repeats)]
+    return _median_batch(batches)
+
+
+async def _in_process_throughput(args: argparse.Namespace) -> dict[str, Any]:
+    deps = EmbeddedDepsFactory(tool_execution="inline")()
+    request = RunRequest(question=INCIDENT_QUESTION, as_of=WINDOW_END, deadline_s=120)
+
+    async def one(n: int) -> str:
+        return str((await DiagnosisRun(request, deps).execute()).kind)
+
+    await _timed_batch(one, args.clients, args.clients)  # warm caches, like a warm actor
+    batches = [await _timed_batch(one, args.runs, args.clients) for _ in range(args.repeats)]
+    return _median_batch(batches)
+
+
+# ---------------------------------------------------------------- 2. bursts
+
+
+class _Sampler:
+    """Runs in flight (desk and RunActors) sampled every ``period_s``; memory of the Ray
+    processes sampled in a thread as often as it can be read (smaps is slow under load), each
+    memory sample tagged with the runs in flight when it began."""
+
+    def __init__(self, api: _Api, period_s: float) -> None:
+        import ray
+
+        self._desk = ray.get_actor(api.desk_name, namespace=RAY_NAMESPACE)
+        self._actors = [
+            ray.get_actor(a["name"], namespace=RAY_NAMESPACE)
+            for a in ray.util.list_named_actors(all_namespaces=True)
+            if a["namespace"] == RAY_NAMESPACE and a["name"].startswith(api.actor_prefix)
+        ]
+        self._period_s = period_s
+        self.desk = self.actors = 0
+        self.peak_desk = self.peak_actors = 0
+        self.samples = 0
+        self.memory_samples = 0
+        self.errors: Counter[str] = Counter()
+        self.peak_memory = (0.0, 0.0)
+        self._peak_memory_runs = -1
+        self._stopping = False
+
+    async def counts(self) -> tuple[int, int]:
+        health = await self._desk.ping.remote()
+        actors = await asyncio.gather(*(a.ping.remote() for a in self._actors))
+        return health.runs_in_flight, sum(h.active for h in actors)
+
+    async def _count_loop(self) -> None:
+        while True:
+            try:
+                self.desk, self.actors = await asyncio.wait_for(self.counts(), 30.0)
+            except Exception as exc:  # counted and shown; the next sample tries again
+                self.errors[type(exc).__name__] += 1
+                await asyncio.sleep(self._period_s)
+                continue
+            self.samples += 1
+            self.peak_desk = max(self.peak_desk, self.desk)
+            self.peak_actors = max(self.peak_actors, self.actors)
+            await asyncio.sleep(self._period_s)
+
+    def _memory_loop(self) -> None:
+        while not self._stopping:
+            runs = self.actors
+            memory = _memory()
+            self.memory_samples += 1
+            if runs > self._peak_memory_runs or (
+                runs == self._peak_memory_runs and memory[0] > self.peak_memory[0]
+            ):
+                self._peak_memory_runs, self.peak_memory = runs, memory
+            time.sleep(self._period_s)
+
+    @property
+    def memory_at_runs(self) -> int:
+        """Runs hosted when the peak memory sample began."""
+        return max(self._peak_memory_runs, 0)
+
+    def start(self) -> None:
+        self._count = asyncio.create_task(self._count_loop())
+        # A daemon thread: an interrupted benchmark does not wait for it at exit.
+        self._memory = threading.Thread(target=self._memory_loop, daemon=True)
+        self._memory.start()
+
+    async def stop(self) -> None:
+        self._stopping = True
+        self._count.cancel()
+        await asyncio.gather(self._count, return_exceptions=True)
+        await asyncio.to_thread(self._memory.join)
+
+
+def _classify(response: httpx.Response | BaseException) -> str:
+    if isinstance(response, BaseException):
+        return f"transport:{type(response).__name__}"
+    status = response.status_code
+    if status in (200, 202):
+        return "accepted"
+    if status == 429:
+        try:
+            code = response.json().get("error_code")
+        except ValueError:
+            code = None
+        retry = response.headers.get("Retry-After")
+        if code in ("OVERLOADED", "RATE_LIMITED") and retry is not None:
+            return f"429 {code}"
+        return "429 without error body or Retry-After"
+    return f"{status // 100}xx {status}"
+
+
+async def _burst(api: _Api, n: int, args: argparse.Namespace) -> dict[str, Any]:
+    sampler = _Sampler(api, args.sample_s)
+    idle_rss, idle_uss = await asyncio.to_thread(_memory)
+    async with _client(api, args.burst_clients) as client:
+        gate = asyncio.Semaphore(args.burst_clients)
+        latencies: list[float] = []
+
+        async def submit(i: int) -> httpx.Response | BaseException:
+            async with gate:
+                t0 = time.perf_counter()
+                try:
+                    response = await client.post(
+                        "/v1/diagnoses",
+                        json=_body(INCIDENT_QUESTION, wait=False, deadline_s=1800, n=i),
+                    )
+                except httpx.HTTPError as exc:
+                    return exc
+                latencies.append(time.perf_counter() - t0)
+                return response
+
+        sampler.start()
+        with _CpuMeter() as submitting:
+            answers = await asyncio.gather(*(submit(i) for i in range(n)))
+        classes = Counter(_classify(a) for a in answers)
+        run_ids = [
+            a.json()["run_id"]
+            for a in answers
+            if isinstance(a, httpx.Response) and a.status_code in (200, 202)
+        ]
+        # Every admitted run ends before its views are read (and before the next burst).
+        with _CpuMeter() as running:
+            first = sampler.samples
+            deadline = time.monotonic() + args.drain_timeout_s
+            while sampler.samples <= first or sampler.desk or sampler.actors:
+                if time.monotonic() > deadline:
+                    break
+                await asyncio.sleep(1.0)
+        await sampler.stop()
+        views = await _collect(client, run_ids, args)
+    overheads = [v["overhead_s"] for v in views if v["overhead_s"] is not None]
+    queued = [v["queued_s"] for v in views if v["queued_s"] is not None]
+    outcomes = Counter(v["outcome"] for v in views)
+    peak_rss, peak_uss = sampler.peak_memory
+    in_flight = max(sampler.memory_at_runs, 1)
+    return {
+        "submissions": n,
+        "answers": dict(sorted(classes.items())),
+        "errors": sum(c for k, c in classes.items() if not k.startswith(("accepted", "429 "))),
+        "submit_wall_s": round(submitting.wall_s, 2),
+        "submit_p50_ms": round(1000 * _percentile(latencies, 50), 1),
+        "submit_p99_ms": round(1000 * _percentile(latencies, 99), 1),
+        "submit_ray_cpu_ms_per_request": round(1000 * submitting.ray_s / n, 2),
+        "peak_in_flight_desk": sampler.peak_desk,
+        "peak_in_flight_actors": sampler.peak_actors,
+        "samples": sampler.samples,
+        "memory_samples": sampler.memory_samples,
+        "sample_errors": dict(sampler.errors),
+        "left_in_flight": {"desk": sampler.desk, "actors": sampler.actors},
+        "memory_peak_at_runs": sampler.memory_at_runs,
+        "drain_wall_s": round(running.wall_s, 1),
+        "run_ray_cpu_ms_per_run": round(1000 * running.ray_s / max(len(run_ids), 1), 1),
+        "outcomes": dict(sorted(outcomes.items())),
+        "run_errors": sum(c for k, c in outcomes.items() if not k.startswith("released")),
+        # A released SafeFallback or a tool call that timed out is a degraded run, not a
+        # failed one: counted apart, and against the "errors 0" goal.
+        "fallback_runs": sum(c for k, c in outcomes.items() if k == "released SafeFallback"),
+        "tool_errors": sum(1 for v in views for t in v["tools"] if t != "READY"),
+        "overhead_p50_ms": round(1000 * _percentile(overheads, 50), 1),
+        "overhead_p99_ms": round(1000 * _percentile(overheads, 99), 1),
+        "overhead_max_ms": round(1000 * max(overheads, default=float("nan")), 1),
+        "to_start_p50_ms": round(1000 * _percentile(queued, 50), 1),
+        "to_start_p99_ms": round(1000 * _percentile(queued, 99), 1),
+        "model_calls_per_run": dict(Counter(v["model_calls"] for v in views)),
+        "tool_calls": dict(Counter(t for v in views for t in v["tools"])),
+        "idle_rss_mib": round(idle_rss / MIB, 1),
+        "peak_rss_mib": round(peak_rss / MIB, 1),
+        "idle_uss_mib": round(idle_uss / MIB, 1),
+        "peak_uss_mib": round(peak_uss / MIB, 1),
+        "rss_per_run_mib": round((peak_rss - idle_rss) / in_flight / MIB, 2),
+        "uss_per_run_mib": round((peak_uss - idle_uss) / in_flight / MIB, 2),
+    }
+
+
+async def _warm(api: _Api, runs: int) -> None:
+    """A few waited runs at once: the RunActors' and tool workers' lazy parts get built."""
+    async with _client(api, runs) as client:
+        await asyncio.gather(
+            *(
+                client.post(
+                    "/v1/diagnoses", json=_body(INCIDENT_QUESTION, wait=True, deadline_s=900, n=n)
+                )
+                for n in range(runs)
+            )
+        )
+
+
+async def _collect(
+    client: httpx.AsyncClient, run_ids: list[str], args: argparse.Namespace
+) -> list[dict[str, Any]]:
+    """Each run's outcome and overhead over the model's sleep, from its view and trace."""
+    gate = asyncio.Semaphore(16)
+
+    async def one(run_id: str) -> dict[str, Any]:
+        async with gate:
+            view = (await client.get(f"/v1/runs/{run_id}")).json()
+            trace = (await client.get(f"/v1/runs/{run_id}/trace")).json()
+        result = view.get("result") or {}
+        kind = result.get("kind")
+        code = result.get("error_code")
+        outcome = f"released {kind}" if code is None else f"{kind} {code}"
+        model_calls = view["progress"].get("model_calls")
+        events = trace.get("events") or []
+        overhead = queued = None
+        if events and model_calls is not None:
+            created = datetime.fromisoformat(view["created_at"])
+            started = min(datetime.fromisoformat(e["at"]) for e in events)
+            ended = max(datetime.fromisoformat(e["at"]) for e in events)
+            overhead = (ended - created).total_seconds() - model_calls * args.delay_s
+            queued = (started - created).total_seconds()
+        tools = [
+            f"{t['status']} {t.get('error_code') or ''}".strip()
+            for t in view["progress"].get("tools") or []
+        ]
+        return {
+            "outcome": outcome,
+            "tools": tools,
+            "model_calls": model_calls,
+            "overhead_s": overhead,
+            "queued_s": queued,
+        }
+
+    return list(await asyncio.gather(*(one(r) for r in run_ids)))
+
+
+# ---------------------------------------------------------------- main
+
+
+async def _main(args: argparse.Namespace) -> dict[str, Any]:
+    figures: dict[str, Any] = {
+        "cpus": os.cpu_count(),
+        "load_avg_1m_at_start": round(os.getloadavg()[0], 2),
+        "model": "offline demo model (openai SDK) + embedded tool plane",
+        "question": INCIDENT_QUESTION,
+        "clients": args.clients,
+        "runs_per_batch": args.runs,
+        "repeats": args.repeats,
+        "pool": {"size": args.pool_size, "runs_per_actor": args.runs_per_actor},
+        "tools": args.tools,
+        "goals": {
+            "http_runs_per_s": GOAL_RUNS_PER_S,
+            "peak_in_flight": GOAL_IN_FLIGHT,
+            "errors": 0,
+            "overhead_p99_ms": GOAL_OVERHEAD_P99_MS,
+        },
+    }
+    args.port = args.port or _free_port()
+    figures["in_process"] = await _in_process_throughput(args)
+    api = await asyncio.to_thread(
+        _deploy,
+        args,
+        EmbeddedDepsFactory(tool_execution=args.tools),
+        tag="fast",
+        size=args.pool_size,
+        k=args.runs_per_actor,
+    )
+    try:
+        figures["http"] = await _http_throughput(api, args)
+    finally:
+        await asyncio.to_thread(_undeploy, api)
+    if not args.burst:
+        return figures
+    slowed = SlowedDeps(EmbeddedDepsFactory(tool_execution=args.tools), args.delay_s)
+    api = await asyncio.to_thread(
+        _deploy, args, slowed, tag="burst", size=args.burst_pool_size, k=args.burst_runs_per_actor
+    )
+    figures["burst_pool"] = {
+        "size": args.burst_pool_size,
+        "runs_per_actor": args.burst_runs_per_actor,
+        "max_waiting": args.max_waiting,
+        "delay_s": args.delay_s,
+        "burst_clients": args.burst_clients,
+    }
+    try:
+        await _warm(api, args.warm_runs)
+        figures["burst"] = await _burst(api, args.burst, args)
+        if args.overload:
+            figures["overload"] = await _burst(api, args.overload, args)
+    finally:
+        await asyncio.to_thread(_undeploy, api)
+    return figures
+
+
+def _verdict(ok: bool) -> str:
+    return "meets" if ok else "MISSES"
+
+
+def _print_table(f: dict[str, Any]) -> None:
+    print(f"Serve benchmark — {f['model']}; cpus={f['cpus']} load(1m)={f['load_avg_1m_at_start']}")
+    print(
+        f"1. Throughput: {f['runs_per_batch']} runs/batch, {f['clients']} concurrent clients, "
+        f"median of {f['repeats']}; pool {f['pool']['size']} actors x {f['pool']['runs_per_actor']}; "
+        f"tools over HTTP: {f['tools']}, in process: inline"
+    )
+    print(
+        f"{'mode':<12}{'runs/s':>8}{'p50 ms':>9}{'p99 ms':>9}{'Ray CPU ms/run':>16}"
+        f"{'driver CPU ms/run':>19}   samples, results"
+    )
+    for mode in ("http", "in_process"):
+        row = f[mode]
+        print(
+            f"{mode:<12}{row['runs_per_s']:>8.2f}{row['p50_ms']:>9.0f}{row['p99_ms']:>9.0f}"
+            f"{row['ray_cpu_ms_per_run']:>16.1f}{row['driver_cpu_ms_per_run']:>19.1f}"
+            f"   {row['runs_per_s_samples']} {row['kinds']}"
+        )
+    print(f"HTTP: Ray CPU ms/run by process: {f['http']['ray_cpu_ms_per_run_by_process']}")
+    goal = f["goals"]["http_runs_per_s"]
+    print(f"HTTP {_verdict(f['http']['runs_per_s'] >= goal)} the >= {goal:g} diagnoses/s goal")
+    if "burst" not in f:
+        return
+    bp = f["burst_pool"]
+    print(
+        f"2. Bursts of async submissions, every model call slowed to {bp['delay_s']:g} s; pool "
+        f"{bp['size']} actors x {bp['runs_per_actor']}, at most {bp['max_waiting']} waiting for a slot, "
+        f"{bp['burst_clients']} connections"
+    )
+    rows = [("burst", f["burst"])] + ([("overload", f["overload"])] if "overload" in f else [])
+    for name, b in rows:
+        print(f"  {name}: {b['submissions']} submissions in {b['submit_wall_s']} s: {b['answers']}")
+        print(
+            f"    submit p50/p99 {b['submit_p50_ms']}/{b['submit_p99_ms']} ms, "
+            f"Ray CPU {b['submit_ray_cpu_ms_per_request']} ms/request; "
+            f"peak in flight: desk {b['peak_in_flight_desk']}, actors {b['peak_in_flight_actors']}"
+        )
+        print(
+            f"    runs: {b['outcomes']} model calls/run {b['model_calls_per_run']}; "
+            f"tool calls {b['tool_calls']}; "
+            f"drained in {b['drain_wall_s']} s (left in flight {b['left_in_flight']}), "
+            f"Ray CPU {b['run_ray_cpu_ms_per_run']} ms/run; sampling errors {b['sample_errors']}"
+        )
+        print(
+            f"    overhead over the model's sleep p50/p99/max "
+            f"{b['overhead_p50_ms']}/{b['overhead_p99_ms']}/{b['overhead_max_ms']} ms "
+            f"(of which submission to the run's first event p50/p99 "
+            f"{b['to_start_p50_ms']}/{b['to_start_p99_ms']} ms)"
+        )
+        print(
+            f"    memory idle -> peak RSS {b['idle_rss_mib']} -> {b['peak_rss_mib']} MiB, "
+            f"USS {b['idle_uss_mib']} -> {b['peak_uss_mib']} MiB; per run in flight "
+            f"RSS {b['rss_per_run_mib']} MiB, USS {b['uss_per_run_mib']} MiB "
+            f"(peak sample at {b['memory_peak_at_runs']} runs hosted)"
+        )
+    b = f["burst"]
+    g = f["goals"]
+    print(
+        f"burst: peak in flight {_verdict(b['peak_in_flight_actors'] >= g['peak_in_flight'])} "
+        f">= {g['peak_in_flight']}; "
+        f"errors {_verdict(b['errors'] + b['run_errors'] + b['tool_errors'] == 0)} 0 "
+        f"({b['errors']} HTTP, {b['run_errors']} failed runs, {b['tool_errors']} tool calls "
+        f"not READY, {b['fallback_runs']} runs released a SafeFallback); "
+        f"overhead p99 {_verdict(b['overhead_p99_ms'] <= g['overhead_p99_ms'])} "
+        f"<= {g['overhead_p99_ms']:g} ms"
+    )
+    if "overload" in f:
+        o = f["overload"]
+        graceful = sum(c for k, c in o["answers"].items() if k.startswith("429 "))
+        print(
+            f"overload: {graceful} graceful 429s, {o['errors']} failures "
+            f"({_verdict(o['errors'] == 0 and graceful > 0)} 429s instead of failures)"
+        )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="a small smoke run")
+    parser.add_argument(
+        "--tools", choices=("ray", "inline"), default="ray", help="tool execution of the RunActors"
+    )
+    parser.add_argument("--runs", type=int, default=60, help="runs per throughput batch")
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--clients", type=int, default=8, help="concurrent HTTP clients")
+    parser.add_argument("--pool-size", type=int, default=2, help="RunActors (throughput)")
+    parser.add_argument("--runs-per-actor", type=int, default=8, help="K (throughput)")
+    parser.add_argument("--burst", type=int, default=1000, help="0: no bursts")
+    parser.add_argument("--overload", type=int, default=2000, help="0: no overload burst")
+    parser.add_argument("--burst-clients", type=int, default=100)
+    parser.add_argument("--burst-pool-size", type=int, default=4)
+    parser.add_argument("--burst-runs-per-actor", type=int, default=256)
+    parser.add_argument(
+        "--max-waiting",
+        type=int,
+        default=64,
+        help="runs that may wait for a slot in the burst pool (admission control)",
+    )
+    parser.add_argument("--delay-s", type=float, default=10.0, help="the slowed model's delay")
+    parser.add_argument(
+        "--warm-runs", type=int, default=8, help="waited runs before the bursts (warm-up)"
+    )
+    parser.add_argument(
+        "--drain-timeout-s", type=float, default=900.0, help="longest wait for a burst to end"
+    )
+    parser.add_argument("--sample-s", type=float, default=0.5)
+    parser.add_argument("--replicas", type=int, default=1)
+    parser.add_argument("--max-ongoing", type=int, default=1000)
+    parser.add_argument("--max-queued", type=int, default=1000)
+    parser.add_argument("--redis-url", default=None, help="rate counters; default in-process")
+    parser.add_argument("--port", type=int, default=0)
+    args = parser.parse_args()
+    if args.quick:
+        args.runs, args.repeats, args.clients = 8, 1, 4
+        args.pool_size, args.runs_per_actor = 1, 4
+        args.burst, args.overload, args.burst_clients = 40, 80, 20
+        args.burst_pool_size, args.burst_runs_per_actor, args.max_waiting = 1, 32, 8
+        args.delay_s = 1.0
+    with local_ray(num_cpus=2):
+        figures = asyncio.run(_main(args))
+    _print_table(figures)
+    print(json.dumps(figures))
+
+
+if __name__ == "__main__":
+    main()
