@@ -40,7 +40,8 @@ from array import array
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
-from operator import add
+from itertools import compress
+from operator import add, not_
 from typing import Any
 
 from pydantic import BaseModel
@@ -295,32 +296,36 @@ class LogsProjector:
         merge.
         """
         redact = self._redact
-        canonical = canonical_lines(distinct)
+        lines, statuses, fixed = canonical_lines(distinct)
         # Fixed (access-log) templates need no mining at all.
-        to_mine = list(dict.fromkeys(c.text for c in canonical if not c.fixed))
+        to_mine = list(dict.fromkeys(compress(lines, map(not_, fixed))))
         miner = TemplateMiner(self._miner_config, guard=redact)
         templates_of = {
             t: m.template for t, m in zip(to_mine, miner.mine_batch(to_mine), strict=True)
         }
-        index_of_key: dict[tuple[str, str | None], int] = {}
+        keys = list(
+            zip(
+                [t if f else templates_of[t] for t, f in zip(lines, fixed, strict=True)],
+                statuses,
+                strict=True,
+            )
+        )
+        # Few distinct (template, status) pairs: each is redacted and named once, in order.
+        index_of_key: dict[tuple[str, str | None], int] = dict.fromkeys(keys, 0)
         index_of_id: dict[str, int] = {}
         ids: list[str] = []
         texts: list[str] = []
-        slots = array("I")
-        for line in canonical:
-            template = line.text if line.fixed else templates_of[line.text]
-            key = (template, line.status)
-            index = index_of_key.get(key)
+        for key in index_of_key:
+            template, status = key
+            text = redact(with_status(template, status))
+            template_id = template_id_of(text)
+            index = index_of_id.get(template_id)
             if index is None:
-                text = redact(with_status(template, line.status))
-                template_id = template_id_of(text)
-                index = index_of_id.get(template_id)
-                if index is None:
-                    index = index_of_id[template_id] = len(ids)
-                    ids.append(template_id)
-                    texts.append(text)
-                index_of_key[key] = index
-            slots.append(index)
+                index = index_of_id[template_id] = len(ids)
+                ids.append(template_id)
+                texts.append(text)
+            index_of_key[key] = index
+        slots = array("I", map(index_of_key.__getitem__, keys))
         return MinedBatch(slots=slots, template_ids=tuple(ids), templates=tuple(texts))
 
     def _fit(self, observation: LogsObservation) -> LogsObservation:

@@ -237,7 +237,17 @@ def test_canonical_lines_of_any_text_are_those_of_the_reference(line: str) -> No
     assert canonical_line(line) == reference_canonical_line(line)
 
 
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.lists(st.sampled_from(_FRAGMENTS), max_size=24).map("".join), max_size=12))
+def test_canonical_columns_are_the_reference_line_by_line(lines: list[str]) -> None:
+    """The column form (substring prefilters, shared path cache) is the per-line reference."""
+    columns = canonical_lines(lines)
+    assert list(zip(*columns, strict=True)) == [reference_canonical_line(line) for line in lines]
+
+
 def test_canonical_lines_of_the_demo_day_are_those_of_the_reference() -> None:
     raw = EmbeddedLogBackend(max_events=1_000_000).fetch(ALL).value()
     lines = list(dict.fromkeys(e["message"].partition("\n")[0] for e in raw["events"]))
-    assert canonical_lines(lines) == [reference_canonical_line(line) for line in lines]
+    assert list(zip(*canonical_lines(lines), strict=True)) == [
+        reference_canonical_line(line) for line in lines
+    ]
