@@ -10,11 +10,12 @@ import pytest
 
 from harness.logmining import TemplateMiner, detect_format, mask_content, mine_lines
 from tests.corpora import grouping_accuracy
-from tests.fixtures.logmining import generate_more
+from tests.fixtures.logmining import generate_more, generate_shapes
 from tests.fixtures.logmining.generate import SYSTEMS, VALIDATION, build, load, write_all
 from tests.fixtures.logmining.generate_more import MORE_TUNING, MORE_VALIDATION
+from tests.fixtures.logmining.generate_shapes import SHAPES_TUNING, SHAPES_VALIDATION
 
-ALL = [*SYSTEMS, *VALIDATION, *MORE_TUNING, *MORE_VALIDATION]
+ALL = [*SYSTEMS, *VALIDATION, *MORE_TUNING, *MORE_VALIDATION, *SHAPES_TUNING, *SHAPES_VALIDATION]
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "logmining"
 
@@ -28,15 +29,19 @@ def _ga(name: str) -> float:
 
 
 def _contents(name: str) -> list[str]:
-    lines = (
-        generate_more.build(name) if name in MORE_TUNING or name in MORE_VALIDATION else build(name)
-    )
+    if name in MORE_TUNING or name in MORE_VALIDATION:
+        lines = generate_more.build(name)
+    elif name in SHAPES_TUNING or name in SHAPES_VALIDATION:
+        lines = generate_shapes.build(name)
+    else:
+        lines = build(name)
     return [line.content for line in lines]
 
 
 def test_fixture_files_are_what_the_generators_write(tmp_path: Path) -> None:
     write_all(tmp_path)
     generate_more.write_all(tmp_path)
+    generate_shapes.write_all(tmp_path)
     for name in ALL:
         for suffix in (".log", ".events"):
             written = (tmp_path / f"{name}{suffix}").read_bytes()
@@ -69,6 +74,14 @@ def test_grouping_accuracy_on_the_second_validation_systems_does_not_regress() -
     scores = {name: _ga(name) for name in MORE_VALIDATION}
     assert sum(scores.values()) / len(scores) >= 0.80, scores
     assert {name: ga for name, ga in scores.items() if ga < 0.45} == {}
+
+
+def test_grouping_accuracy_on_the_third_validation_systems_does_not_regress() -> None:
+    # Written with the third tuning systems and never tuned on; measured when they were
+    # written (mean 0.7181, lowest 0.7050) and held at that floor, less a small margin.
+    scores = {name: _ga(name) for name in SHAPES_VALIDATION}
+    assert sum(scores.values()) / len(scores) >= 0.70, scores
+    assert {name: ga for name, ga in scores.items() if ga < 0.68} == {}
 
 
 def _covers(template: str, masked: str) -> bool:
