@@ -142,6 +142,15 @@ def test_a_different_first_word_is_a_different_event() -> None:
     assert len({m.template for m in mined}) == len(daemons)
 
 
+def test_two_verbs_spread_over_clusters_are_two_events() -> None:
+    # Each queue routes its lines to a cluster of its own, too small to show that ``paused``
+    # and ``resumed`` are two events; the clusters the fold joins show it together.
+    queues = ["default", "emails", "exports", "billing", "thumbnails"]
+    lines = [f"queue {q} is {state}" for q in queues for state in ("paused", "resumed")]
+    templates = {m.template for m in TemplateMiner().mine_batch(lines)}
+    assert templates == {"queue <*> is paused", "queue <*> is resumed"}
+
+
 def test_two_words_alone_at_a_position_over_many_lines_are_two_events() -> None:
     suites = ["Orders", "Invoices", "Login", "Search", "Carts", "Users"]
     lines = [
