@@ -153,12 +153,15 @@ class MinerConfig:
             number (which joins the number's token).
         merge_templates: After mining, split a cluster at a position that only ever held two
             constant words over many distinct lines (two events taken for one:
-            ``passed``/``failed``), then fold the clusters of one event together: equal
-            constant skeletons once variables are dropped (an empty or repeated variable
-            changes the token count, not the event), a cluster another of the same shape
-            covers, siblings (see ``min_distinct_words``), and words that fill another
-            template's variable (names of varying length). A message's first word is never
-            taken for a value by these passes; only its shape makes it one.
+            ``passed``/``failed``; the clusters a fold joins pool that evidence), then fold
+            the clusters of one event together: equal constant skeletons once variables are
+            dropped (an empty or repeated variable changes the token count, not the event),
+            a cluster another of the same shape covers, siblings (see
+            ``min_distinct_words``), free text after a ``key:`` that differs in as many
+            places, and words that fill another template's variable (names of varying
+            length). A message's first word is never taken for a value by these passes
+            (only its shape makes it one) unless it is a tag naming the emitter
+            (``nginx[812]:``, ``unit.service:``, ``(root)``).
         min_distinct_words: Distinct words at one position of otherwise equal templates that
             make the position a variable and fold the templates into one; 0 turns this pass
             off.

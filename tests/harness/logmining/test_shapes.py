@@ -81,6 +81,35 @@ SHAPES: dict[str, tuple[list[str], str]] = {
         ["+E(0)K", "+EDC", "-E(0)", "+", "-T", "(x)", "[y]", "a.b"],
         "query for zone answered with flags {} to client",
     ),
+    "process tag": (
+        ["chronyd[12]", "ntpd[7731]", "hostapd[301]", "named[4]"],
+        "{}: received SIGHUP, reloading configuration",
+    ),
+    "unit tag": (
+        ["nginx.service", "postfix.service", "man-db.service", "cups-browsed.service"],
+        "{}: Main process exited, code=exited, status=1/FAILURE",
+    ),
+    "user in brackets": (["(root)", "(alice)", "(bob)", "(erin)"], "{} CMD started by cron"),
+    "free text after a key": (
+        ["connection refused", "timed out after 30s", "permission denied for /srv/x",
+         "upstream vault:443 reset the connection", "invalid checksum (expected 0x1f)"],
+        "task 12 failed: {}",
+    ),
+    "statement after a key": (
+        ["SELECT id FROM tasks WHERE owner_id = $1", "BEGIN", "DELETE FROM leases",
+         "UPDATE outbox SET state = 'done' WHERE id = $2"],
+        "duration: 3.5 ms statement: {}",
+    ),
+    "description holding a path": (
+        ["Message of the Day", "Rotate log files", "Discard unused blocks from /etc/fstab",
+         "Clean up /tmp and /var/tmp", "Refresh package metadata"],
+        "Starting {}...",
+    ),
+    "command in brackets": (
+        ["/opt/scripts/sync.py", "run-parts --report /etc/cron.hourly", "certbot renew -q",
+         "test -x /usr/sbin/anacron || ( cd / && run-parts --report /etc/cron.daily )"],
+        "session 4 CMD ({})",
+    ),
     "multi-word name": (
         ["Mary", "Mary Ann", "Mary Ann Smith", "Jean-Luc Picard", "Ana van der Berg"],
         "Comment added by {} to the ticket",
@@ -140,6 +169,20 @@ def test_a_different_first_word_is_a_different_event() -> None:
     daemons = ["cupsd", "syslogd", "klogd", "sdpd", "hcid"]
     mined = TemplateMiner().mine_batch([f"{d} startup succeeded" for d in daemons])
     assert len({m.template for m in mined}) == len(daemons)
+
+
+def test_free_text_after_a_first_word_key_stays_apart() -> None:
+    # ``error:`` opening a message names no value: what follows is the event itself.
+    rests = ["disk full", "cannot bind socket", "configuration has no key"]
+    mined = TemplateMiner().mine_batch([f"error: {r}" for r in rests for _ in range(2)])
+    assert len({m.template for m in mined}) == len(rests)
+
+
+def test_a_logger_name_after_a_bracketed_value_is_not_a_key() -> None:
+    # ``[pid] logger: text``: the text after the logger's name is the event, whatever it is.
+    texts = ["Booting worker with pid: 12", "WORKER TIMEOUT (pid:12)", "Worker was sent SIGKILL!"]
+    lines = [f"[{n}] gunicorn.error: {t}" for t in texts for n in (1, 2)]
+    assert len({m.template for m in TemplateMiner().mine_batch(lines)}) == len(texts)
 
 
 def test_two_verbs_spread_over_clusters_are_two_events() -> None:
