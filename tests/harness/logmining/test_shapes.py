@@ -132,6 +132,35 @@ def test_a_variable_of_each_shape_lands_in_one_template(name: str) -> None:
     assert "<*>" in next(iter(templates))
 
 
+@pytest.mark.parametrize(
+    ("values", "event", "template"),
+    [
+        (
+            ["cache-primary:6379", "db.replica:5432"],
+            "upstream {} marked down after {} failures",
+            "upstream <*>:<*> marked down after <*> failures",
+        ),
+        (
+            ["aa:bb:cc:dd:0e:ff", "00-1A-2B-3C-4D-5E"],
+            "lease for {} renewed for {}s",
+            "lease for <*> renewed for <*>",
+        ),
+        (
+            ["alice@bastion", "bob@jump-host"],
+            "session {} opened, {} left",
+            "session <*> opened, <*> left",
+        ),
+    ],
+)
+def test_two_values_of_a_shape_over_many_lines_stay_one_event(
+    values: list[str], event: str, template: str
+) -> None:
+    # Two constant-looking words alone at a position over many lines would be two events; a
+    # shape says they are values before any count does.
+    lines = [event.format(v, n) for v in values for n in range(12)]
+    assert {m.template for m in TemplateMiner().mine_batch(lines)} == {template}
+
+
 def test_a_value_that_does_not_vary_keeps_its_text() -> None:
     lines = [f"GET /api/v1/cart customer_id={n} status=200" for n in range(5)]
     assert {m.template for m in TemplateMiner().mine_batch(lines)} == {
