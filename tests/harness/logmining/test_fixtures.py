@@ -13,9 +13,10 @@ from tests.corpora import grouping_accuracy
 from tests.fixtures.logmining import generate_more, generate_shapes
 from tests.fixtures.logmining.generate import SYSTEMS, VALIDATION, build, load, write_all
 from tests.fixtures.logmining.generate_more import MORE_TUNING, MORE_VALIDATION
-from tests.fixtures.logmining.generate_shapes import SHAPES_TUNING, SHAPES_VALIDATION
+from tests.fixtures.logmining.generate_shapes import SHAPES_LATE, SHAPES_TUNING, SHAPES_VALIDATION
 
-ALL = [*SYSTEMS, *VALIDATION, *MORE_TUNING, *MORE_VALIDATION, *SHAPES_TUNING, *SHAPES_VALIDATION]
+SHAPES = {**SHAPES_TUNING, **SHAPES_VALIDATION, **SHAPES_LATE}
+ALL = [*SYSTEMS, *VALIDATION, *MORE_TUNING, *MORE_VALIDATION, *SHAPES]
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "logmining"
 
@@ -31,7 +32,7 @@ def _ga(name: str) -> float:
 def _contents(name: str) -> list[str]:
     if name in MORE_TUNING or name in MORE_VALIDATION:
         lines = generate_more.build(name)
-    elif name in SHAPES_TUNING or name in SHAPES_VALIDATION:
+    elif name in SHAPES:
         lines = generate_shapes.build(name)
     else:
         lines = build(name)
@@ -88,6 +89,14 @@ def test_grouping_accuracy_on_the_third_validation_systems_does_not_regress() ->
     scores = {name: _ga(name) for name in SHAPES_VALIDATION}
     assert sum(scores.values()) / len(scores) >= 0.95, scores
     assert {name: ga for name, ga in scores.items() if ga < 0.90} == {}
+
+
+def test_grouping_accuracy_on_the_late_systems_does_not_regress() -> None:
+    # Written after the miner had changed for the third systems and measured once (mesh
+    # 0.91, warehouse 1.0; 0.86 and 0.9075 at a3fd5f3); held there less a margin.
+    scores = {name: _ga(name) for name in SHAPES_LATE}
+    assert sum(scores.values()) / len(scores) >= 0.93, scores
+    assert {name: ga for name, ga in scores.items() if ga < 0.89} == {}
 
 
 def _covers(template: str, masked: str) -> bool:
