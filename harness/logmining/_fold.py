@@ -18,12 +18,16 @@ does, and repeat until nothing changes:
   with many distinct values is a variable). The first word of a message is exempt: it
   names the event's subject or action far more often than it carries a value (``cupsd
   startup succeeded``, ``tickTime set to 2000``), so a value there is recognised by its
-  shape only.
+  shape only, unless it is a tag naming the emitter (``nginx[812]:``, ``(root)``; see
+  ``opens_with_tag``).
 
-Two more passes (:mod:`._phrases`) take the line's own words and runs of words as the unit:
-word siblings (one spaced word where ``min_distinct`` different words occur, whatever its
-punctuation) and, after the gaps, runs (one run of constant words where more than
-``min_distinct`` different runs occur: a reason or a title of several words).
+Three more passes (:mod:`._phrases`) take the line's own words and runs of words as the
+unit: word siblings (one spaced word where ``min_distinct`` different words occur, whatever
+its punctuation), tails (the rest of the message after a ``key:``, or inside the brackets
+that end it, where ``min_distinct`` different rests occur: a reason, a statement or a
+command of any words and punctuation) and, after the
+gaps, runs (one run of words where more than ``min_distinct`` different runs occur: a reason
+or a title of several words, which may hold a value).
 
 Every pass is deterministic: groups are kept in the order of their first cluster, and a
 group's template is built from its members' templates alone.
@@ -38,8 +42,10 @@ from harness.logmining._phrases import (
     Partition,
     first_word,
     key_of,
+    opens_with_tag,
     positionwise,
     runs,
+    tails,
     word_siblings,
 )
 from harness.logmining._tokens import (
@@ -173,6 +179,7 @@ def fold(
         if min_distinct > 0:
             groups = _fold_siblings(groups, min_distinct, interned)
             groups = _apply(groups, word_siblings([g.tokens for g in groups], min_distinct))
+            groups = _apply(groups, tails([g.tokens for g in groups], min_distinct))
         groups = _fold_gaps(groups)
         if min_distinct > 0:
             groups = _apply(groups, runs([g.tokens for g in groups], min_distinct + 1))
@@ -266,14 +273,15 @@ def _words(tokens: Sequence[str]) -> list[tuple[int, str]]:
 
 def _covers(general: list[str], specific: list[str]) -> bool:
     """Whether every constant word of ``general`` (it has one) is at its position in ``specific``,
-    and ``specific`` has no constant first word where ``general`` has a variable.
+    and ``specific`` has no constant first word where ``general`` has a variable (unless it is
+    a tag, see ``opens_with_tag``).
 
     Both templates have the same shape, so their delimiters agree already.
     """
     if not specific:
         return False
     first = first_word(specific)
-    if is_var(general[first]) and not is_var(specific[first]):
+    if is_var(general[first]) and not is_var(specific[first]) and not opens_with_tag(specific):
         return False
     words = 0
     for mine, theirs in zip(general, specific, strict=True):
@@ -371,7 +379,7 @@ class _Interned:
         after = [0] * (len(tokens) + 1)
         for i in range(len(tokens) - 1, -1, -1):
             after[i] = suffixes.setdefault((after[i + 1], keys[i]), len(suffixes) + 1)
-        first = first_word(tokens)
+        first = -1 if opens_with_tag(tokens) else first_word(tokens)
         return [
             (i, before[i], after[i + 1])
             for i, token in enumerate(tokens)

@@ -1,16 +1,24 @@
 """Folding by the line's own words and phrases (private to the miner's fold).
 
 The token-level passes of :mod:`._fold` compare templates token by token, so they never meet
-two templates whose variable part is cut into a different number of tokens. Two passes here
+two templates whose variable part is cut into a different number of tokens. Passes here
 take larger units, each on the evidence of many distinct values in one place (the idea behind
-Brain and Drain's similarity threshold), and, as every pass, never the first word, which
-names the event's subject or action far more often than it carries a value:
+Brain and Drain's similarity threshold), and, as every pass, never the first word (unless it
+is a tag, below), which names the event's subject or action far more often than it carries a
+value:
 
 * **word siblings** — templates equal but for one word written between spaces, where many
   different words occur: a value whose punctuation varies (``+E(0)K``, ``+EDC``, ``-T``) is
   cut at its delimiters into templates of different shapes;
-* **runs** — templates equal but for one run of constant words, where many different runs
-  occur: a value of several words (a reason, a title) that no template has a variable for.
+* **tails** — templates equal up to a ``key:`` (a word with a colon, then a space) and
+  different after it, where many different rests occur: free text that runs to the end of
+  the message (a reason, a statement, a command) in words, values and punctuation alike;
+* **runs** — templates equal but for one run of words (values among them), where many
+  different runs occur: a value of several words (a reason, a title) that no template has
+  a variable for.
+
+A first word that is a tag naming the emitter (``nginx[812]:``, ``unit.service:``,
+``(root)``) is a label, not the event's subject: word siblings may take it for a value.
 
 Both work on token lists and return a partition of them with each part's covering tokens;
 :mod:`._fold` turns it into groups.
@@ -22,7 +30,16 @@ from collections.abc import Iterable, Sequence
 
 from harness.logmining._tokens import PURE_WILDCARDS, is_delimiter, is_var, wildcard_like
 
-__all__ = ["Partition", "first_word", "key_of", "positionwise", "runs", "word_siblings"]
+__all__ = [
+    "Partition",
+    "first_word",
+    "key_of",
+    "opens_with_tag",
+    "positionwise",
+    "runs",
+    "tails",
+    "word_siblings",
+]
 
 Partition = list[tuple[list[int], list[str]]]
 """Parts of a list of templates: each part's indices (ascending, parts ordered by their first
@@ -40,6 +57,37 @@ def key_of(token: str) -> str:
 def first_word(tokens: Sequence[str]) -> int:
     """The position of the first token that is not a delimiter (0 when there is none)."""
     return next((i for i, t in enumerate(tokens) if not is_delimiter(t)), 0)
+
+
+_CLOSERS = {"(": ")", "[": "]", "<": ">", "{": "}"}
+
+
+def opens_with_tag(tokens: Sequence[str]) -> bool:
+    """Whether the message opens with a tag naming its emitter rather than a word of the
+    event: a first spaced word that ends in ``:`` after a name (``man-db.service:``,
+    ``nginx[812]:``) or that is a name in brackets (``(root)``, ``[worker]``).
+
+    Such a first word is a label, like the header's service or process name, so the passes
+    may take it for a value where many different ones occur; a bare first word (``cupsd
+    startup succeeded``) names the event's subject and stays exempt.
+    """
+    size = len(tokens)
+    end = 1
+    while end < size and tokens[end][:1] != " " and tokens[end][1:2] != " ":
+        end += 1
+    if end == size or end < 2:
+        return False  # the whole message, or a first word without punctuation
+    head = [t.lstrip(" ") for t in tokens[:end]]
+    if head[-1] == ":":
+        return not is_delimiter(tokens[0]) and all(
+            is_delimiter(t) or is_var(t) for t in tokens[1 : end - 1]
+        )
+    closer = _CLOSERS.get(head[0])
+    return end == 3 and closer is not None and head[-1] == closer and _is_word(tokens[1])
+
+
+def _is_word(token: str) -> bool:
+    return not is_var(token) and not is_delimiter(token)
 
 
 def positionwise(members: list[list[str]]) -> list[str]:
@@ -81,7 +129,7 @@ def word_siblings(templates: Sequence[list[str]], min_distinct: int) -> Partitio
             continue
         for number in numbers:
             words = split[number]
-            for i in range(1, count):
+            for i in range(0 if opens_with_tag(templates[number]) else 1, count):
                 if not all(t.startswith("\x00") for t in words[i]):
                     key = (i, tuple(words[:i]), tuple(words[i + 1 :]))
                     places.setdefault(key, []).append(number)
@@ -101,8 +149,12 @@ def word_siblings(templates: Sequence[list[str]], min_distinct: int) -> Partitio
 
 
 def runs(templates: Sequence[list[str]], min_distinct: int) -> Partition | None:
-    """Join templates equal but for one maximal run of constant words (not the first word)
-    where ``min_distinct`` different runs occur. None when nothing joins."""
+    """Join templates equal but for one maximal run of words (not the first word) where
+    ``min_distinct`` different runs occur. None when nothing joins.
+
+    A run starts at a constant word and goes on through words and values up to a delimiter:
+    a description of several words may hold a value (``Discard unused blocks from
+    /etc/fstab``) and is still one value in the event's place."""
     places: dict[tuple[tuple[str, ...], tuple[str, ...]], list[tuple[int, int, int]]] = {}
     for number, tokens in enumerate(templates):
         keys = [key_of(t) for t in tokens]
@@ -113,7 +165,7 @@ def runs(templates: Sequence[list[str]], min_distinct: int) -> Partition | None:
                 i += 1
                 continue
             j = i
-            while j < size and not is_var(tokens[j]) and not is_delimiter(tokens[j]):
+            while j < size and not is_delimiter(tokens[j]):
                 j += 1
             places.setdefault((tuple(keys[:i]), tuple(keys[j:])), []).append((number, i, j))
             i = j
@@ -123,6 +175,51 @@ def runs(templates: Sequence[list[str]], min_distinct: int) -> Partition | None:
         if len(members) < min_distinct:
             continue
         if len({tuple(templates[n][i:j]) for n, i, j in members}) < min_distinct:
+            continue
+        if any(n in cuts for n, _, _ in members):
+            continue
+        for n, i, j in members:
+            cuts[n] = (i, j)
+        joins.append([n for n, _, _ in members])
+    return _partition(templates, joins, cuts)
+
+
+def tails(templates: Sequence[list[str]], min_distinct: int) -> Partition | None:
+    """Join templates equal up to a key and different after it, where ``min_distinct``
+    different rests of the message occur: the key's value is free text (a reason, a
+    statement, a command) in any words and punctuation. None when nothing joins.
+
+    A key is a constant word followed by ``:`` and a space (``failed: …``, to the end of the
+    message) or by a spaced opening bracket that the message's last token closes (``CMD
+    (…)``). A ``:`` key needs a constant word before its own: one that opens the message
+    (``error:``, or a logger's name after a bracketed value) is followed by the event itself.
+    """
+    places: dict[tuple[tuple[str, ...], str], list[tuple[int, int, int]]] = {}
+    for number, tokens in enumerate(templates):
+        keys = [key_of(t) for t in tokens]
+        size = len(tokens)
+        closer = keys[-1] if size else ""
+        words = 0
+        for i in range(1, size - 1):
+            if not _is_word(tokens[i - 1]):
+                continue
+            after = tokens[i + 1]
+            if words and keys[i] == ":" and (after[:1] == " " or after[1:2] == " "):
+                places.setdefault((tuple(keys[: i + 1]), ""), []).append((number, i + 1, size))
+            elif _CLOSERS.get(keys[i][1:]) == closer and keys[i][:1] == " " and i + 2 < size:
+                places.setdefault((tuple(keys[: i + 1]), closer), []).append(
+                    (number, i + 1, size - 1)
+                )
+            words += 1
+    cuts: dict[int, tuple[int, int]] = {}
+    joins: list[list[int]] = []
+    # The longest keys first: a rest that holds another key is cut after the inner one.
+    for place in sorted(places, key=lambda p: len(p[0]), reverse=True):
+        members = places[place]
+        if len(members) < min_distinct:
+            continue
+        rests = {tuple(key_of(t) for t in templates[n][i:j]) for n, i, j in members}
+        if len(rests) < min_distinct:
             continue
         if any(n in cuts for n, _, _ in members):
             continue

@@ -289,7 +289,8 @@ class Masker:
 
         Besides tokens holding a digit or a wildcard, these are variable when
         ``value_tokens`` is set: a path, URL, host name, email, file name or hex-letter run
-        (``VALUE_SHAPES``), the value of an attached ``key=value`` or ``key:value`` pair, the
+        (``VALUE_SHAPES``), a hyphenated or dotted name before ``:port``, the value of an
+        attached ``key=value`` or ``key:value`` pair, the
         text of a quoted string (one token, however many words it has, unless it is a key
         followed by ``:``) and a boolean or ``null``; a unit written after a number joins the
         number's token.
@@ -344,6 +345,18 @@ class Masker:
                     kinds[text] = kind
             token = " " + text if space else text
             if kind is _VARIABLE:
+                if (
+                    values
+                    and prev == ":"
+                    and text == WILDCARD
+                    and prev_attached
+                    and not space
+                    and _HOST_LABELS.fullmatch(prev2)
+                    and out[-2][:1] != _VAR
+                ):
+                    # A name joined by ``-`` or ``.`` before ``:port`` is a host
+                    # (``cache-primary:6379``), however few of them a log has.
+                    out[-2] = _VAR + out[-2]
                 append(_VAR + token)
             elif values and space and prev == WILDCARD and text in _UNITS:
                 # The unit joins the number's token: ``1.2 GB`` and ``512K`` are one token
@@ -431,6 +444,10 @@ def _mark_list_elements(out: list[str]) -> None:
                 if token[:1] != _VAR and not is_punct(token.lstrip(" ")):
                     out[position] = _VAR + token
         index = end if end > index + 1 else index + 1
+
+
+# Labels of a host name joined by hyphens or dots (at least one of them).
+_HOST_LABELS = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[-.][A-Za-z0-9]+)+")
 
 
 def _is_key(text: str) -> bool:

@@ -17,6 +17,7 @@ __all__ = [
     "IPV4_MASK",
     "IPV6_MASK",
     "LONG_HEX_MASK",
+    "MAC_MASK",
     "NUMBER_MASK",
     "PATH_SHAPE",
     "TOP_LEVEL_DOMAINS",
@@ -49,6 +50,12 @@ IPV6_MASK = (
 # IPv4. A port is masked on its own as a number, so ``10.0.0.1:5432``, ``[::1]:5432`` and
 # ``db-3:5432`` tokenise alike (``<*> : <*>``) and can share a template.
 IPV4_MASK = r"(?<![>\w.])(?:\d{1,3}\.){3}\d{1,3}(?![<\w.])"
+# MAC addresses, colon- or dash-separated (``00:1a:2b:3c:4d:5e``, ``00-1A-2B-3C-4D-5E``): a
+# colon would otherwise cut one into six tokens, some of them words (``aa``).
+MAC_MASK = (
+    r"(?<![>\w:-])[0-9a-fA-F]{2}(?P<mac_separator>[:-])"
+    r"(?:[0-9a-fA-F]{2}(?P=mac_separator)){4}[0-9a-fA-F]{2}(?![<\w:-])"
+)
 HEX_LITERAL_MASK = r"(?<![>\w])0[xX][0-9a-fA-F]+(?![<\w])"
 # Long hex ids (block ids, hashes, session ids) holding both a digit and a letter.
 LONG_HEX_MASK = r"(?<![>\w])(?=[0-9a-fA-F]*\d)(?=[0-9a-fA-F]*[a-fA-F])[0-9a-fA-F]{8,}(?![<\w])"
@@ -61,6 +68,7 @@ NUMBER_MASK = (
 )
 DEFAULT_MASKS: tuple[str, ...] = (
     UUID_MASK,
+    MAC_MASK,
     IPV6_MASK,
     IPV4_MASK,
     HEX_LITERAL_MASK,
@@ -81,8 +89,8 @@ WINDOWS_PATH_SHAPE = r"(?:[A-Za-z]:\\|\\\\[\w.$-])\S*"
 # slashes (``src/main/Foo.java``); one slash between words (``read/write``, ``HTTP/1.1``,
 # ``rx/tx``) is not a path.
 PATH_SHAPE = r"(?:~|\.{1,2})?(?:/[^/\s]+)+/?|[^/\s]+(?:/[^/\s]+){2,}/?"
-# Email addresses.
-EMAIL_SHAPE = r"[\w.+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+"
+# Email addresses and ``user@host`` with or without a domain (``alice@bastion``).
+EMAIL_SHAPE = r"[\w.+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*"
 # Host names by the shape of a DNS name: dot-separated labels ending in a top-level domain
 # (``alpha.prod.example.org``, ``db.cluster.internal``). Requiring the last label to be a
 # domain keeps dotted identifiers constant: Java packages and classes start with one
@@ -146,19 +154,23 @@ class MinerConfig:
         mask_digit_tokens: Treat any token that still holds a digit as variable; it keeps its
             text in the template until two lines disagree on it.
         value_tokens: Treat tokens in the shapes and places of values as variable in the same
-            way: paths, URLs, host names, emails, file names and long hex-letter runs
-            (``VALUE_SHAPES``), the value of an attached ``key=value`` or ``key:value`` pair,
+            way: paths, URLs, host names, emails and ``user@host``, file names and long
+            hex-letter runs (``VALUE_SHAPES``), a name joined by ``-`` or ``.`` before
+            ``:port``, the value of an attached ``key=value`` or ``key:value`` pair,
             a quoted string (one token, however many words; not a key before ``:`` nor a
             logfmt ``msg=`` text), a boolean, ``null`` or a calendar word, and a unit after a
             number (which joins the number's token).
         merge_templates: After mining, split a cluster at a position that only ever held two
             constant words over many distinct lines (two events taken for one:
-            ``passed``/``failed``), then fold the clusters of one event together: equal
-            constant skeletons once variables are dropped (an empty or repeated variable
-            changes the token count, not the event), a cluster another of the same shape
-            covers, siblings (see ``min_distinct_words``), and words that fill another
-            template's variable (names of varying length). A message's first word is never
-            taken for a value by these passes; only its shape makes it one.
+            ``passed``/``failed``; the clusters a fold joins pool that evidence), then fold
+            the clusters of one event together: equal constant skeletons once variables are
+            dropped (an empty or repeated variable changes the token count, not the event),
+            a cluster another of the same shape covers, siblings (see
+            ``min_distinct_words``), free text after a ``key:`` that differs in as many
+            places, and words that fill another template's variable (names of varying
+            length). A message's first word is never taken for a value by these passes
+            (only its shape makes it one) unless it is a tag naming the emitter
+            (``nginx[812]:``, ``unit.service:``, ``(root)``).
         min_distinct_words: Distinct words at one position of otherwise equal templates that
             make the position a variable and fold the templates into one; 0 turns this pass
             off.

@@ -261,7 +261,11 @@ class TemplateMiner:
 
         A unit is a cluster, or the part of a cluster with one choice of words at its split
         positions; the passes of :mod:`._fold` then take the units of one event into one
-        group, shown with a template that covers every member.
+        group, shown with a template that covers every member. The parse tree routes a line
+        by its first words, so one event's lines may be spread over clusters too small each
+        to show a two-word position (``queue emails is paused``, ``queue billing is
+        resumed``): the evidence of the clusters a group joins is pooled, and where it shows
+        one, those clusters are split there and folded again.
         """
         if self._merged:
             return
@@ -269,6 +273,24 @@ class TemplateMiner:
         clusters = self._clusters
         split = self._config.merge_templates and len(self._seen) < _SEEN_CACHE_SIZE
         self._splits = [c.split_positions() if split else () for c in clusters]
+        keys, groups = self._fold_units()
+        if split:
+            pooled = _pooled_splits(clusters, self._splits, keys, groups)
+            if pooled:
+                for number, positions in pooled.items():
+                    self._splits[number] = tuple(sorted({*self._splits[number], *positions}))
+                keys, groups = self._fold_units()
+        final: dict[_Key, MinedTemplate] = {}
+        for members, covering in groups:
+            mined = template_of_text(render(covering))
+            for index in members:
+                final[keys[index]] = mined
+        self._final = final
+
+    def _fold_units(self) -> tuple[list[_Key], list[tuple[list[int], list[str]]]]:
+        """The units the current split positions make, and the groups the fold makes of them
+        (member indices into the returned keys)."""
+        clusters = self._clusters
         units: list[dict[tuple[str, ...], tuple[list[str], int]]] = [{} for _ in clusters]
         splits = self._splits
         for cluster, tokens in self._seen.values() if any(splits) else ():
@@ -304,12 +326,55 @@ class TemplateMiner:
             groups = fold(templates, weights, shapes, min_distinct=self._config.min_distinct_words)
         else:
             groups = [([index], tokens) for index, tokens in enumerate(templates)]
-        final: dict[_Key, MinedTemplate] = {}
-        for members, covering in groups:
-            mined = template_of_text(render(covering))
-            for index in members:
-                final[keys[index]] = mined
-        self._final = final
+        return keys, groups
+
+
+def _pooled_splits(
+    clusters: list[_Cluster],
+    splits: list[tuple[int, ...]],
+    keys: list[_Key],
+    groups: list[tuple[list[int], list[str]]],
+) -> dict[int, tuple[int, ...]]:
+    """Two-word positions that only the clusters of one group together give evidence for.
+
+    For a group of two or more clusters of its covering template's length, a position where
+    every member held constant words only, two in all over at least ``_SPLIT_EVIDENCE``
+    distinct contents, is a split position of each member (returned per cluster number).
+    """
+    out: dict[int, tuple[int, ...]] = {}
+    for members, covering in groups:
+        numbers = sorted({keys[index][0] for index in members})
+        if len(numbers) < 2:
+            continue
+        group = [clusters[n] for n in numbers]
+        if any(len(c.tokens) != len(covering) for c in group):
+            continue
+        if sum(c.variants for c in group) < _SPLIT_EVIDENCE:
+            continue
+        found: list[int] = []
+        for i, token in enumerate(covering):
+            if token not in PURE_WILDCARDS or any(i in splits[c.number] for c in group):
+                continue
+            seen: set[str] = set()
+            for cluster in group:
+                words = _words_at(cluster, i)
+                if words is None:
+                    break
+                seen |= words
+            else:
+                if len(seen) == 2:
+                    found.append(i)
+        for cluster in group if found else ():
+            out[cluster.number] = tuple(found)
+    return out
+
+
+def _words_at(cluster: _Cluster, position: int) -> set[str] | None:
+    """The constant words a cluster held at a position (None once it held a value)."""
+    token = cluster.tokens[position]
+    if _is_word(token):
+        return {token}
+    return cluster.words.get(position)
 
 
 def mask_content(content: str, config: MinerConfig | None = None) -> str:

@@ -10,11 +10,13 @@ import pytest
 
 from harness.logmining import TemplateMiner, detect_format, mask_content, mine_lines
 from tests.corpora import grouping_accuracy
-from tests.fixtures.logmining import generate_more
+from tests.fixtures.logmining import generate_more, generate_shapes
 from tests.fixtures.logmining.generate import SYSTEMS, VALIDATION, build, load, write_all
 from tests.fixtures.logmining.generate_more import MORE_TUNING, MORE_VALIDATION
+from tests.fixtures.logmining.generate_shapes import SHAPES_LATE, SHAPES_TUNING, SHAPES_VALIDATION
 
-ALL = [*SYSTEMS, *VALIDATION, *MORE_TUNING, *MORE_VALIDATION]
+SHAPES = {**SHAPES_TUNING, **SHAPES_VALIDATION, **SHAPES_LATE}
+ALL = [*SYSTEMS, *VALIDATION, *MORE_TUNING, *MORE_VALIDATION, *SHAPES]
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "logmining"
 
@@ -28,15 +30,19 @@ def _ga(name: str) -> float:
 
 
 def _contents(name: str) -> list[str]:
-    lines = (
-        generate_more.build(name) if name in MORE_TUNING or name in MORE_VALIDATION else build(name)
-    )
+    if name in MORE_TUNING or name in MORE_VALIDATION:
+        lines = generate_more.build(name)
+    elif name in SHAPES:
+        lines = generate_shapes.build(name)
+    else:
+        lines = build(name)
     return [line.content for line in lines]
 
 
 def test_fixture_files_are_what_the_generators_write(tmp_path: Path) -> None:
     write_all(tmp_path)
     generate_more.write_all(tmp_path)
+    generate_shapes.write_all(tmp_path)
     for name in ALL:
         for suffix in (".log", ".events"):
             written = (tmp_path / f"{name}{suffix}").read_bytes()
@@ -50,11 +56,11 @@ def test_grouping_accuracy_on_the_fixture_systems_reaches_the_goal() -> None:
 
 
 def test_grouping_accuracy_on_the_validation_systems_does_not_regress() -> None:
-    # Written after tuning and not tuned on; the floor is below today's figures (mean 0.8688,
-    # lowest 0.6663) by a small margin, so that a change that costs them shows.
+    # Written after tuning and not tuned on; the floor is below today's figures (mean 0.9490,
+    # lowest 0.7887) by a small margin, so that a change that costs them shows.
     scores = {name: _ga(name) for name in VALIDATION}
-    assert sum(scores.values()) / len(scores) >= 0.85, scores
-    assert {name: ga for name, ga in scores.items() if ga < 0.65} == {}
+    assert sum(scores.values()) / len(scores) >= 0.93, scores
+    assert {name: ga for name, ga in scores.items() if ga < 0.77} == {}
 
 
 def test_grouping_accuracy_on_the_second_tuning_systems_reaches_the_goal() -> None:
@@ -64,11 +70,33 @@ def test_grouping_accuracy_on_the_second_tuning_systems_reaches_the_goal() -> No
 
 
 def test_grouping_accuracy_on_the_second_validation_systems_does_not_regress() -> None:
-    # Written with the second tuning systems and never tuned on; measured when they were
-    # written (mean 0.8281, lowest 0.4675) and held at that floor, less a small margin.
+    # Written with the second tuning systems and never tuned on (mean 0.8281, lowest 0.4675
+    # when written); held at today's figures (mean 0.9612, lowest 0.8450) less a margin.
     scores = {name: _ga(name) for name in MORE_VALIDATION}
-    assert sum(scores.values()) / len(scores) >= 0.80, scores
-    assert {name: ga for name, ga in scores.items() if ga < 0.45} == {}
+    assert sum(scores.values()) / len(scores) >= 0.94, scores
+    assert {name: ga for name, ga in scores.items() if ga < 0.82} == {}
+
+
+def test_grouping_accuracy_on_the_third_tuning_systems_reaches_the_goal() -> None:
+    scores = {name: _ga(name) for name in SHAPES_TUNING}
+    assert sum(scores.values()) / len(scores) >= 0.95, scores
+    assert {name: ga for name, ga in scores.items() if ga < 0.90} == {}
+
+
+def test_grouping_accuracy_on_the_third_validation_systems_does_not_regress() -> None:
+    # Written with the third tuning systems, before the miner changed for them (mean 0.7181,
+    # lowest 0.7050 then); held at today's figures (both 1.0) less a margin.
+    scores = {name: _ga(name) for name in SHAPES_VALIDATION}
+    assert sum(scores.values()) / len(scores) >= 0.95, scores
+    assert {name: ga for name, ga in scores.items() if ga < 0.90} == {}
+
+
+def test_grouping_accuracy_on_the_late_systems_does_not_regress() -> None:
+    # Written after the miner had changed for the third systems and measured once (mesh
+    # 0.91, warehouse 1.0; 0.86 and 0.9075 at a3fd5f3); held there less a margin.
+    scores = {name: _ga(name) for name in SHAPES_LATE}
+    assert sum(scores.values()) / len(scores) >= 0.93, scores
+    assert {name: ga for name, ga in scores.items() if ga < 0.89} == {}
 
 
 def _covers(template: str, masked: str) -> bool:

@@ -81,6 +81,35 @@ SHAPES: dict[str, tuple[list[str], str]] = {
         ["+E(0)K", "+EDC", "-E(0)", "+", "-T", "(x)", "[y]", "a.b"],
         "query for zone answered with flags {} to client",
     ),
+    "process tag": (
+        ["chronyd[12]", "ntpd[7731]", "hostapd[301]", "named[4]"],
+        "{}: received SIGHUP, reloading configuration",
+    ),
+    "unit tag": (
+        ["nginx.service", "postfix.service", "man-db.service", "cups-browsed.service"],
+        "{}: Main process exited, code=exited, status=1/FAILURE",
+    ),
+    "user in brackets": (["(root)", "(alice)", "(bob)", "(erin)"], "{} CMD started by cron"),
+    "free text after a key": (
+        ["connection refused", "timed out after 30s", "permission denied for /srv/x",
+         "upstream vault:443 reset the connection", "invalid checksum (expected 0x1f)"],
+        "task 12 failed: {}",
+    ),
+    "statement after a key": (
+        ["SELECT id FROM tasks WHERE owner_id = $1", "BEGIN", "DELETE FROM leases",
+         "UPDATE outbox SET state = 'done' WHERE id = $2"],
+        "duration: 3.5 ms statement: {}",
+    ),
+    "description holding a path": (
+        ["Message of the Day", "Rotate log files", "Discard unused blocks from /etc/fstab",
+         "Clean up /tmp and /var/tmp", "Refresh package metadata"],
+        "Starting {}...",
+    ),
+    "command in brackets": (
+        ["/opt/scripts/sync.py", "run-parts --report /etc/cron.hourly", "certbot renew -q",
+         "test -x /usr/sbin/anacron || ( cd / && run-parts --report /etc/cron.daily )"],
+        "session 4 CMD ({})",
+    ),
     "multi-word name": (
         ["Mary", "Mary Ann", "Mary Ann Smith", "Jean-Luc Picard", "Ana van der Berg"],
         "Comment added by {} to the ticket",
@@ -101,6 +130,35 @@ def test_a_variable_of_each_shape_lands_in_one_template(name: str) -> None:
     templates = _one_template(values, event)
     assert len(templates) == 1, templates
     assert "<*>" in next(iter(templates))
+
+
+@pytest.mark.parametrize(
+    ("values", "event", "template"),
+    [
+        (
+            ["cache-primary:6379", "db.replica:5432"],
+            "upstream {} marked down after {} failures",
+            "upstream <*>:<*> marked down after <*> failures",
+        ),
+        (
+            ["aa:bb:cc:dd:0e:ff", "00-1A-2B-3C-4D-5E"],
+            "lease for {} renewed for {}s",
+            "lease for <*> renewed for <*>",
+        ),
+        (
+            ["alice@bastion", "bob@jump-host"],
+            "session {} opened, {} left",
+            "session <*> opened, <*> left",
+        ),
+    ],
+)
+def test_two_values_of_a_shape_over_many_lines_stay_one_event(
+    values: list[str], event: str, template: str
+) -> None:
+    # Two constant-looking words alone at a position over many lines would be two events; a
+    # shape says they are values before any count does.
+    lines = [event.format(v, n) for v in values for n in range(12)]
+    assert {m.template for m in TemplateMiner().mine_batch(lines)} == {template}
 
 
 def test_a_value_that_does_not_vary_keeps_its_text() -> None:
@@ -140,6 +198,29 @@ def test_a_different_first_word_is_a_different_event() -> None:
     daemons = ["cupsd", "syslogd", "klogd", "sdpd", "hcid"]
     mined = TemplateMiner().mine_batch([f"{d} startup succeeded" for d in daemons])
     assert len({m.template for m in mined}) == len(daemons)
+
+
+def test_free_text_after_a_first_word_key_stays_apart() -> None:
+    # ``error:`` opening a message names no value: what follows is the event itself.
+    rests = ["disk full", "cannot bind socket", "configuration has no key"]
+    mined = TemplateMiner().mine_batch([f"error: {r}" for r in rests for _ in range(2)])
+    assert len({m.template for m in mined}) == len(rests)
+
+
+def test_a_logger_name_after_a_bracketed_value_is_not_a_key() -> None:
+    # ``[pid] logger: text``: the text after the logger's name is the event, whatever it is.
+    texts = ["Booting worker with pid: 12", "WORKER TIMEOUT (pid:12)", "Worker was sent SIGKILL!"]
+    lines = [f"[{n}] gunicorn.error: {t}" for t in texts for n in (1, 2)]
+    assert len({m.template for m in TemplateMiner().mine_batch(lines)}) == len(texts)
+
+
+def test_two_verbs_spread_over_clusters_are_two_events() -> None:
+    # Each queue routes its lines to a cluster of its own, too small to show that ``paused``
+    # and ``resumed`` are two events; the clusters the fold joins show it together.
+    queues = ["default", "emails", "exports", "billing", "thumbnails"]
+    lines = [f"queue {q} is {state}" for q in queues for state in ("paused", "resumed")]
+    templates = {m.template for m in TemplateMiner().mine_batch(lines)}
+    assert templates == {"queue <*> is paused", "queue <*> is resumed"}
 
 
 def test_two_words_alone_at_a_position_over_many_lines_are_two_events() -> None:
