@@ -597,19 +597,8 @@ async def _main(args: argparse.Namespace) -> dict[str, Any]:
         },
     }
     args.port = args.port or _free_port()
-    figures["in_process"] = await _in_process_throughput(args)
-    api = await asyncio.to_thread(
-        _deploy,
-        args,
-        EmbeddedDepsFactory(tool_execution=args.tools),
-        tag="fast",
-        size=args.pool_size,
-        k=args.runs_per_actor,
-    )
-    try:
-        figures["http"] = await _http_throughput(api, args)
-    finally:
-        await asyncio.to_thread(_undeploy, api)
+    if args.runs:
+        await _throughput(args, figures)
     if not args.burst:
         return figures
     slowed = SlowedDeps(EmbeddedDepsFactory(tool_execution=args.tools), args.delay_s)
@@ -633,12 +622,36 @@ async def _main(args: argparse.Namespace) -> dict[str, Any]:
     return figures
 
 
+async def _throughput(args: argparse.Namespace, figures: dict[str, Any]) -> None:
+    figures["in_process"] = await _in_process_throughput(args)
+    api = await asyncio.to_thread(
+        _deploy,
+        args,
+        EmbeddedDepsFactory(tool_execution=args.tools),
+        tag="fast",
+        size=args.pool_size,
+        k=args.runs_per_actor,
+    )
+    try:
+        figures["http"] = await _http_throughput(api, args)
+    finally:
+        await asyncio.to_thread(_undeploy, api)
+
+
 def _verdict(ok: bool) -> str:
     return "meets" if ok else "MISSES"
 
 
 def _print_table(f: dict[str, Any]) -> None:
     print(f"Serve benchmark — {f['model']}; cpus={f['cpus']} load(1m)={f['load_avg_1m_at_start']}")
+    if "http" in f:
+        _print_throughput(f)
+    if "burst" not in f:
+        return
+    _print_bursts(f)
+
+
+def _print_throughput(f: dict[str, Any]) -> None:
     print(
         f"1. Throughput: {f['runs_per_batch']} runs/batch, {f['clients']} concurrent clients, "
         f"median of {f['repeats']}; pool {f['pool']['size']} actors x {f['pool']['runs_per_actor']}; "
@@ -658,8 +671,9 @@ def _print_table(f: dict[str, Any]) -> None:
     print(f"HTTP: Ray CPU ms/run by process: {f['http']['ray_cpu_ms_per_run_by_process']}")
     goal = f["goals"]["http_runs_per_s"]
     print(f"HTTP {_verdict(f['http']['runs_per_s'] >= goal)} the >= {goal:g} diagnoses/s goal")
-    if "burst" not in f:
-        return
+
+
+def _print_bursts(f: dict[str, Any]) -> None:
     bp = f["burst_pool"]
     print(
         f"2. Bursts of async submissions, every model call slowed to {bp['delay_s']:g} s; pool "
@@ -718,7 +732,9 @@ def main() -> None:
     parser.add_argument(
         "--tools", choices=("ray", "inline"), default="ray", help="tool execution of the RunActors"
     )
-    parser.add_argument("--runs", type=int, default=60, help="runs per throughput batch")
+    parser.add_argument(
+        "--runs", type=int, default=60, help="runs per throughput batch (0: bursts only)"
+    )
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--clients", type=int, default=8, help="concurrent HTTP clients")
     parser.add_argument("--pool-size", type=int, default=2, help="RunActors (throughput)")
