@@ -75,7 +75,11 @@ class ToolPlane:
 
     def executor(self, *, project_in_thread: bool = True) -> InlineToolExecutor:
         return InlineToolExecutor(
-            self.backends, self.projectors, project_in_thread=project_in_thread, clock=self.clock
+            self.backends,
+            self.projectors,
+            project_in_thread=project_in_thread,
+            clock=self.clock,
+            slots=self.settings.tool_slots,
         )
 
     def policy(self) -> ToolPolicy:
