@@ -7,6 +7,8 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from harness.adapters.embedded import build_run_deps, build_tool_plane
+from harness.settings import Settings
 from harness.testing.tools import DocsProjector, RecordingBackend, docs_raw
 from harness.tools import SEARCH_KNOWLEDGE, InlineToolExecutor, default_inline_slots
 from tests.executor_contract import check_burst_beyond_slots
@@ -33,3 +35,11 @@ def test_a_burst_beyond_the_slots_queues_instead_of_timing_out() -> None:
         slots=2,
     )
     check_burst_beyond_slots(executor, query="pool", calls=48, execute_timeout_s=0.5)
+
+
+def test_the_embedded_plane_shares_one_pool_among_its_runs() -> None:
+    plane = build_tool_plane(Settings(tool_slots=3))
+    first, second = plane.open_run(), plane.open_run()
+    assert first.executor is second.executor is plane.executor()
+    assert plane.executor().slots.capacity == 3
+    assert build_run_deps(plane.settings, plane=plane).executor is plane.executor()
