@@ -482,6 +482,7 @@ async def _burst(api: _Api, n: int, args: argparse.Namespace) -> dict[str, Any]:
         views = await _collect(client, run_ids, args)
     overheads = [v["overhead_s"] for v in views if v["overhead_s"] is not None]
     queued = [v["queued_s"] for v in views if v["queued_s"] is not None]
+    tool_waits = [w for v in views for w in v["tool_queue_waits_ms"]]
     outcomes = Counter(v["outcome"] for v in views)
     peak_rss, peak_uss = sampler.peak_memory
     in_flight = max(sampler.memory_at_runs, 1)
@@ -513,6 +514,9 @@ async def _burst(api: _Api, n: int, args: argparse.Namespace) -> dict[str, Any]:
         "overhead_max_ms": round(1000 * max(overheads, default=float("nan")), 1),
         "to_start_p50_ms": round(1000 * _percentile(queued, 50), 1),
         "to_start_p99_ms": round(1000 * _percentile(queued, 99), 1),
+        "tool_queue_wait_p50_ms": round(_percentile(tool_waits, 50), 1),
+        "tool_queue_wait_p99_ms": round(_percentile(tool_waits, 99), 1),
+        "tool_queue_wait_max_ms": round(max(tool_waits, default=float("nan")), 1),
         "model_calls_per_run": dict(Counter(v["model_calls"] for v in views)),
         "tool_calls": dict(Counter(t for v in views for t in v["tools"])),
         "idle_rss_mib": round(idle_rss / MIB, 1),
@@ -564,9 +568,15 @@ async def _collect(
             f"{t['status']} {t.get('error_code') or ''}".strip()
             for t in view["progress"].get("tools") or []
         ]
+        waits = [
+            e["details"].get("queue_wait_ms", 0.0)
+            for e in events
+            if e.get("event_type") == "TOOL_INVOCATION"
+        ]
         return {
             "outcome": outcome,
             "tools": tools,
+            "tool_queue_waits_ms": waits,
             "model_calls": model_calls,
             "overhead_s": overhead,
             "queued_s": queued,
@@ -690,7 +700,9 @@ def _print_bursts(f: dict[str, Any]) -> None:
         )
         print(
             f"    runs: {b['outcomes']} model calls/run {b['model_calls_per_run']}; "
-            f"tool calls {b['tool_calls']}; "
+            f"tool calls {b['tool_calls']}, waited for a tool slot p50/p99/max "
+            f"{b['tool_queue_wait_p50_ms']}/{b['tool_queue_wait_p99_ms']}/"
+            f"{b['tool_queue_wait_max_ms']} ms; "
             f"drained in {b['drain_wall_s']} s (left in flight {b['left_in_flight']}), "
             f"Ray CPU {b['run_ray_cpu_ms_per_run']} ms/run; sampling errors {b['sample_errors']}"
         )
