@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import os
 from collections.abc import Callable, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -128,7 +129,8 @@ class InlineToolExecutor:
     async def _in_thread(self, work: Callable[[], T], timeout_s: float) -> T:
         """``work`` in a pool thread, under ``timeout_s``; a thread that outlives it keeps a
         slot out of service until it returns (the pool never has more work than threads)."""
-        done: Future[T] = self._threads.submit(work)
+        # As asyncio.to_thread does: the thread sees this task's context variables.
+        done: Future[T] = self._threads.submit(contextvars.copy_context().run, work)
         try:
             return await self.clock.wait_for(asyncio.wrap_future(done), timeout_s)
         except (TimeoutError, asyncio.CancelledError):
