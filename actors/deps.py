@@ -53,7 +53,9 @@ class EmbeddedDepsFactory:
                 embedded_tool_set if self.workspace is None else WorkspaceToolSet(self.workspace)
             )
             resources = tuple(sorted(settings.tool_task_resources.items()))
-            executor = RayToolExecutor(tool_set, tasks=tool_tasks(resources=resources))
+            executor = RayToolExecutor(
+                tool_set, tasks=tool_tasks(resources=resources), slots=settings.tool_slots
+            )
         audit = audit_sink(settings) if settings.audit_enabled else None
         return build_run_deps(settings, plane=plane, executor=executor, audit=audit)
 

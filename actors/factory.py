@@ -77,6 +77,7 @@ __all__ = [
     "node_audit_writer",
     "run_actor_options",
     "run_desk_options",
+    "tool_task_capacity",
     "tool_tasks",
 ]
 
@@ -303,6 +304,18 @@ def _remote_projector() -> Any:
 def tool_tasks(num_cpus: float = TOOL_TASK_NUM_CPUS, resources: RayResources = ()) -> ToolTasks:
     """The process-wide ToolTasks for a CPU and custom-resource setting."""
     return ToolTasks(num_cpus=num_cpus, resources=resources)
+
+
+def tool_task_capacity(tasks: ToolTasks) -> int:
+    """Tool tasks the cluster runs at once: its CPUs over each task's, and likewise for every
+    custom resource the tasks require (at least one). The default number of tool slots of a
+    RunActor (``HARNESS_TOOL_SLOTS`` overrides it): more tasks in flight would only wait in
+    Ray's queue, where their wait would look like backend time.
+    """
+    total: dict[str, float] = ray.cluster_resources()  # type: ignore[no-untyped-call]  # Ray ships it untyped
+    needs = [("CPU", tasks.num_cpus), *tasks.resources]
+    fits = [total.get(name, 0.0) / amount for name, amount in needs if amount > 0]
+    return max(1, int(min(fits, default=1.0) + 1e-9))  # 2.0 / 1.0 must give 2, not 1.999…
 
 
 def eval_worker_options(workers: int, slots: int) -> tuple[Any, dict[str, Any], int]:

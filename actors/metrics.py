@@ -21,7 +21,7 @@ from typing import Any
 
 from harness.audit import RunRecord
 from harness.audit_writer import AuditWriterEvent
-from harness.trace import ModelTokenUsage, ToolRequestRejected
+from harness.trace import ModelTokenUsage, ToolInvocation, ToolRequestRejected
 
 __all__ = ["AuditMetrics", "RunMetrics"]
 
@@ -42,6 +42,8 @@ _RUN_LATENCY_MS: list[float] = [
     300000,
 ]
 _TOOL_LATENCY_MS: list[float] = [1, 5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000, 10000]
+# A call queues for a tool slot from nothing (a free slot) to a burst's worth of calls.
+_TOOL_QUEUE_WAIT_MS: list[float] = [0.1, 1, 5, 25, 100, 250, 1000, 2500, 5000, 10000, 30000, 60000]
 
 
 class _Instruments:
@@ -87,6 +89,15 @@ class _Instruments:
             boundaries=_TOOL_LATENCY_MS,
             tag_keys=("tool",),
         )
+        self.tool_queue_wait = Histogram(
+            "harness_tool_queue_wait_ms",
+            description=(
+                "Time a tool call waited for a tool slot of its RunActor before its backend "
+                "was submitted (admission; the backend timeout counts only what follows)."
+            ),
+            boundaries=_TOOL_QUEUE_WAIT_MS,
+            tag_keys=("tool",),
+        )
 
 
 class RunMetrics:
@@ -122,7 +133,9 @@ class RunMetrics:
             m.tool_latency.observe(call.latency_ms, tags={"tool": call.tool_name})
         for event in record.trace:
             details = event.details
-            if isinstance(details, ToolRequestRejected):
+            if isinstance(details, ToolInvocation):
+                m.tool_queue_wait.observe(details.queue_wait_ms, tags={"tool": details.tool_name})
+            elif isinstance(details, ToolRequestRejected):
                 m.rejections.inc(1, tags={"code": details.error_code.value})
             elif isinstance(details, ModelTokenUsage):
                 component = details.component.value

@@ -265,6 +265,8 @@ class FakeDepsFactory:
             (``actors.deps.audit_sink``); None keeps no audit.
         tool_task_resources: Custom Ray resources each tool task requires (as the
             ``HARNESS_TOOL_TASK_RESOURCES`` setting gives the embedded deps).
+        tool_slots: Tool calls the actor runs at once (``HARNESS_TOOL_SLOTS``); None = the
+            executor's default.
     """
 
     tool_execution: Literal["inline", "ray"] = "inline"
@@ -273,6 +275,7 @@ class FakeDepsFactory:
     execute_timeout_s: float = 2.0
     audit_url: str | None = None
     tool_task_resources: tuple[tuple[str, float], ...] = ()
+    tool_slots: int | None = None
 
     def __call__(self) -> RunDeps:
         tool_set_factory = self.tool_set_factory or ProbeToolSetFactory()
@@ -293,7 +296,7 @@ class FakeDepsFactory:
             from actors.tool_executor import RayToolExecutor
 
             tasks = tool_tasks(resources=self.tool_task_resources)
-            deps.executor = RayToolExecutor(tool_set_factory, tasks=tasks)
+            deps.executor = RayToolExecutor(tool_set_factory, tasks=tasks, slots=self.tool_slots)
         if self.audit_url is not None:
             from actors.deps import audit_sink
             from harness.settings import Settings

@@ -15,6 +15,13 @@ did not fail, the machine under it did. Each await runs under its timeout; on a 
 (the run was cancelled or hit its deadline), the task is cancelled: in-flight work is stopped
 and its result, should it still arrive, is never read. The contract is that of
 ``InlineToolExecutor``.
+
+Admission: the executor's ``slots`` are shared by every run of the process (a RunActor's),
+as many as the cluster runs tool tasks at once unless set (``HARNESS_TOOL_SLOTS``). A caller
+holds a slot from before it begins the call's record until the projection is read, so at most
+that many tasks are in flight from this process; a burst of calls queues for slots on the
+actor's event loop, where the wait is bounded by each run's deadline, instead of in Ray's
+scheduler queue, where the wait would run down the backend timeout of tasks never started.
 """
 
 from __future__ import annotations
@@ -30,8 +37,9 @@ import ray
 from pydantic import BaseModel
 
 from actors.errors import map_ray_errors, resolve
-from actors.factory import ToolTasks, tool_tasks
+from actors.factory import ToolTasks, tool_task_capacity, tool_tasks
 from actors.tasks import ToolSetFactory, embedded_tool_set, tool_set_key
+from harness.admission import ToolSlots
 from harness.errors import BackendError, ErrorCode, HarnessError, ProjectionError
 from harness.observation import Projection
 from harness.raw import RawResponse
@@ -65,6 +73,8 @@ class RayToolExecutor:
         tool_set_factory: Picklable callable that builds the backends and projectors, once
             per worker process. Default: the embedded tool plane.
         tasks: The remote functions to submit (default: the process-wide ones).
+        slots: Tool calls in flight at once from this process (default: as many tool tasks
+            as the cluster runs at once, :func:`actors.factory.tool_task_capacity`).
     """
 
     def __init__(
@@ -72,10 +82,12 @@ class RayToolExecutor:
         tool_set_factory: ToolSetFactory = embedded_tool_set,
         *,
         tasks: ToolTasks | None = None,
+        slots: int | None = None,
     ) -> None:
         self.tool_set_factory = tool_set_factory
         self.key = tool_set_key(tool_set_factory)
         self.tasks = tasks or tool_tasks()
+        self.slots = ToolSlots(slots or tool_task_capacity(self.tasks))
         self.cancelled_tasks = 0
         """Tasks cancelled because of a timeout or a cancelled caller (results discarded)."""
         # Keyed by the identity of the raw object this executor handed out.

@@ -482,6 +482,7 @@ async def _burst(api: _Api, n: int, args: argparse.Namespace) -> dict[str, Any]:
         views = await _collect(client, run_ids, args)
     overheads = [v["overhead_s"] for v in views if v["overhead_s"] is not None]
     queued = [v["queued_s"] for v in views if v["queued_s"] is not None]
+    tool_waits = [w for v in views for w in v["tool_queue_waits_ms"]]
     outcomes = Counter(v["outcome"] for v in views)
     peak_rss, peak_uss = sampler.peak_memory
     in_flight = max(sampler.memory_at_runs, 1)
@@ -513,6 +514,9 @@ async def _burst(api: _Api, n: int, args: argparse.Namespace) -> dict[str, Any]:
         "overhead_max_ms": round(1000 * max(overheads, default=float("nan")), 1),
         "to_start_p50_ms": round(1000 * _percentile(queued, 50), 1),
         "to_start_p99_ms": round(1000 * _percentile(queued, 99), 1),
+        "tool_queue_wait_p50_ms": round(_percentile(tool_waits, 50), 1),
+        "tool_queue_wait_p99_ms": round(_percentile(tool_waits, 99), 1),
+        "tool_queue_wait_max_ms": round(max(tool_waits, default=float("nan")), 1),
         "model_calls_per_run": dict(Counter(v["model_calls"] for v in views)),
         "tool_calls": dict(Counter(t for v in views for t in v["tools"])),
         "idle_rss_mib": round(idle_rss / MIB, 1),
@@ -564,9 +568,15 @@ async def _collect(
             f"{t['status']} {t.get('error_code') or ''}".strip()
             for t in view["progress"].get("tools") or []
         ]
+        waits = [
+            e["details"].get("queue_wait_ms", 0.0)
+            for e in events
+            if e.get("event_type") == "TOOL_INVOCATION"
+        ]
         return {
             "outcome": outcome,
             "tools": tools,
+            "tool_queue_waits_ms": waits,
             "model_calls": model_calls,
             "overhead_s": overhead,
             "queued_s": queued,
@@ -597,19 +607,8 @@ async def _main(args: argparse.Namespace) -> dict[str, Any]:
         },
     }
     args.port = args.port or _free_port()
-    figures["in_process"] = await _in_process_throughput(args)
-    api = await asyncio.to_thread(
-        _deploy,
-        args,
-        EmbeddedDepsFactory(tool_execution=args.tools),
-        tag="fast",
-        size=args.pool_size,
-        k=args.runs_per_actor,
-    )
-    try:
-        figures["http"] = await _http_throughput(api, args)
-    finally:
-        await asyncio.to_thread(_undeploy, api)
+    if args.runs:
+        await _throughput(args, figures)
     if not args.burst:
         return figures
     slowed = SlowedDeps(EmbeddedDepsFactory(tool_execution=args.tools), args.delay_s)
@@ -633,12 +632,36 @@ async def _main(args: argparse.Namespace) -> dict[str, Any]:
     return figures
 
 
+async def _throughput(args: argparse.Namespace, figures: dict[str, Any]) -> None:
+    figures["in_process"] = await _in_process_throughput(args)
+    api = await asyncio.to_thread(
+        _deploy,
+        args,
+        EmbeddedDepsFactory(tool_execution=args.tools),
+        tag="fast",
+        size=args.pool_size,
+        k=args.runs_per_actor,
+    )
+    try:
+        figures["http"] = await _http_throughput(api, args)
+    finally:
+        await asyncio.to_thread(_undeploy, api)
+
+
 def _verdict(ok: bool) -> str:
     return "meets" if ok else "MISSES"
 
 
 def _print_table(f: dict[str, Any]) -> None:
     print(f"Serve benchmark — {f['model']}; cpus={f['cpus']} load(1m)={f['load_avg_1m_at_start']}")
+    if "http" in f:
+        _print_throughput(f)
+    if "burst" not in f:
+        return
+    _print_bursts(f)
+
+
+def _print_throughput(f: dict[str, Any]) -> None:
     print(
         f"1. Throughput: {f['runs_per_batch']} runs/batch, {f['clients']} concurrent clients, "
         f"median of {f['repeats']}; pool {f['pool']['size']} actors x {f['pool']['runs_per_actor']}; "
@@ -658,8 +681,9 @@ def _print_table(f: dict[str, Any]) -> None:
     print(f"HTTP: Ray CPU ms/run by process: {f['http']['ray_cpu_ms_per_run_by_process']}")
     goal = f["goals"]["http_runs_per_s"]
     print(f"HTTP {_verdict(f['http']['runs_per_s'] >= goal)} the >= {goal:g} diagnoses/s goal")
-    if "burst" not in f:
-        return
+
+
+def _print_bursts(f: dict[str, Any]) -> None:
     bp = f["burst_pool"]
     print(
         f"2. Bursts of async submissions, every model call slowed to {bp['delay_s']:g} s; pool "
@@ -676,7 +700,9 @@ def _print_table(f: dict[str, Any]) -> None:
         )
         print(
             f"    runs: {b['outcomes']} model calls/run {b['model_calls_per_run']}; "
-            f"tool calls {b['tool_calls']}; "
+            f"tool calls {b['tool_calls']}, waited for a tool slot p50/p99/max "
+            f"{b['tool_queue_wait_p50_ms']}/{b['tool_queue_wait_p99_ms']}/"
+            f"{b['tool_queue_wait_max_ms']} ms; "
             f"drained in {b['drain_wall_s']} s (left in flight {b['left_in_flight']}), "
             f"Ray CPU {b['run_ray_cpu_ms_per_run']} ms/run; sampling errors {b['sample_errors']}"
         )
@@ -718,7 +744,9 @@ def main() -> None:
     parser.add_argument(
         "--tools", choices=("ray", "inline"), default="ray", help="tool execution of the RunActors"
     )
-    parser.add_argument("--runs", type=int, default=60, help="runs per throughput batch")
+    parser.add_argument(
+        "--runs", type=int, default=60, help="runs per throughput batch (0: bursts only)"
+    )
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--clients", type=int, default=8, help="concurrent HTTP clients")
     parser.add_argument("--pool-size", type=int, default=2, help="RunActors (throughput)")

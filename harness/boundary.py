@@ -11,16 +11,20 @@ Order of checks, each failure a stable code and nothing else:
 6. reserve the tool call and the request bytes (TOOL_BUDGET_EXHAUSTED, BYTES_BUDGET_EXHAUSTED)
 7. plan the request (SQL_REJECTED), then duplicate-scope and saturation checks
    (DUPLICATE_SCOPE, INFORMATION_SATURATED)
-8. begin the canonical record as PROJECTING
-9. execute with a timeout (BACKEND_ERROR, BACKEND_TIMEOUT)
-10. reserve the raw bytes (RAW_TOO_LARGE: raw is never silently truncated)
-11. project (PROJECTION_ERROR) and reserve the projection bytes
-12. mark READY (RECORD_TOO_LARGE, STORE_ERROR, RECORD_EXPIRED) and return the observation
-13. trace TOOL_INVOCATION and keep the metadata-only audit row (the run stores it)
+8. take a slot of the executor's shared pool, waiting no longer than the run may (a run that
+   ends while the call queues ends it with the run's code, as a rejection)
+9. begin the canonical record as PROJECTING
+10. execute with a timeout counted from the slot, not from the queue (BACKEND_ERROR,
+    BACKEND_TIMEOUT)
+11. reserve the raw bytes (RAW_TOO_LARGE: raw is never silently truncated)
+12. project (PROJECTION_ERROR), give the slot back and reserve the projection bytes
+13. mark READY (RECORD_TOO_LARGE, STORE_ERROR, RECORD_EXPIRED) and return the observation
+14. trace TOOL_INVOCATION (with the time the call queued for its slot) and keep the
+    metadata-only audit row (the run stores it)
 
-Steps 1–7 are *rejections*: no canonical record, no execution. Protocol refusals (1–5) consume
+Steps 1–8 are *rejections*: no canonical record, no execution. Protocol refusals (1–5) consume
 no budget; from step 6 on the tool-call budget is consumed, so a model that loops on
-duplicates or refused SQL runs out. After step 8 every failure moves the record to ERROR where
+duplicates or refused SQL runs out. After step 9 every failure moves the record to ERROR where
 the store allows it. The caller never sees raw data or exception text.
 """
 
@@ -35,6 +39,7 @@ from typing import Literal, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
+from harness.admission import SlotLease
 from harness.audit import ToolInvocationAudit
 from harness.budget import BytesKind, RunBudget
 from harness.context import RunContext
@@ -46,6 +51,7 @@ from harness.errors import (
     HarnessError,
     ProjectionError,
     ProtocolError,
+    RunInactive,
     StoreError,
 )
 from harness.ids import is_tool_call_id, loggable_id
@@ -76,6 +82,7 @@ class _Call:
     projection_bytes: int | None = None
     returned_count: int | None = None
     new_identities: int = 0
+    queue_wait_ms: float = 0.0
 
 
 class ToolBoundary:
@@ -129,16 +136,29 @@ class ToolBoundary:
         try:
             request, plan = self._admit(call)
         except HarnessError as err:
-            self.budget.count_rejection(err.error_code)
-            log.info(
-                "tool call rejected id=%s tool=%s code=%s",
-                loggable_id(envelope.tool_call_id),
-                call.spec.name if call.spec else "-",
-                err.error_code.value,
-            )
-            self._trace_rejection(call, err.error_code)
-            return self._result(call, "REJECTED", err.error_code)
-        return await self._execute(call, request, plan)
+            return self._reject(call, err.error_code)
+        t0 = self.clock.monotonic()
+        try:
+            lease = await self._take_slot(call, t0)
+        except HarnessError as err:  # the run ended while the call waited for a slot
+            assert call.scope_id is not None
+            self.control.settle(call.scope_id, ready=False)
+            return self._reject(call, err.error_code)
+        try:
+            return await self._execute(call, request, plan, lease, t0)
+        finally:
+            lease.release()
+
+    def _reject(self, call: _Call, code: ErrorCode) -> ToolBoundaryResult:
+        self.budget.count_rejection(code)
+        log.info(
+            "tool call rejected id=%s tool=%s code=%s",
+            loggable_id(call.envelope.tool_call_id),
+            call.spec.name if call.spec else "-",
+            code.value,
+        )
+        self._trace_rejection(call, code)
+        return self._result(call, "REJECTED", code)
 
     # ------------------------------------------------------------------ steps 1-7
 
@@ -177,15 +197,46 @@ class ToolBoundary:
         self.control.admit(call.scope_id)
         return request, plan
 
-    # ------------------------------------------------------------------ steps 8-13
+    # ------------------------------------------------------------------ step 8
+
+    async def _take_slot(self, call: _Call, t0: float) -> SlotLease:
+        """A slot of the executor's pool, waited for no longer than the run lasts.
+
+        Raises:
+            RunInactive: The run was cancelled or hit its deadline while the call queued;
+                nothing was taken from the pool.
+        """
+        slots = self.executor.slots
+        lease = slots.try_acquire()
+        if lease is not None:
+            return lease
+        try:
+            remaining_s = (self.run.deadline - self.clock.now()).total_seconds()
+            lease = await self.clock.wait_for(slots.acquire(), remaining_s)
+        except TimeoutError:  # the wait lasted until the run's deadline
+            code = self.run.inactive_code(self.clock.now()) or ErrorCode.DEADLINE_EXCEEDED
+            raise RunInactive(code, "run ended while the call queued") from None
+        except asyncio.CancelledError:
+            # The run ended (cancel or deadline) while queued: no record, nothing executed.
+            assert call.scope_id is not None
+            self.control.settle(call.scope_id, ready=False)
+            raise
+        call.queue_wait_ms = round((self.clock.monotonic() - t0) * 1000, 3)
+        try:
+            self.run.ensure_active(self.clock.now())
+        except HarnessError:
+            lease.release()
+            raise
+        return lease
+
+    # ------------------------------------------------------------------ steps 9-14
 
     async def _execute(
-        self, call: _Call, request: BaseModel, plan: BaseModel
+        self, call: _Call, request: BaseModel, plan: BaseModel, lease: SlotLease, t0: float
     ) -> ToolBoundaryResult:
         assert call.spec is not None and call.scope_id is not None
         env, spec = call.envelope, call.spec
         started = self.clock.now()
-        t0 = self.clock.monotonic()
         record = CanonicalInvocation(
             tool_call_id=env.tool_call_id,
             run_id=self.run.run_id,
@@ -202,9 +253,7 @@ class ToolBoundary:
         except StoreError as err:
             self.control.settle(call.scope_id, ready=False)
             if err.error_code is ErrorCode.DUPLICATE_TOOL_CALL_ID:
-                self.budget.count_rejection(err.error_code)
-                self._trace_rejection(call, err.error_code)
-                return self._result(call, "REJECTED", err.error_code)
+                return self._reject(call, err.error_code)
             return await self._finish_error(call, err.error_code, t0, begun=False)
         self.budget.count_execution()
 
@@ -236,6 +285,7 @@ class ToolBoundary:
                 self.policy.project_timeout_s,
                 ProjectionError(ErrorCode.PROJECTION_ERROR, "timed out"),
             )
+            lease.release()  # the tool work is done; what is left is this run's bookkeeping
             self.run.ensure_active(self.clock.now())
             observation = projection.observation
             agent_result = observation.model_dump(mode="json")
@@ -284,7 +334,11 @@ class ToolBoundary:
     async def _bounded(
         self, awaitable: Awaitable[T], timeout_s: float, on_timeout: HarnessError
     ) -> T:
-        """Enforce a timeout even when the executor ignores its own (one second of grace)."""
+        """Enforce a timeout even when the executor ignores its own (one second of grace).
+
+        Called once the slot is held: like the executor's own, this bound counts the tool's
+        work, never the wait for capacity.
+        """
         try:
             return await self.clock.wait_for(awaitable, timeout_s + 1.0)
         except TimeoutError:
@@ -405,6 +459,7 @@ class ToolBoundary:
                     error_code=result.error_code,
                     evidence_status=result.control.evidence_status,
                     latency_ms=latency_ms,
+                    queue_wait_ms=call.queue_wait_ms,
                 )
             )
         self.audit_rows.append(

@@ -12,6 +12,7 @@ from typing import Any, Protocol, TypeVar, runtime_checkable
 
 from pydantic import BaseModel
 
+from harness.admission import ToolSlots
 from harness.errors import ErrorCode
 from harness.invocation import CanonicalInvocation, EvidenceStatus
 from harness.observation import Projection
@@ -131,7 +132,16 @@ class Projector(Protocol):
 
 
 class ToolExecutor(Protocol):
-    """Runs backends and projectors: inline in a thread, or as Ray remote tasks."""
+    """Runs backends and projectors: inline in a thread, or as Ray remote tasks.
+
+    ``slots`` is the executor's bounded pool of tool-call slots, shared by every run of the
+    process. A caller holds a slot (:meth:`ToolSlots.acquire`) before it calls ``execute``
+    and gives it back once ``project`` returned: that bounds the tool work in flight, and
+    the timeouts passed to both methods start from their call, never from the wait for a
+    slot. ``execute`` and ``project`` enforce their timeout from the moment they are called.
+    """
+
+    slots: ToolSlots
 
     async def execute(
         self,

@@ -131,6 +131,17 @@ class Settings(BaseSettings):
             "tool work on the nodes started with those resources. Empty = any node."
         ),
     )
+    tool_slots: int | None = Field(
+        default=None,
+        ge=1,
+        le=4096,
+        description=(
+            "Tool calls one process (a RunActor) runs at once, shared by all its runs; more "
+            "wait for a slot, as long as their run lasts, and the backend timeout starts once "
+            "the slot is held. None = as many tool tasks as the cluster's CPUs (and "
+            "tool_task_resources) run at once under Ray; the CPUs plus four threads inline."
+        ),
+    )
     run_deadline_s: float = Field(default=120.0, gt=0, le=3600)
     ttl_margin_s: float = Field(default=300.0, ge=0)
     execute_timeout_s: float = Field(default=10.0, gt=0, le=120)

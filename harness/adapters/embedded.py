@@ -72,11 +72,23 @@ class ToolPlane:
     datasource: str
     """The logical datasource the agent is told to query."""
     clock: Clock = field(default_factory=SystemClock)
+    _executors: dict[bool, InlineToolExecutor] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
 
     def executor(self, *, project_in_thread: bool = True) -> InlineToolExecutor:
-        return InlineToolExecutor(
-            self.backends, self.projectors, project_in_thread=project_in_thread, clock=self.clock
-        )
+        """The plane's inline executor: one per process and setting, so that every run of
+        the plane shares its tool slots and threads."""
+        executor = self._executors.get(project_in_thread)
+        if executor is None:
+            executor = self._executors[project_in_thread] = InlineToolExecutor(
+                self.backends,
+                self.projectors,
+                project_in_thread=project_in_thread,
+                clock=self.clock,
+                slots=self.settings.tool_slots,
+            )
+        return executor
 
     def policy(self) -> ToolPolicy:
         return ToolPolicy(

@@ -13,7 +13,7 @@ from harness.tools.arguments import (
     SearchKnowledgeRequest,
     ToolRequest,
 )
-from harness.tools.inline import InlineToolExecutor
+from harness.tools.inline import InlineToolExecutor, default_inline_slots
 from harness.tools.registry import (
     QUERY_LOGS,
     QUERY_MYSQL,
@@ -38,6 +38,7 @@ __all__ = [
     "ToolRegistry",
     "ToolRequest",
     "ToolSpec",
+    "default_inline_slots",
     "default_specs",
     "scope_identity",
     "scope_of",

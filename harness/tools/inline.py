@@ -2,29 +2,45 @@
 
 The run plane runs the same backends and projectors as Ray remote tasks by default; this
 executor is the in-process equivalent (a setting for dense or latency-critical deployments,
-the CLI, and tests). Backends may block, so they run in worker threads under a timeout taken
-from the injected clock; a timed-out backend thread cannot be killed, but its result is
-discarded.
+the CLI, and tests). Backends may block, so they run in the executor's own pool of worker
+threads, as many as it has tool slots: a call that holds a slot finds a thread at once, so its
+timeout (taken from the injected clock) counts the backend's work and never a wait for a
+thread. A timed-out backend thread cannot be killed; its result is discarded, and its slot
+stays out of service until the thread returns.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping
+import contextlib
+import contextvars
+import os
+from collections.abc import Callable, Mapping
+from concurrent.futures import Future, ThreadPoolExecutor
+from typing import TypeVar
 
 from pydantic import BaseModel
 
+from harness.admission import ToolSlots
 from harness.clock import SystemClock
 from harness.errors import BackendError, ErrorCode, HarnessError, ProjectionError
 from harness.observation import Projection
 from harness.ports import Clock, Projector, ToolBackend
 from harness.raw import RawResponse
 
-__all__ = ["InlineToolExecutor"]
+__all__ = ["InlineToolExecutor", "default_inline_slots"]
+
+T = TypeVar("T")
+
+
+def default_inline_slots() -> int:
+    """Threads for blocking backends by default: the CPUs plus four, at most 32 (what
+    Python's own default thread pool takes: backends mostly wait on I/O)."""
+    return min(32, (os.cpu_count() or 1) + 4)
 
 
 class InlineToolExecutor:
-    """Implements the ToolExecutor port with threads.
+    """Implements the ToolExecutor port with a bounded pool of threads.
 
     Args:
         backends: Tool name → backend.
@@ -32,6 +48,8 @@ class InlineToolExecutor:
         project_in_thread: Run projectors in a worker thread (keeps the event loop
             responsive) or directly on the loop (lowest latency for small results).
         clock: Times the backend and projector timeouts (the system clock by default).
+        slots: Tool calls in flight at once, and threads of the pool
+            (:func:`default_inline_slots` when omitted).
     """
 
     def __init__(
@@ -41,11 +59,16 @@ class InlineToolExecutor:
         *,
         project_in_thread: bool = True,
         clock: Clock | None = None,
+        slots: int | None = None,
     ) -> None:
         self.backends = dict(backends)
         self.projectors = dict(projectors)
         self.project_in_thread = project_in_thread
         self.clock: Clock = clock or SystemClock()
+        self.slots = ToolSlots(slots or default_inline_slots())
+        self._threads = ThreadPoolExecutor(
+            max_workers=self.slots.capacity, thread_name_prefix="harness-tool"
+        )
 
     async def execute(
         self,
@@ -67,7 +90,7 @@ class InlineToolExecutor:
             return raw
 
         try:
-            return await self.clock.wait_for(asyncio.to_thread(fetch), timeout_s)
+            return await self._in_thread(fetch, timeout_s)
         except TimeoutError:
             raise BackendError(
                 ErrorCode.BACKEND_TIMEOUT, "backend timed out", {"tool": tool_name}
@@ -93,9 +116,8 @@ class InlineToolExecutor:
         try:
             if not self.project_in_thread:
                 return projector.project(tool_call_id, request, raw.value())
-            return await self.clock.wait_for(
-                asyncio.to_thread(lambda: projector.project(tool_call_id, request, raw.value())),
-                timeout_s,
+            return await self._in_thread(
+                lambda: projector.project(tool_call_id, request, raw.value()), timeout_s
             )
         except TimeoutError:
             raise ProjectionError(ErrorCode.PROJECTION_ERROR, "projection timed out") from None
@@ -103,3 +125,25 @@ class InlineToolExecutor:
             raise
         except Exception as exc:
             raise ProjectionError(ErrorCode.PROJECTION_ERROR, type(exc).__name__) from None
+
+    async def _in_thread(self, work: Callable[[], T], timeout_s: float) -> T:
+        """``work`` in a pool thread, under ``timeout_s``; a thread that outlives it keeps a
+        slot out of service until it returns (the pool never has more work than threads)."""
+        # As asyncio.to_thread does: the thread sees this task's context variables.
+        done: Future[T] = self._threads.submit(contextvars.copy_context().run, work)
+        try:
+            return await self.clock.wait_for(asyncio.wrap_future(done), timeout_s)
+        except (TimeoutError, asyncio.CancelledError):
+            if not done.done():
+                self._withhold_until(done)
+            raise
+
+    def _withhold_until(self, done: Future[T]) -> None:
+        give_back = self.slots.withhold()
+        loop = asyncio.get_running_loop()
+
+        def returned(_: Future[T]) -> None:
+            with contextlib.suppress(RuntimeError):  # the loop is gone, and the pool with it
+                loop.call_soon_threadsafe(give_back)
+
+        done.add_done_callback(returned)

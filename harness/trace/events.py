@@ -162,6 +162,14 @@ class ToolInvocation(_Details):
     error_code: ErrorCode | None = Field(default=None, description="Set when ERROR.")
     evidence_status: EvidenceStatus | None = Field(description="Objective result status.")
     latency_ms: float = Field(ge=0, description="Time the call spent in the boundary.")
+    queue_wait_ms: float = Field(
+        default=0.0,
+        ge=0,
+        description=(
+            "Of latency_ms, the time the call waited for a tool slot (admission) before its "
+            "backend work was submitted; the backend timeout counts only what follows."
+        ),
+    )
 
 
 class EvidenceCheck(_Details):

@@ -56,6 +56,7 @@ def test_run_tool_model_audit_and_latency_metrics_are_exported(tmp_path: Path) -
         "ray_harness_model_tokens_total",
         "ray_harness_run_latency_ms_count",
         "ray_harness_tool_latency_ms_count",
+        "ray_harness_tool_queue_wait_ms_count",
         "ray_harness_audit_rows_written_total",
     }
     deadline = time.monotonic() + 60

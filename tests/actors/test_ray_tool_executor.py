@@ -1,4 +1,5 @@
-"""RayToolExecutor: named tasks, timeouts and cancels that stop the task, errors keep their code."""
+"""RayToolExecutor: named tasks, timeouts and cancels that stop the task, errors keep their code,
+and slots that keep a burst in the actor's queue instead of Ray's."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from typing import Any
 import pytest
 from actor_helpers import file_appears
 
+from actors.factory import tool_tasks
 from actors.pool import RunPool
 from actors.testing import FakeDepsFactory, ProbeToolSetFactory
 from actors.tool_executor import RayToolExecutor
@@ -22,6 +24,7 @@ from harness.observation import RagObservation
 from harness.raw import RawResponse
 from harness.results import Cancelled
 from harness.tools.arguments import SearchKnowledgeRequest
+from tests.executor_contract import check_burst_beyond_slots
 
 pytestmark = pytest.mark.usefixtures("ray_cluster")
 
@@ -223,3 +226,27 @@ def test_runs_on_actors_use_tool_tasks_and_a_cancel_stops_them(tmp_path: Path) -
 
     asyncio.run(main())
     assert not (tmp_path / "in-run.finished").exists()
+
+
+def test_slots_default_to_the_tool_tasks_the_cluster_runs_at_once() -> None:
+    factory = ProbeToolSetFactory()
+    # The test cluster has 2 CPUs and a tool task takes 1.
+    assert RayToolExecutor(factory).slots.capacity == 2
+    assert RayToolExecutor(factory, slots=5).slots.capacity == 5
+    # Tasks that need a custom resource the cluster lacks still get one slot.
+    needy = tool_tasks(resources=(("no-such-resource", 1.0),))
+    assert RayToolExecutor(factory, tasks=needy).slots.capacity == 1
+
+
+def test_a_burst_beyond_the_slots_queues_instead_of_timing_out(tmp_path: Path) -> None:
+    executor = RayToolExecutor(ProbeToolSetFactory(str(tmp_path)), slots=2)
+
+    async def warm() -> None:  # both workers started and their tool sets built
+        await asyncio.gather(
+            *(_execute(executor, "search_knowledge", _request(), 60.0) for _ in "ab")
+        )
+
+    asyncio.run(warm())
+    # 32 calls of 0.25 s on 2 slots: the last ones queue ~3.75 s, past the 2 s timeout and its
+    # grace second, which a task waiting in Ray's queue instead would have run down.
+    check_burst_beyond_slots(executor, query="@tool_sleep_s=0.25", calls=32, execute_timeout_s=2.0)

@@ -39,6 +39,7 @@ WANTED_METRICS = {
     "ray_harness_model_tokens_total",
     "ray_harness_run_latency_ms_count",
     "ray_harness_tool_latency_ms_count",
+    "ray_harness_tool_queue_wait_ms_count",
     "ray_harness_audit_rows_written_total",
 }
 _SAMPLE = re.compile(r"^(ray_harness_\w+)(?:\{(.*)\})? ([0-9.e+]+)$")
