@@ -84,7 +84,7 @@ class _Recipe:
         return operator.itemgetter(*outside) if outside else None
 
 
-def _cut(content: str, spans: tuple[int, ...]) -> str:
+def _cut(content: str, spans: Sequence[int]) -> str:
     """Mask ``content`` by replacing each span (start and end offsets, in turn) by a wildcard."""
     parts = [content[: spans[0]]]
     for i in range(1, len(spans) - 1, 2):
@@ -146,6 +146,10 @@ class Masker:
         self._words: dict[str, str] = {}
         self._recipes: dict[bytes, _Recipe | tuple[int, ...] | str] = {}
         self._word_spans: dict[bytes, tuple[int, ...] | None] = {}
+        # Whether a masked word leaves a fragment (see ``_leaves_fragment``), remembered: a
+        # random id masks to one shape many times over (``request_id=<*>``). Kept per masker,
+        # as its other caches are, so no word of a line outlives the batch it was mined in.
+        self._fragments: dict[str, bool] = {}
         # A token is a quoted string, a URL or Windows path (delimiters and all), a delimiter
         # or a run of other non-space characters; the leading whitespace is captured so that
         # rendering restores single spaces where there were any. A quote opens a string only
@@ -236,13 +240,13 @@ class Masker:
         words = self._word_spans
         for found in _DIGIT_WORD.finditer(content):
             word = found.group()
-            start = found.start()
+            start, end = found.span()
             if word.isdecimal():
-                spans += (start, found.end())
+                spans += (start, end)
                 continue
             # Words have digit keys too: a word seen with other digits is not scanned again.
             key = (
-                ascii_key[start : found.end()]
+                ascii_key[start:end]
                 if ascii_key is not None
                 else word.encode("utf-8", "surrogatepass").translate(_ZEROS)
             )
@@ -264,13 +268,17 @@ class Masker:
         spans: list[int] = []
         for found in self._mask.finditer(word):
             spans += found.span()
-        if self._guard is not None and spans:
-            pieces = [word[: spans[0]]]
-            pieces.extend(word[spans[i] : spans[i + 1]] for i in range(1, len(spans) - 1, 2))
-            pieces.append(word[spans[-1] :])
-            if _leaves_fragment(WILDCARD.join(pieces)):
-                return None
+        if self._guard is not None and spans and self._leaves_fragment(_cut(word, spans)):
+            return None
         return tuple(spans)
+
+    def _leaves_fragment(self, masked: str) -> bool:
+        known = self._fragments.get(masked)
+        if known is None:
+            known = _leaves_fragment(masked)
+            if len(self._fragments) < _WORD_CACHE_SIZE:
+                self._fragments[masked] = known
+        return known
 
     def _mask_word(self, found: re.Match[str]) -> str:
         word = found.group()
@@ -279,7 +287,7 @@ class Masker:
         masked = self._words.get(word)
         if masked is None:
             masked = self._mask.sub(WILDCARD, word)
-            if self._guard is not None and masked != word and _leaves_fragment(masked):
+            if self._guard is not None and masked != word and self._leaves_fragment(masked):
                 guarded = self._guard(word)
                 if guarded != word:
                     masked = self._mask.sub(WILDCARD, guarded)
