@@ -144,9 +144,9 @@ class TemplateMiner:
         tokens, layer = self._masker.split(masked)
         leaf = self._leaf(tokens, layer, create=True)
         assert leaf is not None
-        cluster = self._best(leaf, tokens)
+        cluster, similarity = self._best(leaf, tokens)
         if cluster is None or (
-            cluster.similarity(tokens) < self._config.similarity_threshold
+            similarity < self._config.similarity_threshold
             and len(leaf) < self._config.max_clusters_per_leaf
         ):
             cluster = _Cluster(tokens, len(self._clusters), layer)
@@ -174,8 +174,8 @@ class TemplateMiner:
         cluster = self._clusters[entry[0]] if entry is not None else None
         if cluster is None:
             leaf = self._leaf(tokens, shape(tokens), create=False)
-            best = self._best(leaf, tokens) if leaf else None
-            if best is not None and best.similarity(tokens) >= self._config.similarity_threshold:
+            best, similarity = self._best(leaf, tokens) if leaf else (None, 0.0)
+            if best is not None and similarity >= self._config.similarity_threshold:
                 cluster = best
         if cluster is not None:
             mined = self._final.get(self._key(cluster, tokens))
@@ -246,14 +246,16 @@ class TemplateMiner:
             leaf = node[None] = []
         return leaf
 
-    def _best(self, leaf: list[_Cluster], tokens: tuple[str, ...]) -> _Cluster | None:
+    def _best(self, leaf: list[_Cluster], tokens: tuple[str, ...]) -> tuple[_Cluster | None, float]:
+        """The leaf's cluster most similar to ``tokens`` (the first of equals) and its
+        similarity, which callers compare with the threshold without computing it again."""
         best: _Cluster | None = None
         best_sim = -1.0
         for cluster in leaf:
             sim = cluster.similarity(tokens)
             if sim > best_sim:
                 best, best_sim = cluster, sim
-        return best
+        return best, best_sim
 
     def _key(self, cluster: _Cluster, tokens: tuple[str, ...]) -> _Key:
         positions = self._splits[cluster.number]
