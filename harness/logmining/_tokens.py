@@ -50,13 +50,14 @@ class _Recipe:
     Outside the spans such contents differ only in the digits left there (``v1``,
     ``Pool-2``); ``residue`` reads those digits, and ``outputs`` remembers the masked text
     for each residue seen, so a content is masked by one C-level read and a lookup. Many
-    keys are seen once (a line with a random token), so the residue is found only when a
+    keys are seen once (a line with a random token), so a key's first content is cut at
+    its spans without a recipe (see ``Masker.mask``), and the residue is found only when a
     second content of the key comes.
     """
 
     __slots__ = ("outputs", "residue", "spans")
 
-    def __init__(self, spans: list[int]) -> None:
+    def __init__(self, spans: tuple[int, ...]) -> None:
         self.spans = spans
         self.residue: Callable[[str], object] | bool | None = False
         self.outputs: dict[object, str] = {}
@@ -68,19 +69,10 @@ class _Recipe:
         read = residue(content) if callable(residue) else None
         masked = self.outputs.get(read)
         if masked is None:
-            masked = self.first(content)
+            masked = _cut(content, self.spans)
             if len(self.outputs) < _OUTPUTS_PER_RECIPE:
                 self.outputs[read] = masked
         return masked
-
-    def first(self, content: str) -> str:
-        """Mask ``content`` by cutting it at the spans (for a content of this key)."""
-        spans = self.spans
-        parts = [content[: spans[0]]]
-        for i in range(1, len(spans) - 1, 2):
-            parts.append(content[spans[i] : spans[i + 1]])
-        parts.append(content[spans[-1] :])
-        return WILDCARD.join(parts)
 
     def _residue_of(self, content: str) -> Callable[[str], object] | None:
         outside: list[int] = []
@@ -90,6 +82,15 @@ class _Recipe:
                 m.start() for m in _ASCII_DIGIT.finditer(content, bounds[k], bounds[k + 1])
             )
         return operator.itemgetter(*outside) if outside else None
+
+
+def _cut(content: str, spans: Sequence[int]) -> str:
+    """Mask ``content`` by replacing each span (start and end offsets, in turn) by a wildcard."""
+    parts = [content[: spans[0]]]
+    for i in range(1, len(spans) - 1, 2):
+        parts.append(content[spans[i] : spans[i + 1]])
+    parts.append(content[spans[-1] :])
+    return WILDCARD.join(parts)
 
 
 # The recipe of a key whose words a guard must see, and of one with nothing to mask.
@@ -143,8 +144,12 @@ class Masker:
             else None
         )
         self._words: dict[str, str] = {}
-        self._recipes: dict[bytes, _Recipe | str] = {}
+        self._recipes: dict[bytes, _Recipe | tuple[int, ...] | str] = {}
         self._word_spans: dict[bytes, tuple[int, ...] | None] = {}
+        # Whether a masked word leaves a fragment (see ``_leaves_fragment``), remembered: a
+        # random id masks to one shape many times over (``request_id=<*>``). Kept per masker,
+        # as its other caches are, so no word of a line outlives the batch it was mined in.
+        self._fragments: dict[str, bool] = {}
         # A token is a quoted string, a URL or Windows path (delimiters and all), a delimiter
         # or a run of other non-space characters; the leading whitespace is captured so that
         # rendering restores single spaces where there were any. A quote opens a string only
@@ -204,8 +209,14 @@ class Masker:
             recipe = self._recipe(content, key if len(key) == len(content) else None)
             if len(self._recipes) < _RECIPE_CACHE_SIZE:
                 self._recipes[key] = recipe
-            if isinstance(recipe, _Recipe):
-                return recipe.first(content)
+            if type(recipe) is tuple:
+                return _cut(content, recipe)
+        elif type(recipe) is tuple:
+            # A key seen once keeps only its spans: a tuple of ints, which the garbage
+            # collector stops tracking, where a recipe object stays tracked. Most keys are seen
+            # once, and ~17k recipe objects of a 100k-line result cost a fresh process a full
+            # collection or two. The second content of a key makes it a recipe.
+            recipe = self._recipes[key] = _Recipe(recipe)
         if recipe is _NOTHING:
             return content
         if recipe is _GUARDED:
@@ -213,8 +224,9 @@ class Masker:
         assert isinstance(recipe, _Recipe)
         return recipe.apply(content)
 
-    def _recipe(self, content: str, ascii_key: bytes | None) -> _Recipe | str:
-        """How masking treats ``content`` and every content of its digit key.
+    def _recipe(self, content: str, ascii_key: bytes | None) -> tuple[int, ...] | str:
+        """How masking treats ``content`` and every content of its digit key: the spans a
+        wildcard replaces, or ``_NOTHING`` or ``_GUARDED``.
 
         ``ascii_key`` is that key when the content is ASCII (one byte a character), so that a
         word's own key is a slice of it.
@@ -228,13 +240,13 @@ class Masker:
         words = self._word_spans
         for found in _DIGIT_WORD.finditer(content):
             word = found.group()
-            start = found.start()
+            start, end = found.span()
             if word.isdecimal():
-                spans += (start, found.end())
+                spans += (start, end)
                 continue
             # Words have digit keys too: a word seen with other digits is not scanned again.
             key = (
-                ascii_key[start : found.end()]
+                ascii_key[start:end]
                 if ascii_key is not None
                 else word.encode("utf-8", "surrogatepass").translate(_ZEROS)
             )
@@ -247,7 +259,7 @@ class Masker:
                 return _GUARDED
             for offset in relative:
                 spans.append(start + offset)
-        return _Recipe(spans) if spans else _NOTHING
+        return tuple(spans) if spans else _NOTHING
 
     def _spans_of_word(self, word: str, key: bytes) -> tuple[int, ...] | None:
         """The spans the masks replace in one word; None when the guard must see it."""
@@ -256,13 +268,17 @@ class Masker:
         spans: list[int] = []
         for found in self._mask.finditer(word):
             spans += found.span()
-        if self._guard is not None and spans:
-            pieces = [word[: spans[0]]]
-            pieces.extend(word[spans[i] : spans[i + 1]] for i in range(1, len(spans) - 1, 2))
-            pieces.append(word[spans[-1] :])
-            if _leaves_fragment(WILDCARD.join(pieces)):
-                return None
+        if self._guard is not None and spans and self._leaves_fragment(_cut(word, spans)):
+            return None
         return tuple(spans)
+
+    def _leaves_fragment(self, masked: str) -> bool:
+        known = self._fragments.get(masked)
+        if known is None:
+            known = _leaves_fragment(masked)
+            if len(self._fragments) < _WORD_CACHE_SIZE:
+                self._fragments[masked] = known
+        return known
 
     def _mask_word(self, found: re.Match[str]) -> str:
         word = found.group()
@@ -271,7 +287,7 @@ class Masker:
         masked = self._words.get(word)
         if masked is None:
             masked = self._mask.sub(WILDCARD, word)
-            if self._guard is not None and masked != word and _leaves_fragment(masked):
+            if self._guard is not None and masked != word and self._leaves_fragment(masked):
                 guarded = self._guard(word)
                 if guarded != word:
                     masked = self._mask.sub(WILDCARD, guarded)

@@ -31,6 +31,11 @@ _SPLIT_EVIDENCE = 10
 _Key = tuple[int, tuple[str, ...]]
 """A unit of a cluster: the cluster's number and its words at the cluster's split positions."""
 
+_Entry = tuple[int, tuple[str, ...]]
+"""What mining made of one masked content: its cluster's number and its tokens. Numbers, not
+clusters: a tuple of an int and strings is one the garbage collector stops tracking, and a
+100k-line result holds ~10k entries."""
+
 
 def _word_positions(tokens: list[str]) -> tuple[int, ...]:
     # Similarity is measured on constant words; punctuation says little about the event.
@@ -120,7 +125,7 @@ class TemplateMiner:
         self._masker = Masker(self._config, guard)
         self._root: dict[tuple[int | str, ...], dict[str | None, Any]] = {}
         self._clusters: list[_Cluster] = []
-        self._seen: dict[str, tuple[_Cluster, tuple[str, ...]]] = {}
+        self._seen: dict[str, _Entry] = {}
         self._prefix_len = max(self._config.depth - 2, 0)
         self._merged = True
         # After the passes: each cluster's split positions and each unit's final template.
@@ -129,9 +134,9 @@ class TemplateMiner:
 
     def add(self, content: str) -> MinedTemplate:
         """Mine one message content and return its cluster's current template."""
-        return template_of_text(render(self._add(content)[0].tokens))
+        return template_of_text(render(self._clusters[self._add(content)[0]].tokens))
 
-    def _add(self, content: str) -> tuple[_Cluster, tuple[str, ...]]:
+    def _add(self, content: str) -> _Entry:
         masked = self._masker.mask(content)
         entry = self._seen.get(masked)
         if entry is not None:
@@ -139,9 +144,9 @@ class TemplateMiner:
         tokens, layer = self._masker.split(masked)
         leaf = self._leaf(tokens, layer, create=True)
         assert leaf is not None
-        cluster = self._best(leaf, tokens)
+        cluster, similarity = self._best(leaf, tokens)
         if cluster is None or (
-            cluster.similarity(tokens) < self._config.similarity_threshold
+            similarity < self._config.similarity_threshold
             and len(leaf) < self._config.max_clusters_per_leaf
         ):
             cluster = _Cluster(tokens, len(self._clusters), layer)
@@ -150,7 +155,7 @@ class TemplateMiner:
         else:
             cluster.absorb(tokens)
         cluster.variants += 1
-        entry = (cluster, tokens)
+        entry = (cluster.number, tokens)
         if len(self._seen) < _SEEN_CACHE_SIZE:
             self._seen[masked] = entry
         self._merged = False
@@ -166,11 +171,11 @@ class TemplateMiner:
         masked = self._masker.mask(content)
         entry = self._seen.get(masked)
         tokens = entry[1] if entry is not None else self._masker.tokens(masked)
-        cluster = entry[0] if entry is not None else None
+        cluster = self._clusters[entry[0]] if entry is not None else None
         if cluster is None:
             leaf = self._leaf(tokens, shape(tokens), create=False)
-            best = self._best(leaf, tokens) if leaf else None
-            if best is not None and best.similarity(tokens) >= self._config.similarity_threshold:
+            best, similarity = self._best(leaf, tokens) if leaf else (None, 0.0)
+            if best is not None and similarity >= self._config.similarity_threshold:
                 cluster = best
         if cluster is not None:
             mined = self._final.get(self._key(cluster, tokens))
@@ -196,10 +201,10 @@ class TemplateMiner:
         for entry in entries:
             mined = known.get(id(entry))
             if mined is None:
-                cluster, tokens = entry
-                positions = splits[cluster.number]
+                number, tokens = entry
+                positions = splits[number]
                 words = tuple(tokens[i].lstrip(" ") for i in positions) if positions else ()
-                mined = known[id(entry)] = final[cluster.number, words]
+                mined = known[id(entry)] = final[number, words]
             append(mined)
         return out
 
@@ -241,14 +246,16 @@ class TemplateMiner:
             leaf = node[None] = []
         return leaf
 
-    def _best(self, leaf: list[_Cluster], tokens: tuple[str, ...]) -> _Cluster | None:
+    def _best(self, leaf: list[_Cluster], tokens: tuple[str, ...]) -> tuple[_Cluster | None, float]:
+        """The leaf's cluster most similar to ``tokens`` (the first of equals) and its
+        similarity, which callers compare with the threshold without computing it again."""
         best: _Cluster | None = None
         best_sim = -1.0
         for cluster in leaf:
             sim = cluster.similarity(tokens)
             if sim > best_sim:
                 best, best_sim = cluster, sim
-        return best
+        return best, best_sim
 
     def _key(self, cluster: _Cluster, tokens: tuple[str, ...]) -> _Key:
         positions = self._splits[cluster.number]
@@ -293,19 +300,19 @@ class TemplateMiner:
         clusters = self._clusters
         units: list[dict[tuple[str, ...], tuple[list[str], int]]] = [{} for _ in clusters]
         splits = self._splits
-        for cluster, tokens in self._seen.values() if any(splits) else ():
-            positions = splits[cluster.number]
+        for number, tokens in self._seen.values() if any(splits) else ():
+            positions = splits[number]
             if not positions:
                 continue
             words = tuple(tokens[i].lstrip(" ") for i in positions)
-            known = units[cluster.number].get(words)
+            known = units[number].get(words)
             if known is None:
-                filled = list(cluster.tokens)
+                filled = list(clusters[number].tokens)
                 for i in positions:
                     filled[i] = tokens[i]
-                units[cluster.number][words] = (filled, 1)
+                units[number][words] = (filled, 1)
             else:
-                units[cluster.number][words] = (known[0], known[1] + 1)
+                units[number][words] = (known[0], known[1] + 1)
         keys: list[_Key] = []
         templates: list[list[str]] = []
         weights: list[int] = []

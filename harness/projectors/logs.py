@@ -41,7 +41,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import compress
-from operator import add, not_
+from operator import add, attrgetter, not_
 from typing import Any
 
 from pydantic import BaseModel
@@ -75,6 +75,7 @@ __all__ = ["LOKI_FORMAT", "LogsProjector", "LogsProjectorLimits", "MinedBatchCac
 
 # Projectors built without a redactor share this one, and with it the cached batches.
 _DEFAULT_REDACTOR = Redactor()
+_TEMPLATE_TEXT = attrgetter("template")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -297,12 +298,13 @@ class LogsProjector:
         """
         redact = self._redact
         lines, statuses, fixed = canonical_lines(distinct)
-        # Fixed (access-log) templates need no mining at all.
-        to_mine = list(dict.fromkeys(compress(lines, map(not_, fixed))))
+        # Fixed (access-log) templates need no mining at all. The other lines are distinct
+        # lines left as they were, so they are mined as they come, without another dedup.
+        to_mine = list(compress(lines, map(not_, fixed)))
         miner = TemplateMiner(self._miner_config, guard=redact)
-        templates_of = {
-            t: m.template for t, m in zip(to_mine, miner.mine_batch(to_mine), strict=True)
-        }
+        templates_of = dict(
+            zip(to_mine, map(_TEMPLATE_TEXT, miner.mine_batch(to_mine)), strict=True)
+        )
         keys = list(
             zip(
                 [t if f else templates_of[t] for t, f in zip(lines, fixed, strict=True)],
