@@ -9,8 +9,8 @@ while after the run.
 Settling also fixes the run's *final snapshot*, the one every later read answers: the actor's
 snapshot of the ended run when it released the result, else (the pool ended the run itself:
 lost, cancelled before it started) a reduced one that closes the timeline one event past the
-last the pool saw of it. Either way its ``sequence_no`` exceeds every event id a reader was
-shown before, and it never changes afterwards, whether or not the actor still remembers the
+last the pool saw of it. Either way its ``sequence_no`` is past every event id a progress
+view showed, and it never changes afterwards, whether or not the actor still remembers the
 run: a progress stream's terminal event id means the same on every read.
 """
 
