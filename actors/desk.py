@@ -280,9 +280,7 @@ class RunDesk:
         Raises:
             RunNotFound: NOT_FOUND for an unknown run and for a run of another owner alike.
         """
-        ticket = self._ticket(run_id, owner)
-        pool = await self._ready()
-        return await self._view(run_id, ticket, await pool.status(run_id))
+        return await self._view(run_id, self._ticket(run_id, owner))
 
     async def wait(self, run_id: str, owner: str, timeout_s: float) -> RunView:
         """The view once the run released its result, or after ``timeout_s`` (still running).
@@ -294,7 +292,7 @@ class RunDesk:
         pool = await self._ready()
         with contextlib.suppress(TimeoutError):
             await pool.result(run_id, timeout_s)
-        return await self._view(run_id, ticket, await pool.status(run_id))
+        return await self._view(run_id, ticket)
 
     async def watch(self, run_id: str, owner: str, after: int, timeout_s: float) -> RunView:
         """The view once the run's timeline passed event ``after``, it ended, or ``timeout_s``
@@ -304,7 +302,7 @@ class RunDesk:
             RunNotFound: NOT_FOUND as for :meth:`view`.
         """
         ticket = self._ticket(run_id, owner)
-        pool = await self._ready()
+        await self._ready()
         feed = self._feeds.get(run_id)
         if feed is None:
             feed = self._feeds[run_id] = _Feed()
@@ -314,8 +312,7 @@ class RunDesk:
             await feed.beyond(after, timeout_s)
         finally:
             feed.watchers -= 1
-        snapshot = feed.snapshot or await pool.status(run_id)
-        return await self._view(run_id, ticket, snapshot)
+        return await self._view(run_id, ticket, feed.snapshot)
 
     async def cancel(self, run_id: str, owner: str) -> CancelOutcome:
         """Cancel the owner's run.
@@ -326,9 +323,7 @@ class RunDesk:
         ticket = self._ticket(run_id, owner)
         pool = await self._ready()
         won = await pool.cancel(run_id)
-        return CancelOutcome(
-            cancelled=won, run=await self._view(run_id, ticket, await pool.status(run_id))
-        )
+        return CancelOutcome(cancelled=won, run=await self._view(run_id, ticket))
 
     async def trace(self, run_id: str, owner: str) -> list[TraceEvent] | None:
         """The owner's run's timeline from its actor; None once only the durable audit has it.
@@ -372,21 +367,53 @@ class RunDesk:
             raise RunNotFound(message="unknown run")
         return ticket
 
-    async def _view(self, run_id: str, ticket: _Ticket, snapshot: RunSnapshot) -> RunView:
+    async def _view(
+        self, run_id: str, ticket: _Ticket, snapshot: RunSnapshot | None = None
+    ) -> RunView:
+        """The run as ``snapshot`` (else a fresh status read) shows it; once the run has its
+        released result, as its final snapshot shows it.
+
+        A view with the result never carries an earlier snapshot: one read before the pool
+        settled the run may be older than the result (a watch's reply overtaken by the run's
+        end), or terminal before the timeline recorded the end. The final snapshot is fixed
+        at settlement, so a terminal view reads the same — and a progress stream's terminal
+        event carries the same id — on every call and every replica.
+        """
         pool = await self._ready()
         result = pool.released(run_id)
-        if result is None and snapshot.status in TERMINAL_STATES:
-            # The actor has ended the run; the pool's watch of it settles in a moment.
-            try:
-                result = await pool.result(run_id, _RESULT_GRACE_S)
-            except TimeoutError:
-                log.warning("ended run not settled run_id=%s", run_id)
+        if result is None:
+            progress = snapshot or await pool.status(run_id)
+            if progress.status in TERMINAL_STATES:
+                result = await self._settled(pool, run_id)
+            if result is None:
+                return self._as_view(run_id, ticket, progress.status, progress, None)
+        final = await pool.status(run_id)
+        return self._as_view(run_id, ticket, result.run_status, final, result)
+
+    @staticmethod
+    async def _settled(pool: HostedRuns, run_id: str) -> ReleasedResult | None:
+        """The result of a run its actor already reports ended: the pool's watch of it
+        settles in a moment."""
+        try:
+            return await pool.result(run_id, _RESULT_GRACE_S)
+        except TimeoutError:
+            log.warning("ended run not settled run_id=%s", run_id)
+            return None
+
+    @staticmethod
+    def _as_view(
+        run_id: str,
+        ticket: _Ticket,
+        status: RunStatus,
+        progress: RunSnapshot,
+        result: ReleasedResult | None,
+    ) -> RunView:
         return RunView(
             run_id=run_id,
             session_id=ticket.session_id,
             created_at=ticket.created_at,
-            status=result.run_status if result is not None else snapshot.status,
-            progress=snapshot,
+            status=status,
+            progress=progress,
             result=result,
         )
 

@@ -27,7 +27,7 @@ from actors.audit_writer import flush_audit_writers
 from actors.errors import resolve
 from actors.factory import RayResources
 from actors.registry import RunRegistry
-from actors.run_actor import RunActor
+from actors.run_actor import RunActor, RunEnded
 from actors.slots import ActorSlot, ActorSpawner
 from harness.context import RunStatus
 from harness.diagnosis import RunDeps
@@ -271,28 +271,30 @@ class RunPool:
         return won
 
     async def status(self, run_id: str) -> RunSnapshot:
-        """Progress snapshot from the hosting actor; a reduced one once the actor forgot it.
+        """Progress snapshot from the hosting actor; once the run is settled, its final
+        snapshot (fixed at settlement: the same on every read, with or without the actor).
 
         Raises:
             HarnessError: NOT_FOUND for an unknown run.
         """
         entry = self.registry.get(run_id)
         slot = entry.slot
-        if slot is not None and slot.alive:
+        if not entry.settled and slot is not None and slot.alive:
             try:
                 snapshot: RunSnapshot = await resolve(
                     slot.handle.status.remote(run_id), fallback=InternalError()
                 )
-                return snapshot
+                entry.observe(snapshot)
+                return entry.final or snapshot  # settled during the call: the final one
             except RunLost:
                 self._lose(slot)
             except HarnessError:
-                pass  # the actor no longer knows the run (forgotten after result_ttl_s)
-        return entry.reduced_snapshot()
+                pass  # the actor did not answer for the run: a reduced snapshot
+        return entry.snapshot()
 
     async def watch(self, run_id: str, after: int, timeout_s: float) -> RunSnapshot:
         """The run's snapshot once its timeline passed event ``after``, it ended, or
-        ``timeout_s`` passed (see :meth:`RunActor.watch`); a reduced one once the actor forgot it.
+        ``timeout_s`` passed (see :meth:`RunActor.watch`); the final one once it is settled.
 
         Raises:
             HarnessError: NOT_FOUND for an unknown run.
@@ -302,17 +304,18 @@ class RunPool:
             # Waiting for a slot: nothing to watch on an actor yet; look again shortly.
             await asyncio.wait({entry.done}, timeout=min(timeout_s, _PENDING_WATCH_S))
         slot = entry.slot
-        if slot is not None and slot.alive:
+        if not entry.settled and slot is not None and slot.alive:
             try:
                 snapshot: RunSnapshot = await resolve(
                     slot.handle.watch.remote(run_id, after, timeout_s), fallback=InternalError()
                 )
-                return snapshot
+                entry.observe(snapshot)
+                return entry.final or snapshot  # settled during the call: the final one
             except RunLost:
                 self._lose(slot)
             except HarnessError:
-                pass  # the actor no longer knows the run
-        return entry.reduced_snapshot()
+                pass  # the actor did not answer for the run
+        return entry.snapshot()
 
     async def trace(self, run_id: str) -> list[TraceEvent] | None:
         """The run's timeline from its actor; ``[]`` for a run that never reached one; None
@@ -428,20 +431,26 @@ class RunPool:
         self._changed = asyncio.Event()
 
     async def _watch(self, run_id: str, slot: ActorSlot) -> None:
+        final: RunSnapshot | None = None
         try:
-            body = await resolve(slot.handle.wait.remote(run_id), fallback=InternalError())
-            result: ReleasedResult = _RELEASED.validate_python(body)
+            ended: RunEnded = await resolve(
+                slot.handle.wait.remote(run_id), fallback=InternalError()
+            )
+            result: ReleasedResult = _RELEASED.validate_python(ended.result)
+            final = ended.snapshot
         except RunLost:
             self._lose(slot)
             return
         except (HarnessError, ValidationError) as err:
             log.warning("run result unreadable run_id=%s error=%s", run_id, type(err).__name__)
             result = self._lost_result(run_id)
-        self._settle(run_id, result)
+        self._settle(run_id, result, final)
 
-    def _settle(self, run_id: str, result: ReleasedResult) -> None:
+    def _settle(
+        self, run_id: str, result: ReleasedResult, final: RunSnapshot | None = None
+    ) -> None:
         slot = self.registry.get(run_id).slot
-        if self.registry.settle(run_id, result) and slot is not None:
+        if self.registry.settle(run_id, result, final) and slot is not None:
             self._release(slot)
 
     def _release(self, slot: ActorSlot) -> None:

@@ -5,6 +5,13 @@ result is settled; settling happens once — the first of "the actor released a 
 "the actor was lost" wins, exactly like a run's own terminal state. Settled entries are
 kept, oldest first, up to ``max_finished`` so that results and status stay readable for a
 while after the run.
+
+Settling also fixes the run's *final snapshot*, the one every later read answers: the actor's
+snapshot of the ended run when it released the result, else (the pool ended the run itself:
+lost, cancelled before it started) a reduced one that closes the timeline one event past the
+last the pool saw of it. Either way its ``sequence_no`` is past every event id a progress
+view showed, and it never changes afterwards, whether or not the actor still remembers the
+run: a progress stream's terminal event id means the same on every read.
 """
 
 from __future__ import annotations
@@ -31,22 +38,38 @@ class RunEntry(Generic[SlotT]):
     run_id: str
     slot: SlotT
     done: asyncio.Future[ReleasedResult] = field(repr=False)
+    seen: int = 0
+    """The highest ``sequence_no`` read from the run's actor so far."""
+    final: RunSnapshot | None = None
+    """The run's snapshot as it ended, fixed when the entry is settled."""
 
     @property
     def settled(self) -> bool:
         return self.done.done()
 
-    def reduced_snapshot(self) -> RunSnapshot:
-        """Status without the actor's figures (it is gone or has forgotten the run)."""
-        if not self.settled:
-            return RunSnapshot(run_id=self.run_id, status=RunStatus.PENDING, phase=RunPhase.PENDING)
-        result = self.done.result()
-        return RunSnapshot(
-            run_id=self.run_id,
-            status=result.run_status,
-            phase=RunPhase.DONE,
-            result_kind=result.kind,
-        )
+    def observe(self, snapshot: RunSnapshot) -> RunSnapshot:
+        """Note how far the run's timeline has been read (``snapshot`` came from its actor)."""
+        self.seen = max(self.seen, snapshot.sequence_no or 0)
+        return snapshot
+
+    def snapshot(self) -> RunSnapshot:
+        """The final snapshot of a settled run; else a reduced one without the actor's
+        figures (the run waits for a slot, or its actor did not answer)."""
+        if self.final is not None:
+            return self.final
+        return RunSnapshot(run_id=self.run_id, status=RunStatus.PENDING, phase=RunPhase.PENDING)
+
+
+def _ended_by_pool(entry: RunEntry[Any], result: ReleasedResult) -> RunSnapshot:
+    """The final snapshot of a run the pool ended itself: no figures (the actor's are gone or
+    never were), its timeline closed one event past the last the pool saw of it."""
+    return RunSnapshot(
+        run_id=entry.run_id,
+        status=result.run_status,
+        phase=RunPhase.DONE,
+        result_kind=result.kind,
+        sequence_no=entry.seen + 1,
+    )
 
 
 class RunRegistry(Generic[SlotT]):
@@ -88,11 +111,13 @@ class RunRegistry(Generic[SlotT]):
         """In-flight runs hosted on ``slot``."""
         return [e for e in self._in_flight.values() if e.slot is slot]
 
-    def settle(self, run_id: str, result: ReleasedResult) -> bool:
-        """Record the run's result; True only for the first settlement."""
+    def settle(self, run_id: str, result: ReleasedResult, final: RunSnapshot | None = None) -> bool:
+        """Record the run's result and final snapshot (``final``: the actor's snapshot of the
+        ended run; None when the pool ended it); True only for the first settlement."""
         entry = self._in_flight.pop(run_id, None)
         if entry is None:
             return False
+        entry.final = final if final is not None else _ended_by_pool(entry, result)
         entry.done.set_result(result)
         self._finished[run_id] = entry
         while len(self._finished) > self.max_finished:

@@ -24,7 +24,7 @@ from harness.results import ReleasedResult, StableFailure
 from harness.snapshot import RunSnapshot
 from harness.trace import TraceEvent
 
-__all__ = ["ActorHealth", "RunActor"]
+__all__ = ["ActorHealth", "RunActor", "RunEnded"]
 
 log = logging.getLogger(__name__)
 
@@ -39,6 +39,16 @@ class ActorHealth:
     """Runs started and not yet finished."""
     hosted_total: int
     """Runs it has hosted so far."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class RunEnded:
+    """What ``wait`` answers once a run has ended."""
+
+    result: dict[str, Any]
+    """The released result, as a JSON-able dict."""
+    snapshot: RunSnapshot
+    """The run's snapshot as it ended: its timeline is complete."""
 
 
 @dataclass
@@ -108,12 +118,17 @@ class RunActor:
         self._active += 1
         self.hosted_total += 1
 
-    async def wait(self, run_id: str) -> dict[str, Any]:
-        """The released result of the run, as a JSON-able dict, once it has one."""
+    async def wait(self, run_id: str) -> RunEnded:
+        """The released result of the run and its final snapshot, once it has ended.
+
+        The run's status turns terminal a little before its timeline records the end (the
+        RunFinished event); the snapshot here is taken after the host task finished, so it
+        reflects the whole timeline.
+        """
         hosted = self._get(run_id)
         # Shielded: a caller giving up on waiting must not cancel the run itself.
         result = await asyncio.shield(hosted.task)
-        return result.model_dump(mode="json")
+        return RunEnded(result=result.model_dump(mode="json"), snapshot=hosted.run.snapshot())
 
     async def cancel(self, run_id: str) -> bool:
         """Cancel the run; True when this call decided its terminal state."""

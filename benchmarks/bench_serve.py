@@ -8,7 +8,8 @@ Prints a readable table and, as its last line, one JSON object with the same fig
    ``--clients`` concurrent clients, median of ``--repeats`` batches:
    (a) through HTTP: ``POST /v1/diagnoses`` with ``wait`` from an httpx client (keep-alive,
    one connection per client) to a Serve deployment (``serve.deployment.start``; tools as Ray
-   tasks, the production default); (b) in process: ``DiagnosisRun`` in this process on the
+   tasks, the production default, and then, with ``--tools both`` (the default), a second
+   deployment whose RunActors run the tools inline); (b) in process: ``DiagnosisRun`` in this process on the
    same deps with inline tools and the same concurrency. Latency p50/p99 per request. CPU per
    run: the CPU time (user + system) of every Ray process (the driver's descendants: GCS,
    raylet, Serve's controller and proxy, the replica, the desk, RunActors, tool workers)
@@ -611,7 +612,9 @@ async def _main(args: argparse.Namespace) -> dict[str, Any]:
         await _throughput(args, figures)
     if not args.burst:
         return figures
-    slowed = SlowedDeps(EmbeddedDepsFactory(tool_execution=args.tools), args.delay_s)
+    slowed = SlowedDeps(
+        EmbeddedDepsFactory(tool_execution=_http_rows(args.tools)[0][1]), args.delay_s
+    )
     api = await asyncio.to_thread(
         _deploy, args, slowed, tag="burst", size=args.burst_pool_size, k=args.burst_runs_per_actor
     )
@@ -634,18 +637,26 @@ async def _main(args: argparse.Namespace) -> dict[str, Any]:
 
 async def _throughput(args: argparse.Namespace, figures: dict[str, Any]) -> None:
     figures["in_process"] = await _in_process_throughput(args)
-    api = await asyncio.to_thread(
-        _deploy,
-        args,
-        EmbeddedDepsFactory(tool_execution=args.tools),
-        tag="fast",
-        size=args.pool_size,
-        k=args.runs_per_actor,
-    )
-    try:
-        figures["http"] = await _http_throughput(api, args)
-    finally:
-        await asyncio.to_thread(_undeploy, api)
+    for row, tools in _http_rows(args.tools):
+        api = await asyncio.to_thread(
+            _deploy,
+            args,
+            EmbeddedDepsFactory(tool_execution=tools),
+            tag="fast",
+            size=args.pool_size,
+            k=args.runs_per_actor,
+        )
+        try:
+            figures[row] = await _http_throughput(api, args)
+        finally:
+            await asyncio.to_thread(_undeploy, api)
+
+
+def _http_rows(tools: str) -> list[tuple[str, str]]:
+    """(figures key, tool execution) of each HTTP throughput row: ``http`` is the first."""
+    if tools == "both":
+        return [("http", "ray"), ("http_inline", "inline")]
+    return [("http", tools)]
 
 
 def _verdict(ok: bool) -> str:
@@ -665,20 +676,24 @@ def _print_throughput(f: dict[str, Any]) -> None:
     print(
         f"1. Throughput: {f['runs_per_batch']} runs/batch, {f['clients']} concurrent clients, "
         f"median of {f['repeats']}; pool {f['pool']['size']} actors x {f['pool']['runs_per_actor']}; "
-        f"tools over HTTP: {f['tools']}, in process: inline"
+        f"tools over HTTP: {f['tools']} (http: {_http_rows(f['tools'])[0][1]}), in process: inline"
     )
     print(
         f"{'mode':<12}{'runs/s':>8}{'p50 ms':>9}{'p99 ms':>9}{'Ray CPU ms/run':>16}"
         f"{'driver CPU ms/run':>19}   samples, results"
     )
-    for mode in ("http", "in_process"):
+    for mode in ("http", "http_inline", "in_process"):
+        if mode not in f:
+            continue
         row = f[mode]
         print(
             f"{mode:<12}{row['runs_per_s']:>8.2f}{row['p50_ms']:>9.0f}{row['p99_ms']:>9.0f}"
             f"{row['ray_cpu_ms_per_run']:>16.1f}{row['driver_cpu_ms_per_run']:>19.1f}"
             f"   {row['runs_per_s_samples']} {row['kinds']}"
         )
-    print(f"HTTP: Ray CPU ms/run by process: {f['http']['ray_cpu_ms_per_run_by_process']}")
+    for mode in ("http", "http_inline"):
+        if mode in f:
+            print(f"{mode}: Ray CPU ms/run by process: {f[mode]['ray_cpu_ms_per_run_by_process']}")
     goal = f["goals"]["http_runs_per_s"]
     print(f"HTTP {_verdict(f['http']['runs_per_s'] >= goal)} the >= {goal:g} diagnoses/s goal")
 
@@ -742,7 +757,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="a small smoke run")
     parser.add_argument(
-        "--tools", choices=("ray", "inline"), default="ray", help="tool execution of the RunActors"
+        "--tools",
+        choices=("ray", "inline", "both"),
+        default="both",
+        help="tool execution of the RunActors over HTTP (both: a Ray-task row, then an inline one)",
     )
     parser.add_argument(
         "--runs", type=int, default=60, help="runs per throughput batch (0: bursts only)"

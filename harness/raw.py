@@ -174,8 +174,11 @@ class RawResponse:
         return self._value
 
     def __reduce__(self) -> tuple[Any, tuple[bytes]]:
-        # Only the compressed frame crosses a process boundary.
-        return (RawResponse.from_compressed, (self.compressed,))
+        # Only the compressed frame crosses a process boundary, rebuilt by a module-level
+        # function: cloudpickle (Ray's serialiser) cannot find a bound classmethod under its
+        # qualified name, so it would pickle the method's code by value with every response
+        # (a sys.modules scan and ~1 KB per pickle, and a function built per unpickle).
+        return (_from_compressed, (self.compressed,))
 
     def __eq__(self, other: object) -> bool:
         return (
@@ -235,6 +238,10 @@ class _Parts:
         out.append(stream.compress(self.tail))
         out.append(stream.flush())
         return b"".join(out)
+
+
+def _from_compressed(compressed: bytes) -> RawResponse:
+    return RawResponse.from_compressed(compressed)
 
 
 def _coerce(value: Any) -> Any:

@@ -11,8 +11,9 @@ Frames::
 An event's id is the ``sequence_no`` of the last timeline event its view reflects: it only
 grows, and it means the same on every replica, so a client that reconnects anywhere with
 ``Last-Event-ID: n`` gets the first view past *n* (views are states, not deltas: nothing older
-is needed). A terminal view is always sent, even when it reflects no newer event (its id is
-then one past the client's).
+is needed). A terminal view carries the run's final ``sequence_no``, fixed when the run
+pool settled the run (``actors.desk.RunDesk``), so its id is the same on every read; it is
+always sent, even to a client that has seen that id (its id is then one past the client's).
 
 The stream watches the run and never owns it: each step is one ``watch`` call on the run desk,
 which only reads. When the client goes away, Serve cancels the request and with it the pending

@@ -3,6 +3,7 @@
 For tests of what sits in front of a pool (the run desk, the HTTP app) without Ray: each run is
 a :class:`~harness.diagnosis.DiagnosisRun` on the caller's event loop, built from one shared
 RunDeps. ``slots`` bounds how many run at once; the others wait (PENDING), as on a full pool.
+As there, a settled run's snapshot is fixed when it settles (its final one).
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ class _Hosted:
     done: asyncio.Future[ReleasedResult]
     started: bool = False
     task: asyncio.Task[None] | None = None
+    final: RunSnapshot | None = None
 
 
 @dataclass
@@ -71,6 +73,7 @@ class LocalRunPool:
             hosted.started = True
             result = await hosted.run.execute()
         if not hosted.done.done():
+            hosted.final = hosted.run.snapshot()
             hosted.done.set_result(result)
 
     async def result(self, run_id: str, timeout_s: float | None = None) -> ReleasedResult:
@@ -88,14 +91,10 @@ class LocalRunPool:
 
     async def status(self, run_id: str) -> RunSnapshot:
         hosted = self._get(run_id)
+        if hosted.final is not None:
+            return hosted.final
         if not hosted.started:
-            result = self.released(run_id)
-            return RunSnapshot(
-                run_id=run_id,
-                status=result.run_status if result else RunStatus.PENDING,
-                phase=RunPhase.DONE if result else RunPhase.PENDING,
-                result_kind=result.kind if result else None,
-            )
+            return RunSnapshot(run_id=run_id, status=RunStatus.PENDING, phase=RunPhase.PENDING)
         return hosted.run.snapshot()
 
     async def watch(self, run_id: str, after: int, timeout_s: float) -> RunSnapshot:
@@ -117,6 +116,14 @@ class LocalRunPool:
         if hosted.done.done():
             return False
         if not hosted.started:
+            # Ended by the pool itself: no figures, the timeline closed one past its start.
+            hosted.final = RunSnapshot(
+                run_id=run_id,
+                status=RunStatus.CANCELLED,
+                phase=RunPhase.DONE,
+                result_kind="Cancelled",
+                sequence_no=1,
+            )
             hosted.done.set_result(Cancelled(run_id=run_id))
             return True
         return hosted.run.cancel()

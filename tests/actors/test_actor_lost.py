@@ -28,9 +28,12 @@ def test_killed_actor_loses_its_runs_and_is_replaced() -> None:
             slow = RunRequest(question="wait for me @route_s=60")
             run_ids = [await pool.submit(slow), await pool.submit(slow)]
 
+            seen: list[int] = []
+
             async def both_routing() -> bool:
-                phases = [(await pool.status(r)).phase.value for r in run_ids]
-                return phases == ["ROUTING", "ROUTING"]
+                snapshots = [await pool.status(r) for r in run_ids]
+                seen[:] = [s.sequence_no or 0 for s in snapshots]
+                return [s.phase.value for s in snapshots] == ["ROUTING", "ROUTING"]
 
             await eventually(both_routing)
             victim = pool.actor_of(run_ids[0])
@@ -50,6 +53,7 @@ def test_killed_actor_loses_its_runs_and_is_replaced() -> None:
                 status=RunStatus.FAILED,
                 phase=RunPhase.DONE,
                 result_kind="StableFailure",
+                sequence_no=seen[0] + 1,  # the timeline closes past the last event read
             )
             assert status.reduced  # the actor is gone: no figures are claimed
 

@@ -15,6 +15,7 @@ from harness.context import RunStatus
 from harness.errors import ErrorCode, HarnessError
 from harness.ingress import RunRequest
 from harness.results import Answer, Cancelled, StableFailure
+from harness.snapshot import RunPhase, RunSnapshot
 
 
 def _body(question: str, **kwargs: object) -> str:
@@ -35,11 +36,13 @@ def test_hosts_runs_and_releases_each_result_once() -> None:
         with pytest.raises(HarnessError) as again:
             await actor.start("run-a", _body("@answer=a"))
         assert again.value.error_code is ErrorCode.RUN_MISMATCH
-        assert await actor.wait("run-a") == Answer(
+        assert (await actor.wait("run-a")).result == Answer(
             run_id="run-a", intent="SYSTEM_CHAT", text="a"
         ).model_dump(mode="json")
         assert await actor.cancel("run-b") is True
-        assert await actor.wait("run-b") == Cancelled(run_id="run-b").model_dump(mode="json")
+        assert (await actor.wait("run-b")).result == Cancelled(run_id="run-b").model_dump(
+            mode="json"
+        )
         assert await actor.cancel("run-b") is False
         assert (await actor.active(), (await actor.status("run-b")).status) == (
             0,
@@ -58,7 +61,7 @@ def test_cancel_before_the_run_starts_still_releases_cancelled() -> None:
         actor = RunActor(FakeDepsFactory())
         await actor.start("run-early", _body("@answer=never"))
         assert await actor.cancel("run-early") is True  # before its task ran at all
-        return await actor.wait("run-early")
+        return (await actor.wait("run-early")).result
 
     assert asyncio.run(main()) == Cancelled(run_id="run-early").model_dump(mode="json")
 
@@ -88,7 +91,7 @@ def test_fail_all_ends_unfinished_runs_run_lost() -> None:
         actor = RunActor(FakeDepsFactory())
         await actor.start("run-f", _body("@route_s=5"))
         assert await actor.fail_all() == 1
-        return await actor.wait("run-f")
+        return (await actor.wait("run-f")).result
 
     expected = StableFailure(run_id="run-f", error_code=ErrorCode.RUN_LOST)
     assert asyncio.run(main()) == expected.model_dump(mode="json")
@@ -112,3 +115,35 @@ def test_registry_settles_once_and_forgets_oldest() -> None:
             registry.add("run-2", "slot-a")
 
     asyncio.run(main())
+
+
+def test_wait_answers_the_snapshot_of_the_whole_timeline() -> None:
+    async def main() -> None:
+        actor = RunActor(FakeDepsFactory())
+        await actor.start("run-w", _body("why @intent=DIAGNOSIS"))
+        ended = await actor.wait("run-w")
+        trace = await actor.trace("run-w")
+        assert trace[-1].event_type == "RUN_FINISHED"
+        assert (ended.snapshot.status, ended.snapshot.sequence_no) == (
+            RunStatus.COMPLETED,
+            trace[-1].sequence_no,
+        )
+
+    asyncio.run(main())
+
+
+def test_a_run_the_pool_ended_closes_its_timeline_past_what_was_seen() -> None:
+    async def main() -> list[int | None]:
+        registry: RunRegistry[str] = RunRegistry()
+        registry.add("run-p", "slot-a")  # ended while it waited: nothing seen of it
+        registry.add("run-l", "slot-a")
+        registry.get("run-l").observe(
+            RunSnapshot(
+                run_id="run-l", status=RunStatus.RUNNING, phase=RunPhase.ROUTING, sequence_no=4
+            )
+        )
+        registry.settle("run-p", Cancelled(run_id="run-p"))
+        registry.settle("run-l", StableFailure(run_id="run-l", error_code=ErrorCode.RUN_LOST))
+        return [registry.get(r).snapshot().sequence_no for r in ("run-p", "run-l")]
+
+    assert asyncio.run(main()) == [1, 5]

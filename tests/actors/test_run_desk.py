@@ -227,3 +227,60 @@ def test_many_watchers_of_a_run_share_one_pending_call_on_its_host() -> None:
         return [_CountingPool.most]
 
     assert asyncio.run(main()) == [1]
+
+
+class _OvertakenPool(LocalRunPool):
+    """Its first watch reply — a snapshot of the run as it was when asked — arrives only once
+    the run has ended (a reply overtaken by the run's end); later watches are held until
+    ``more`` is set."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.replied = False
+        self.more = asyncio.Event()
+
+    async def watch(self, run_id: str, after: int, timeout_s: float) -> Any:
+        if self.replied:
+            await self.more.wait()
+            return await super().watch(run_id, after, timeout_s)
+        hosted = self._get(run_id)
+        snapshot = hosted.run.snapshot()
+        await asyncio.shield(hosted.done)
+        self.replied = True
+        return snapshot
+
+
+def test_a_terminal_view_carries_the_final_snapshot_however_it_was_read() -> None:
+    async def main() -> None:
+        pool = _OvertakenPool(FakeDepsFactory()(), slots=2)
+        desk = RunDesk(lambda: pool)
+        await desk.start()
+        try:
+            run_id = (await desk.submit(_submission("why @intent=DIAGNOSIS @answer_s=0.1"))).run_id
+            watched = await desk.watch(run_id, "alice", -1, 5)
+            read = await desk.view(run_id, "alice")
+            timeline = await pool.trace(run_id)
+            assert timeline is not None and timeline[-1].event_type == "RUN_FINISHED"
+            assert (watched.terminal, watched.progress.sequence_no) == (
+                True,
+                timeline[-1].sequence_no,
+            )
+            assert watched == read
+        finally:
+            pool.more.set()
+            await desk.close()
+
+    asyncio.run(main())
+
+
+def test_a_cancelled_run_reads_the_same_before_and_after_its_timeline_closed() -> None:
+    async def scenario(desk: RunDesk, pool: LocalRunPool) -> None:
+        run_id = (await desk.submit(_submission("why @intent=DIAGNOSIS @answer_s=30"))).run_id
+        await desk.watch(run_id, "alice", 2, 5)  # under way
+        outcome = await desk.cancel(run_id, "alice")
+        timeline = await pool.trace(run_id)
+        assert timeline is not None and timeline[-1].event_type == "RUN_FINISHED"
+        assert outcome.cancelled and outcome.run.progress.sequence_no == timeline[-1].sequence_no
+        assert outcome.run == await desk.view(run_id, "alice")
+
+    _run(scenario)
