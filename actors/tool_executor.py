@@ -14,9 +14,9 @@ Trade-off: the projection now runs before the raw returns, so it adds to ``execu
 latency instead of overlapping with the caller storing the raw, as a two-item generator task
 (raw, then projection) allowed. That overlap saved at most one projection's wall time per
 call, while the generator cost CPU, which bounds throughput on a small node: through this
-executor on a local Ray, 3.7-3.9 ms of CPU
-per call (driver and Ray processes) against 2.3 ms for the plain task
-(``benchmarks/bench_tool_task.py``, 600 calls), ~9 ms of a run's six calls.
+executor on a local Ray, 3.7-3.9 ms of CPU per call (driver and Ray processes) against
+2.3 ms for the plain task (``benchmarks/bench_tool_task.py``, 600 calls): ~9 ms of a run's
+six calls.
 
 A task whose worker dies with its process or node ends the call BACKEND_LOST (retryable:
 the model may call again, and the retry runs on a live node), not BACKEND_ERROR: the backend
