@@ -1,15 +1,17 @@
 """Stateless tool work that runs as Ray remote tasks: a backend call and its projection.
 
 The bodies here are plain functions; :mod:`actors.factory` turns them into remote functions
-named ``tool:<name>`` (a generator: the raw response, then its projection, from one worker)
-and ``project:<name>`` (a projection on its own). A worker process builds its backends and
+named ``tool:<name>`` (one plain task: the raw response and its projection, as one
+:class:`ToolOutcome`) and ``project:<name>`` (a projection on its own). A worker process builds its backends and
 projectors once, from a picklable *tool set factory*, and keeps them for every later task
 it runs (building a tool plane opens databases and indexes; doing it per call would cost
 more than the call).
 
 Errors leave a task as a :class:`~harness.errors.HarnessError` only: an unexpected
 exception is reduced to its stable code here, so the caller never needs the class of an
-adapter's exception to unpickle it, and no exception text crosses the process boundary.
+adapter's exception to unpickle it, and no exception text crosses the process boundary. A
+projection that fails inside ``tool:<name>`` does not fail the task (its raw is good): it
+travels as a :class:`ProjectionFailure` value, a code and safe context.
 """
 
 from __future__ import annotations
@@ -17,8 +19,9 @@ from __future__ import annotations
 import hashlib
 import logging
 import pickle
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from pydantic import BaseModel
 
@@ -29,6 +32,8 @@ from harness.raw import RawResponse
 from harness.workspace import Workspace
 
 __all__ = [
+    "ProjectionFailure",
+    "ToolOutcome",
     "ToolSet",
     "ToolSetFactory",
     "WorkspaceToolSet",
@@ -97,6 +102,43 @@ def _tool_set(key: str, factory: ToolSetFactory) -> ToolSet:
     return tool_set
 
 
+@dataclass(frozen=True, kw_only=True, slots=True)
+class ProjectionFailure:
+    """A projector's failure, carried back as a value: its stable code and safe context.
+
+    Exception text never travels; :meth:`error` rebuilds the error the caller raises.
+    """
+
+    error_code: ErrorCode
+    context: dict[str, Any]
+    retryable: bool = False
+
+    @classmethod
+    def of(cls, error: HarnessError) -> ProjectionFailure:
+        """The failure a projector raised (its message stays in the worker's log)."""
+        return cls(error_code=error.error_code, context=error.context, retryable=error.retryable)
+
+    def error(self) -> HarnessError:
+        """PROJECTION_ERROR as a ProjectionError; any other code as a plain HarnessError."""
+        if self.error_code in ProjectionError.codes:
+            return ProjectionError(
+                self.error_code, "projection failed", self.context, self.retryable
+            )
+        return HarnessError(self.error_code, "projection failed", self.context, self.retryable)
+
+
+# A plain dataclass, not a pydantic model, on purpose: it only ever travels from
+# ``run_tool`` to RayToolExecutor, once per tool call, and its fields are already a
+# RawResponse (pickled as its compressed frame) and a pydantic Projection.
+@dataclass(frozen=True, kw_only=True, slots=True)
+class ToolOutcome:
+    """What one ``tool:<name>`` task returns: the raw response and what projecting it gave."""
+
+    raw: RawResponse
+    projection: Projection | ProjectionFailure | None
+    """The projection, its failure, or None when the raw was over the byte limit (not tried)."""
+
+
 def run_tool(
     key: str,
     factory: ToolSetFactory,
@@ -104,14 +146,17 @@ def run_tool(
     tool_call_id: str,
     request: BaseModel,
     max_raw_bytes: int,
-) -> Iterator[RawResponse | Projection]:
-    """Task body of ``tool:<name>`` (a Ray generator): the backend call, then its projection.
+) -> ToolOutcome:
+    """Task body of ``tool:<name>``: the backend call, then its projection, in one result.
 
-    Yields the raw response first, serialised here once (only its compressed frame travels
-    back), then the projection, built in the same worker from the backend's own value: no
-    second task, no second copy of the raw, no parse of its JSON. A raw larger than
-    ``max_raw_bytes`` (what the run may still book) is not projected, since the caller refuses
-    it. A failure of either step is raised in place of the item it would have yielded.
+    The raw response is serialised here once (only its compressed frame travels back); the
+    projection is built in the same worker from the backend's own value: no second task, no
+    second copy of the raw, no parse of its JSON. A raw larger than ``max_raw_bytes`` (what
+    the run may still book) is not projected, since the caller refuses it.
+
+    Raises:
+        HarnessError: The backend failed (an unexpected exception becomes BACKEND_ERROR). A
+            failed projection is not raised: it is the outcome's ProjectionFailure.
     """
     try:
         tool_set = _tool_set(key, factory)
@@ -127,9 +172,14 @@ def run_tool(
         raise BackendError(
             ErrorCode.BACKEND_ERROR, type(exc).__name__, {"tool": tool_name}
         ) from None
-    yield raw
-    if raw.size <= max_raw_bytes:
-        yield _project(tool_set, tool_name, tool_call_id, request, value)
+    if raw.size > max_raw_bytes:
+        return ToolOutcome(raw=raw, projection=None)
+    try:
+        projection = _project(tool_set, tool_name, tool_call_id, request, value)
+    except HarnessError as err:
+        log.debug("projection failed tool=%s code=%s", tool_name, err.error_code.value)
+        return ToolOutcome(raw=raw, projection=ProjectionFailure.of(err))
+    return ToolOutcome(raw=raw, projection=projection)
 
 
 def run_projector(

@@ -17,6 +17,7 @@ barrier        N: the chat answer waits until N runs of this actor reach it
 tool_sleep_s   seconds every backend call blocks (interruptible by ray.cancel)
 tool_raise     an ErrorCode the backend raises as a HarnessError
 tool_crash     any value: the backend raises a plain exception
+project_crash  any value: the projector raises a plain exception
 token          names the marker files ``<token>.started|cancelled|finished`` (each holds
                ``{"pid", "node_id"}`` of the worker that wrote it)
 ids            the diagnosis agent's tool_call ids are ``<ids>_1``, ``<ids>_2``, ...
@@ -228,6 +229,8 @@ class ProbeProjector:
     """DocsProjector whose document titles say which task projected them."""
 
     def project(self, tool_call_id: str, request: BaseModel, raw: Any) -> Projection:
+        if "project_crash" in directives(str(getattr(request, "query", "") or "")):
+            raise RuntimeError("probe projector crash with text that must not leave the worker")
         name = _task_name() or "inline"
         docs = [{**d, "title": name} for d in raw.get("docs", [])] if isinstance(raw, dict) else []
         # The RAG-shaped observation needs a query; logs and SQL requests may not have one.

@@ -1,13 +1,22 @@
 """RayToolExecutor: the ToolExecutor port over Ray remote tasks.
 
-A tool call is one stateless Ray generator task, ``tool:<name>``: it runs the backend,
-yields the raw response, then projects the backend's value in the same worker and yields
-the projection. ``execute`` awaits the first item, ``project`` the second: the raw crosses
-processes once (compressed), is never parsed back from JSON for the projection, and the
-call costs one task instead of two. The projection runs while the caller stores the raw;
-its result is read only when the caller asks for it (a raw the caller refuses, say over its
-byte budget, is not projected at all). A raw this executor did not produce is projected by a
-task of its own, ``project:<name>``.
+A tool call is one stateless plain Ray task, ``tool:<name>``: it runs the backend, projects
+the backend's value in the same worker and returns both as one value (an
+:class:`~actors.tasks.ToolOutcome`: the raw, compressed, and its projection or the
+projection's failure as a code and safe context). The raw crosses processes once, is never
+parsed back from JSON for the projection, and the call costs one task. ``execute`` resolves
+the task, returns the raw and keeps the projection outcome for ``project``, which returns it
+(or raises its error) without another round trip. A raw over the byte limit the caller gave
+(``max_raw_bytes``, what its budget may still book) is not projected; a raw this executor did
+not produce, or did not project, is projected by a task of its own, ``project:<name>``.
+
+Trade-off: the projection now runs before the raw returns, so it adds to ``execute``'s
+latency instead of overlapping with the caller storing the raw, as a two-item generator task
+(raw, then projection) allowed. That overlap saved at most one projection's wall time per
+call, while the generator cost CPU, which bounds throughput on a small node: through this
+executor on a local Ray, 3.7-3.9 ms of CPU per call (driver and Ray processes) against
+2.3 ms for the plain task (``benchmarks/bench_tool_task.py``, 600 calls): ~9 ms of a run's
+six calls.
 
 A task whose worker dies with its process or node ends the call BACKEND_LOST (retryable:
 the model may call again, and the retry runs on a live node), not BACKEND_ERROR: the backend
@@ -36,9 +45,15 @@ from typing import Any
 import ray
 from pydantic import BaseModel
 
-from actors.errors import map_ray_errors, resolve
+from actors.errors import resolve
 from actors.factory import ToolTasks, tool_task_capacity, tool_tasks
-from actors.tasks import ToolSetFactory, embedded_tool_set, tool_set_key
+from actors.tasks import (
+    ProjectionFailure,
+    ToolOutcome,
+    ToolSetFactory,
+    embedded_tool_set,
+    tool_set_key,
+)
 from harness.admission import ToolSlots
 from harness.errors import BackendError, ErrorCode, HarnessError, ProjectionError
 from harness.observation import Projection
@@ -48,22 +63,19 @@ __all__ = ["RayToolExecutor"]
 
 log = logging.getLogger(__name__)
 
-# Tool calls whose projection may still be asked for; past this the oldest task is cancelled.
-_MAX_PENDING_PROJECTIONS = 256
-
-
-class _NotYielded(Exception):
-    """A tool task ended without the projection it skips for a raw over its byte limit."""
+# Projections kept for ``project``; past this the oldest is dropped (and projected again by
+# a ``project:<name>`` task, should it still be asked for).
+_MAX_KEPT_PROJECTIONS = 256
 
 
 @dataclass(frozen=True)
-class _Pending:
-    """A tool task that yielded its raw and is projecting it for ``tool_call_id``."""
+class _Kept:
+    """What the ``tool:<name>`` task of one raw made of it, for ``tool_call_id``."""
 
     raw: weakref.ref[RawResponse]  # never keeps the raw alive: the caller drops it when stored
     tool_call_id: str
     request: BaseModel
-    task: Any  # ray.ObjectRefGenerator
+    projection: Projection | ProjectionFailure
 
 
 class RayToolExecutor:
@@ -91,7 +103,7 @@ class RayToolExecutor:
         self.cancelled_tasks = 0
         """Tasks cancelled because of a timeout or a cancelled caller (results discarded)."""
         # Keyed by the identity of the raw object this executor handed out.
-        self._pending: OrderedDict[int, _Pending] = OrderedDict()
+        self._kept: OrderedDict[int, _Kept] = OrderedDict()
 
     async def execute(
         self,
@@ -102,7 +114,9 @@ class RayToolExecutor:
         tool_call_id: str,
         max_raw_bytes: int,
     ) -> RawResponse:
-        """Run the tool's backend (and, behind it, its projector) as ``tool:<tool_name>``.
+        """Run the tool's backend and its projector as one ``tool:<tool_name>`` task.
+
+        The projection (or its failure) is kept for :meth:`project`, never the raw.
 
         Raises:
             HarnessError: What the backend raised (same class and code), BACKEND_TIMEOUT
@@ -112,7 +126,7 @@ class RayToolExecutor:
         task = self.tasks.tool(tool_name).remote(
             self.key, self.tool_set_factory, tool_name, tool_call_id, request, max_raw_bytes
         )
-        raw: RawResponse = await self._await(
+        outcome: ToolOutcome = await self._await(
             task,
             timeout_s,
             timeout_error=BackendError(ErrorCode.BACKEND_TIMEOUT, "backend timed out"),
@@ -120,10 +134,12 @@ class RayToolExecutor:
             lost=BackendError(ErrorCode.BACKEND_LOST, "backend worker lost", retryable=True),
             context={"tool": tool_name},
         )
-        self._pending[id(raw)] = _Pending(weakref.ref(raw), tool_call_id, request, task)
-        while len(self._pending) > _MAX_PENDING_PROJECTIONS:
-            _, stale = self._pending.popitem(last=False)  # its projection was never asked for
-            self._cancel(stale.task)
+        raw = outcome.raw
+        if outcome.projection is not None:
+            kept = _Kept(weakref.ref(raw), tool_call_id, request, outcome.projection)
+            self._kept[id(raw)] = kept
+            while len(self._kept) > _MAX_KEPT_PROJECTIONS:
+                self._kept.popitem(last=False)  # its projection was never asked for
         return raw
 
     async def project(
@@ -138,36 +154,34 @@ class RayToolExecutor:
         ``project:<tool_name>`` task's for any other raw.
 
         Raises:
-            HarnessError: What the projector raised, or PROJECTION_ERROR (also on timeout).
+            HarnessError: What the projector raised (its code and context), or
+                PROJECTION_ERROR (also on timeout).
         """
-        pending = self._pending.pop(id(raw), None)
-        if pending is not None and (
-            pending.raw() is not raw
-            or pending.tool_call_id != tool_call_id
-            or pending.request is not request
+        kept = self._kept.pop(id(raw), None)
+        if (
+            kept is not None
+            and kept.raw() is raw
+            and kept.tool_call_id == tool_call_id
+            and kept.request is request
         ):
-            self._cancel(pending.task)
-            pending = None
-        errors: dict[str, Any] = {
-            "timeout_error": ProjectionError(ErrorCode.PROJECTION_ERROR, "projection timed out"),
-            "failure": ProjectionError(ErrorCode.PROJECTION_ERROR, "projection task failed"),
-            "context": {"tool": tool_name},
-        }
-        if pending is not None:
-            try:
-                result: Projection = await self._await(pending.task, timeout_s, **errors)
-                return result
-            except _NotYielded:
-                pass  # the raw was over the byte limit the task was given: project it here
+            if isinstance(kept.projection, ProjectionFailure):
+                raise kept.projection.error()
+            return kept.projection
         task = self.tasks.projector(tool_name).remote(
             self.key, self.tool_set_factory, tool_name, tool_call_id, request, raw
         )
-        result = await self._await(task, timeout_s, **errors)
+        result: Projection = await self._await(
+            task,
+            timeout_s,
+            timeout_error=ProjectionError(ErrorCode.PROJECTION_ERROR, "projection timed out"),
+            failure=ProjectionError(ErrorCode.PROJECTION_ERROR, "projection task failed"),
+            context={"tool": tool_name},
+        )
         return result
 
     async def _await(
         self,
-        task: Any,
+        task: ray.ObjectRef[Any],
         timeout_s: float,
         *,
         timeout_error: HarnessError,
@@ -175,12 +189,15 @@ class RayToolExecutor:
         context: dict[str, Any],
         lost: HarnessError | None = None,
     ) -> Any:
-        """The result of an ObjectRef, or the next item of an ObjectRefGenerator."""
+        """The result of the task ``task`` (an ObjectRef), cancelling it on a timeout or a
+        cancelled caller."""
         for error in (failure, lost):
             if error is not None:
                 error.context.update(context)
         try:
-            return await asyncio.wait_for(self._next(task, failure, lost), timeout=timeout_s)
+            return await asyncio.wait_for(
+                resolve(task, fallback=failure, lost=lost), timeout=timeout_s
+            )
         except TimeoutError:
             self._cancel(task)
             timeout_error.context.update(context)
@@ -190,18 +207,7 @@ class RayToolExecutor:
             self._cancel(task)
             raise
 
-    @staticmethod
-    async def _next(task: Any, failure: HarnessError, lost: HarnessError | None) -> Any:
-        if isinstance(task, ray.ObjectRef):
-            return await resolve(task, fallback=failure, lost=lost)
-        try:
-            with map_ray_errors(failure, lost=lost):
-                ref = await task.__anext__()
-        except StopAsyncIteration:  # the task ended without the item (it was not asked for)
-            raise _NotYielded from None
-        return await resolve(ref, fallback=failure, lost=lost)
-
-    def _cancel(self, task: Any) -> None:
+    def _cancel(self, task: ray.ObjectRef[Any]) -> None:
         self.cancelled_tasks += 1
         try:
             ray.cancel(task)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import pickle
 import time
 import weakref
 from pathlib import Path
@@ -15,12 +16,13 @@ from actor_helpers import file_appears
 
 from actors.factory import tool_tasks
 from actors.pool import RunPool
+from actors.tasks import ProjectionFailure, ToolOutcome, run_tool, tool_set_key
 from actors.testing import FakeDepsFactory, ProbeToolSetFactory
 from actors.tool_executor import RayToolExecutor
 from harness.context import RunStatus
 from harness.errors import BackendError, ErrorCode, HarnessError, ProjectionError
 from harness.ingress import RunRequest
-from harness.observation import RagObservation
+from harness.observation import Projection, RagObservation
 from harness.raw import RawResponse
 from harness.results import Cancelled
 from harness.tools.arguments import SearchKnowledgeRequest
@@ -167,6 +169,43 @@ def test_other_failures_become_stable_codes_without_their_text(tmp_path: Path) -
         ErrorCode.PROJECTION_ERROR,
     )
     assert "probe crash" not in f"{backend} {backend.message} {backend.context}"
+
+
+def test_a_failed_projection_travels_with_its_raw_as_a_code(tmp_path: Path) -> None:
+    executor = RayToolExecutor(ProbeToolSetFactory(str(tmp_path)))
+
+    async def main() -> tuple[str, ProjectionError]:
+        request = _request("@project_crash=1")
+        raw = await _execute(executor, "query_logs", request, 10.0)
+        with pytest.raises(ProjectionError) as caught:
+            await executor.project("query_logs", "call_1", request, raw, 10.0)
+        return raw.value()["task_name"], caught.value
+
+    task_name, error = asyncio.run(main())
+    assert (task_name, error.error_code, error.context) == (
+        "tool:query_logs",
+        ErrorCode.PROJECTION_ERROR,
+        {"tool": "query_logs"},
+    )
+    assert "probe projector crash" not in f"{error} {error.message} {error.context}"
+
+
+def test_the_tool_task_returns_the_raw_with_its_projection_or_its_failure() -> None:
+    factory = ProbeToolSetFactory()
+    key = tool_set_key(factory)
+
+    def outcome(query: str, max_raw_bytes: int = 1 << 20) -> ToolOutcome:
+        return run_tool(key, factory, "query_logs", "call_1", _request(query), max_raw_bytes)
+
+    projected, failed, skipped = outcome("pool"), outcome("@project_crash=1"), outcome("pool", 1)
+    assert isinstance(projected.projection, Projection)
+    assert projected.projection.observation.tool_call_id == "call_1"
+    assert failed.projection == ProjectionFailure(
+        error_code=ErrorCode.PROJECTION_ERROR, context={"tool": "query_logs"}
+    )
+    assert skipped.projection is None and skipped.raw.size > 1
+    # What crosses the process boundary: the raw as its frame, the failure as a code.
+    assert pickle.loads(pickle.dumps(failed)) == failed
 
 
 def test_cancelled_caller_cancels_the_task_and_never_reads_its_result(tmp_path: Path) -> None:
