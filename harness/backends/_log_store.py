@@ -23,6 +23,13 @@ Events are shared, never copied by the index; a response carries shallow copies 
 it returns (``dict(event)``, at most ``limit`` of them), so a caller that edits its raw cannot
 edit the store.
 
+A selection's events come as an :class:`EventList`: the copies, and beside them the fields a
+logs projector reads from every event (time, service, level, message) as columns, read out of
+the store once (its times already parsed) rather than out of each copy on every query. They are
+the copies' own values, so a projector in the same process reads the same events either way;
+a store with an event whose time is not an ISO-8601 string offers no columns (the projector
+then reads the events one by one and reports what is wrong with them).
+
 The answer is, event for event, the one a scan of the store would give: the positions a
 partition holds are exactly its events in store order, and partitions are disjoint, so merging
 their selected slices by position is that scan's output.
@@ -31,17 +38,20 @@ their selected slices by position is that scan's output.
 from __future__ import annotations
 
 import itertools
+import operator
 from array import array
 from bisect import bisect_left
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from datetime import UTC, datetime
+from typing import Any, NamedTuple
 
 import pydantic_core
 
 from harness.redaction import LogQuery, Redactor, fold
 from harness.tools.arguments import LOG_LEVELS
 
-__all__ = ["LogStore", "Selection", "level_rank"]
+__all__ = ["EventFields", "EventList", "LogStore", "Selection", "level_rank"]
 
 _RANK = {name: index for index, name in enumerate(LOG_LEVELS)}
 _RANKS = len(LOG_LEVELS)
@@ -74,11 +84,35 @@ class _Partition:
     keys: array[int]
 
 
+class EventFields(NamedTuple):
+    """Per event of a selection, in its order: the fields a logs projector reads."""
+
+    ts: Sequence[datetime]
+    """``fromisoformat`` of the event's ``ts``, aware (a naive time is UTC) and in UTC."""
+    service: Sequence[Any]
+    """``event.get("service")``."""
+    level: Sequence[Any]
+    """``event.get("level")``."""
+    message: Sequence[Any]
+    """``event.get("message")``."""
+
+
+class EventList(list[dict[str, Any]]):
+    """A selection's events (copies, in time order) with their :class:`EventFields` beside
+    them, or ``fields`` None when the store has none to offer."""
+
+    __slots__ = ("fields",)
+
+    def __init__(self, events: list[dict[str, Any]], fields: EventFields | None) -> None:
+        super().__init__(events)
+        self.fields = fields
+
+
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Selection:
     """What one query found: the events it returns (copies, in time order) and how many matched."""
 
-    events: list[dict[str, Any]]
+    events: EventList
     matched: int
     events_json: list[bytes]
     """Each returned event's JSON, serialised once per store: a response's raw JSON is
@@ -92,7 +126,16 @@ class LogStore:
     per-event caches, which concurrent readers may fill twice, harmlessly.
     """
 
-    __slots__ = ("_by_service", "_folded", "_json", "_keys", "_partitions", "_views", "events")
+    __slots__ = (
+        "_by_service",
+        "_fields",
+        "_folded",
+        "_json",
+        "_keys",
+        "_partitions",
+        "_views",
+        "events",
+    )
 
     def __init__(self, events: list[dict[str, Any]], keys: array[int]) -> None:
         # ``events`` sorted by ``keys``; use :meth:`of`, which sorts and indexes.
@@ -101,6 +144,7 @@ class LogStore:
         self._folded: list[str | None] = [None] * len(events)
         self._views: list[str | None] = [None] * len(events)
         self._json: list[bytes | None] = [None] * len(events)
+        self._fields: EventFields | bool | None = None  # read on first use; False: none
         # Per service (or _UNNAMED), per level rank: store positions and their epoch ms.
         buckets: dict[object, list[tuple[list[int], list[int]]]] = {}
         for position, (event, key) in enumerate(zip(events, keys, strict=True)):
@@ -169,7 +213,25 @@ class LogStore:
             if piece is None:
                 piece = serialised[p] = pydantic_core.to_json(event)
             pieces.append(piece)
-        return Selection(events=copies, matched=matched, events_json=pieces)
+        return Selection(
+            events=EventList(copies, self._fields_at(positions)),
+            matched=matched,
+            events_json=pieces,
+        )
+
+    def _fields_at(self, positions: list[int] | range) -> EventFields | None:
+        fields = self._fields
+        if fields is None:
+            fields = self._fields = _read_fields(self.events) or False
+        if fields is False:
+            return None
+        assert isinstance(fields, EventFields)
+        if isinstance(positions, range):
+            return EventFields(*(column[positions.start : positions.stop] for column in fields))
+        if len(positions) < 2:  # itemgetter of one position gives the item, not a tuple
+            return EventFields(*([column[p] for p in positions] for column in fields))
+        pick = operator.itemgetter(*positions)  # ~2x a map of __getitem__ per column
+        return EventFields(*(pick(column) for column in fields))
 
     def _slices(
         self, start_ms: int, end_ms: int, services: frozenset[str], min_rank: int | None
@@ -211,6 +273,30 @@ class LogStore:
             if matches(view):
                 found.append(position)
         return found
+
+
+def _read_fields(events: list[dict[str, Any]]) -> EventFields | None:
+    """Every event's fields, or None when one's ``ts`` is not an ISO-8601 string."""
+    stamps = [event.get("ts") for event in events]
+    if not all(isinstance(stamp, str) for stamp in stamps):
+        return None
+    try:
+        ts = [datetime.fromisoformat(stamp) for stamp in stamps if isinstance(stamp, str)]
+    except ValueError:
+        return None
+    return EventFields(
+        ts=list(map(_as_utc, ts)),
+        service=[event.get("service") for event in events],
+        level=[event.get("level") for event in events],
+        message=[event.get("message") for event in events],
+    )
+
+
+def _as_utc(parsed: datetime) -> datetime:
+    tz = parsed.tzinfo
+    if tz is None:
+        return parsed.replace(tzinfo=UTC)
+    return parsed if tz is UTC else parsed.astimezone(UTC)
 
 
 def _message(event: dict[str, Any]) -> str:

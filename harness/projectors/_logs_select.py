@@ -91,7 +91,9 @@ def clip(text: str, max_chars: int) -> tuple[str, bool]:
     return text[: max(max_chars - 1, 0)] + ELLIPSIS, True
 
 
-def sample(ts: list[datetime], codes: list[int], counts: Sequence[int], count: int) -> list[int]:
+def sample(
+    ts: Sequence[datetime], codes: list[int], counts: Sequence[int], count: int
+) -> list[int]:
     """Positions (in time order) of up to ``count`` events spread over the whole range.
 
     The range ``[first, last]`` is cut into ``count`` equal strata; each stratum contributes

@@ -30,6 +30,8 @@ from hypothesis import strategies as st
 from harness.backends._log_store import LogStore
 from harness.backends.logs_embedded import EMBEDDED_LOGS_FORMAT, EmbeddedLogBackend, level_rank
 from harness.backends.logs_files import FileLogBackend, discover_log_files
+from harness.errors import ProjectionError
+from harness.projectors._logs_raw import _embedded_columns, parse_raw
 from harness.redaction import LogQuery, Redactor, match_view, redact
 from harness.tools.arguments import LOG_LEVELS, MAX_LOG_RANGE, QueryLogsRequest
 
@@ -208,7 +210,20 @@ class World:
         got = self.backend.fetch(request).value()
         expected = _raw(self.reference.found(request) if found is None else found, max_events)
         assert _bytes(got) == _bytes(expected)
+        assert _columns(got) == _columns(json.loads(_bytes(got)))
         return got
+
+
+def _columns(raw: dict[str, Any]) -> tuple[Any, ...]:
+    """What the logs projector reads from a raw response: from the store's fields beside its
+    events where the response carries them (``raw`` as fetched), else from every event (``raw``
+    parsed from its JSON); ``None`` where that fast reading declines the events."""
+    columns = _embedded_columns(raw["events"], bool(raw["limit_hit"]))
+    if columns is None:
+        return (None,)
+    return tuple(
+        tuple(getattr(columns, name)) for name in ("index", "ts", "service", "level", "message")
+    )
 
 
 def _world(
@@ -527,3 +542,42 @@ def test_returned_events_are_copies_and_the_store_is_shared() -> None:
     # The store shares the events it was given; a response carries copies of them.
     assert all(a is b for a, b in zip(store.events, ordered, strict=True))
     assert all(a is not b for a, b in zip(selection.events, ordered, strict=True))
+
+
+def _fetched(events: list[dict[str, Any]]) -> dict[str, Any]:
+    """The embedded backend's value for every event of a store of ``events`` (T0's hour)."""
+    store = LogStore.of(events, [_ms(_ts(e)) for e in events])
+    selection = _select(store, _window(T0, T0 + timedelta(hours=1)), Redactor(), 10)
+    return {"format": EMBEDDED_LOGS_FORMAT, "events": selection.events, "limit_hit": False}
+
+
+def test_the_fields_beside_the_events_are_the_events_own() -> None:
+    """Fields are offered only where every time is an ISO-8601 string; a message that is not a
+    string makes the projector read event by event (and fail the same way) either way."""
+    base = {"service": "api", "level": "warning"}
+    good = _fetched(
+        [
+            dict(base, ts=(T0 + timedelta(minutes=1)).astimezone(CEST).isoformat(), message="a"),
+            dict(base, ts=(T0 + timedelta(minutes=2)).replace(tzinfo=None).isoformat(),
+                 message="b", service=None),
+            dict(base, ts=(T0 + timedelta(minutes=3)).isoformat().replace("+00:00", "Z"),
+                 message="c", service=7, level=None),
+        ]
+    )  # fmt: skip
+    fields = good["events"].fields
+    assert fields is not None and len(fields.ts) == 3
+    assert {t.tzinfo for t in fields.ts} == {UTC}
+    parsed = json.loads(_bytes(good))
+    assert _columns(good) == _columns(parsed) != (None,)
+
+    bad_time = dict(base, ts="yesterday", message="b")
+    assert _fetched([dict(base, ts=T0.isoformat(), message="a")])["events"].fields is not None
+    store = LogStore.of([dict(base, ts=T0.isoformat(), message="a"), bad_time], [_ms(T0)] * 2)
+    selection = _select(store, _window(T0, T0 + timedelta(hours=1)), Redactor(), 10)
+    assert selection.events.fields is None
+
+    not_text = _fetched([dict(base, ts=T0.isoformat(), message=7)])
+    assert not_text["events"].fields is not None
+    for raw in (not_text, json.loads(_bytes(not_text))):
+        with pytest.raises(ProjectionError, match="message is not a string"):
+            parse_raw(raw)
