@@ -138,8 +138,9 @@ def test_request_body_carries_messages_tools_cap_and_json_mode() -> None:
 def test_the_request_bytes_equal_the_sdks_own_argument_path(
     structured: StructuredOutput, with_tools: bool
 ) -> None:
-    """The body travels in extra_body (to skip the SDK's per-call transform); on the wire it
-    is byte for byte what passing messages, tools and response_format as arguments sends."""
+    """The body is serialised by the adapter (the SDK's per-call transform and encoder are
+    skipped); on the wire the request is byte for byte, headers included, what passing
+    messages, tools and response_format to ``chat.completions.create`` sends."""
     reply = completion({"role": "assistant", "content": "{}"})
     recorder = Recorder(lambda r: httpx.Response(200, json=reply))
     schema = OutputSchema(name="Route", json_schema={"type": "object", "properties": {}})
@@ -166,8 +167,32 @@ def test_the_request_bytes_equal_the_sdks_own_argument_path(
     asyncio.run(both())
     ours, sdk = recorder.requests
     assert ours.content == sdk.content
-    assert ours.headers["content-length"] == sdk.headers["content-length"]
+    assert (ours.method, ours.url) == (sdk.method, sdk.url)
+    assert ours.headers.multi_items() == sdk.headers.multi_items()
     assert ours.extensions["timeout"] == sdk.extensions["timeout"]
+
+
+def test_a_float_in_a_schema_is_the_same_number_on_the_wire() -> None:
+    """Floats are the one spelling that may differ from the SDK's stdlib encoder (``1e-05``
+    there, ``0.00001`` here): the same number either way."""
+    reply = completion({"role": "assistant", "content": "{}"})
+    recorder = Recorder(lambda r: httpx.Response(200, json=reply))
+    schema = {"type": "object", "properties": {"p": {"type": "number", "minimum": 1e-05}}}
+    tool = ToolDefinition(name="t", description="d", parameters=schema)
+    client = recorder.client()
+
+    async def both() -> None:
+        await client.complete(request(tools=[tool]))
+        await client.client.chat.completions.create(  # type: ignore[call-overload]
+            model=client.model,
+            messages=render_messages(MESSAGES),
+            tools=render_tools([tool]),
+            max_tokens=512,
+        )
+
+    asyncio.run(both())
+    ours, sdk = recorder.requests
+    assert json.loads(ours.content) == json.loads(sdk.content)
 
 
 def test_reply_maps_tool_calls_usage_reasoning_and_finish_reason() -> None:
