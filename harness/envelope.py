@@ -6,10 +6,10 @@ The harness builds a :class:`ToolCallEnvelope` from the model's tool call (never
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
 
+import pydantic_core
 from pydantic import BaseModel, ConfigDict, Field
 
 from harness.errors import ErrorCode
@@ -49,15 +49,14 @@ class ToolBoundaryResult(BaseModel):
     def model_content(self) -> str:
         """The tool message content for the model: the observation, or only a stable code."""
         if self.observation is not None:
-            body: dict[str, Any] = self.observation.model_dump(mode="json")
+            text = self.observation.model_dump_json()  # an object with at least its kind
         else:
-            body = {
-                "tool_call_id": self.tool_call_id,
-                "error_code": self.error_code.value if self.error_code else None,
-            }
-        if self.control.stop_required:
-            body["control"] = "STOP_REQUIRED"
-        return json.dumps(body, ensure_ascii=False, separators=(",", ":"))
+            error = self.error_code.value if self.error_code else None
+            body = {"tool_call_id": self.tool_call_id, "error_code": error}
+            text = pydantic_core.to_json(body).decode()
+        if self.control.stop_required:  # one more member, last
+            text = text[:-1] + ',"control":"STOP_REQUIRED"}'
+        return text
 
 
 @dataclass(frozen=True, kw_only=True)

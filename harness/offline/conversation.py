@@ -186,6 +186,9 @@ def _text(content: Any) -> str:
 
 
 def _is_control(text: str) -> bool:
+    # Parsed only where the marker may be: written as is, or spelled with JSON escapes.
+    if "STOP_REQUIRED" not in text and "\\u" not in text:
+        return False
     body = _json_object(text)
     return body is not None and body.get("control") == "STOP_REQUIRED"
 

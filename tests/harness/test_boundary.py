@@ -595,6 +595,14 @@ def test_no_gain_rounds_require_stop_then_saturate() -> None:
         True,
     )
     assert json.loads(third.model_content())["control"] == "STOP_REQUIRED"
+    assert third.observation is not None
+    # Exactly the observation's JSON with the control member appended, and valid JSON.
+    assert json.loads(third.model_content()) == {
+        **third.observation.model_dump(mode="json"),
+        "control": "STOP_REQUIRED",
+    }
+    assert list(json.loads(third.model_content()))[-1] == "control"
+    assert "control" not in json.loads(first.model_content())
     fourth = rig.call(call_id="late")
     assert (fourth.outcome, fourth.error_code) == ("REJECTED", ErrorCode.INFORMATION_SATURATED)
     assert rig.record("late") is None
