@@ -77,7 +77,9 @@ class OpenAIModelClient:
             content = await self.client.post(
                 "/chat/completions",
                 cast_to=bytes,
-                content=pydantic_core.to_json(self.body(request)),
+                content=pydantic_core.to_json(
+                    render_body(request, self.model, self.structured_output)
+                ),
                 options={"timeout": request.timeout_s},
             )
             return _reply(json.loads(content))
@@ -85,10 +87,6 @@ class OpenAIModelClient:
             raise ModelError(ErrorCode.MODEL_TIMEOUT, "APITimeoutError") from None
         except Exception as exc:  # status, connection, malformed JSON or shape: all technical
             raise ModelError(ErrorCode.MODEL_ERROR, type(exc).__name__) from None
-
-    def body(self, request: ModelRequest) -> dict[str, Any]:
-        """The request body ``chat.completions.create`` would send for ``request``."""
-        return render_body(request, self.model, self.structured_output)
 
 
 def render_body(

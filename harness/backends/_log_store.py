@@ -43,7 +43,7 @@ from array import array
 from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any, NamedTuple
 
 import pydantic_core
@@ -88,7 +88,7 @@ class EventFields(NamedTuple):
     """Per event of a selection, in its order: the fields a logs projector reads."""
 
     ts: Sequence[datetime]
-    """``fromisoformat`` of the event's ``ts``, aware (a naive time is UTC) and in UTC."""
+    """``datetime.fromisoformat`` of the event's ``ts`` (as written: naive or in any zone)."""
     service: Sequence[Any]
     """``event.get("service")``."""
     level: Sequence[Any]
@@ -285,18 +285,11 @@ def _read_fields(events: list[dict[str, Any]]) -> EventFields | None:
     except ValueError:
         return None
     return EventFields(
-        ts=list(map(_as_utc, ts)),
+        ts=ts,
         service=[event.get("service") for event in events],
         level=[event.get("level") for event in events],
         message=[event.get("message") for event in events],
     )
-
-
-def _as_utc(parsed: datetime) -> datetime:
-    tz = parsed.tzinfo
-    if tz is None:
-        return parsed.replace(tzinfo=UTC)
-    return parsed if tz is UTC else parsed.astimezone(UTC)
 
 
 def _message(event: dict[str, Any]) -> str:

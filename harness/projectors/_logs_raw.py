@@ -134,8 +134,9 @@ def _embedded_columns(items: list[Any], limit_hit: bool) -> LogColumns | None:
     """The fast path: well-formed items read a column at a time; ``None`` for anything else.
 
     A backend in this process may hand its events over with their fields already read out
-    (``items.fields``: the embedded store's ``EventList``, whose times it parsed once as this
-    function does); they are then taken from there instead of from every event.
+    (``items.fields``: the embedded store's ``EventList``, whose times it parsed once with
+    ``fromisoformat``); they are then taken from there instead of from every event, and
+    checked and normalised the same way.
     """
     fields = getattr(items, "fields", None)
     if fields is not None:
@@ -151,8 +152,8 @@ def _embedded_columns(items: list[Any], limit_hit: bool) -> LogColumns | None:
         if not set(map(type, messages)) <= _ONLY_STR or not set(map(type, stamps)) <= _ONLY_STR:
             return None
         ts = list(map(datetime.fromisoformat, stamps))
-        if not set(map(_TZINFO, ts)) <= _ONLY_UTC:
-            ts = list(map(_as_utc, ts))
+    if not set(map(_TZINFO, ts)) <= _ONLY_UTC:
+        ts = list(map(_as_utc, ts))
     if not set(map(type, services)) <= _ONLY_STR:
         services = list(map(str, services))
     names = {value: normalize_level(value) for value in set(raw_levels)}

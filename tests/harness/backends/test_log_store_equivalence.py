@@ -566,7 +566,8 @@ def test_the_fields_beside_the_events_are_the_events_own() -> None:
     )  # fmt: skip
     fields = good["events"].fields
     assert fields is not None and len(fields.ts) == 3
-    assert {t.tzinfo for t in fields.ts} == {UTC}
+    columns = _embedded_columns(good["events"], False)
+    assert columns is not None and {t.tzinfo for t in columns.ts} == {UTC}
     parsed = json.loads(_bytes(good))
     assert _columns(good) == _columns(parsed) != (None,)
 
