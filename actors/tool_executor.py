@@ -195,9 +195,8 @@ class RayToolExecutor:
             if error is not None:
                 error.context.update(context)
         try:
-            return await asyncio.wait_for(
-                resolve(task, fallback=failure, lost=lost), timeout=timeout_s
-            )
+            async with asyncio.timeout(timeout_s):
+                return await resolve(task, fallback=failure, lost=lost)
         except TimeoutError:
             self._cancel(task)
             timeout_error.context.update(context)

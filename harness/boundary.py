@@ -33,7 +33,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Literal, TypeVar
 
@@ -268,7 +268,7 @@ class ToolBoundary:
                     max_raw_bytes=self.budget.remaining_raw_bytes(),
                 ),
                 self.policy.execute_timeout_s,
-                BackendError(ErrorCode.BACKEND_TIMEOUT, "timed out"),
+                lambda: BackendError(ErrorCode.BACKEND_TIMEOUT, "timed out"),
             )
             self.run.ensure_active(self.clock.now())
             raw_bytes = raw.size
@@ -283,7 +283,7 @@ class ToolBoundary:
                     spec.name, env.tool_call_id, plan, raw, self.policy.project_timeout_s
                 ),
                 self.policy.project_timeout_s,
-                ProjectionError(ErrorCode.PROJECTION_ERROR, "timed out"),
+                lambda: ProjectionError(ErrorCode.PROJECTION_ERROR, "timed out"),
             )
             lease.release()  # the tool work is done; what is left is this run's bookkeeping
             self.run.ensure_active(self.clock.now())
@@ -332,7 +332,7 @@ class ToolBoundary:
         return result
 
     async def _bounded(
-        self, awaitable: Awaitable[T], timeout_s: float, on_timeout: HarnessError
+        self, awaitable: Awaitable[T], timeout_s: float, on_timeout: Callable[[], HarnessError]
     ) -> T:
         """Enforce a timeout even when the executor ignores its own (one second of grace).
 
@@ -342,7 +342,7 @@ class ToolBoundary:
         try:
             return await self.clock.wait_for(awaitable, timeout_s + 1.0)
         except TimeoutError:
-            raise on_timeout from None
+            raise on_timeout() from None
 
     async def _finish_error(
         self,

@@ -39,5 +39,14 @@ class SystemClock:
         await asyncio.sleep(max(0.0, delay_s))
 
     async def wait_for(self, awaitable: Awaitable[T], timeout_s: float) -> T:
-        """Await ``awaitable``; cancel it and raise ``TimeoutError`` after ``timeout_s``."""
-        return await asyncio.wait_for(awaitable, timeout=max(0.0, timeout_s))
+        """Await ``awaitable``; cancel it and raise ``TimeoutError`` after ``timeout_s``.
+
+        The awaitable runs in the calling task under ``asyncio.timeout`` (no task and no
+        future chained per call, as ``asyncio.wait_for`` makes on 3.11: a tool call passes
+        here three times). A timeout already spent is ``asyncio.wait_for``'s: a coroutine that
+        has not started never does.
+        """
+        if timeout_s <= 0:
+            return await asyncio.wait_for(awaitable, timeout=0)
+        async with asyncio.timeout(timeout_s):
+            return await awaitable

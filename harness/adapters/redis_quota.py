@@ -69,9 +69,8 @@ class RedisRateLimiter:
         """
         key = f"{self.prefix}:rate:{principal}"
         try:
-            count, ttl_ms = await asyncio.wait_for(
-                self._hit(keys=[key], args=[window_s * 1000]), self.op_timeout_s
-            )
+            async with asyncio.timeout(self.op_timeout_s):
+                count, ttl_ms = await self._hit(keys=[key], args=[window_s * 1000])
         except (RedisError, OSError, TimeoutError) as exc:
             log.warning("rate limiter unavailable error=%s", type(exc).__name__)
             raise Unavailable(message="rate limiter unavailable") from None

@@ -111,9 +111,10 @@ class RedisCanonicalStore(TransitionMethods):
         # register_script calls EVALSHA and falls back to loading the script on NOSCRIPT,
         # e.g. after a server restart or SCRIPT FLUSH.
         self._transition_script = client.register_script(_TRANSITION_LUA)
-        # What this instance wrote at begin, so the usual transition needs no GET round trip.
-        # Safe even when stale: the script compares these exact bytes with what is stored.
-        self._begun: dict[str, bytes] = {}
+        # What this instance wrote at begin (the bytes and the record they encode), so the
+        # usual transition needs no GET round trip and no decode. Safe even when stale: the
+        # script compares these exact bytes with what is stored.
+        self._begun: dict[str, tuple[bytes, CanonicalInvocation]] = {}
 
     def key(self, run_id: str, tool_call_id: str) -> str:
         """Return the Redis key of one record."""
@@ -121,7 +122,8 @@ class RedisCanonicalStore(TransitionMethods):
 
     async def _call(self, op: str, make: Callable[[], Awaitable[_T]]) -> _T:
         try:
-            return await asyncio.wait_for(make(), self.op_timeout_s)
+            async with asyncio.timeout(self.op_timeout_s):
+                return await make()
         except (RedisError, OSError, TimeoutError) as exc:
             # Only the exception type is logged: redis messages can name hosts and ports.
             _log.warning("canonical store %s failed (%s)", op, type(exc).__name__)
@@ -152,7 +154,7 @@ class RedisCanonicalStore(TransitionMethods):
         if len(self._begun) >= _MAX_BEGUN_CACHED:
             # A record that never transitioned (crashed caller) must not pin memory forever.
             del self._begun[next(iter(self._begun))]
-        self._begun[key] = payload
+        self._begun[key] = (payload, record)
 
     async def _transition(
         self,
@@ -162,12 +164,16 @@ class RedisCanonicalStore(TransitionMethods):
         build: Callable[[CanonicalInvocation], CanonicalInvocation],
     ) -> CanonicalInvocation:
         key = self.key(run_id, tool_call_id)
-        stored: bytes | str | None = self._begun.get(key)
-        if stored is None:
-            stored = await self._call(op, lambda: self._client.get(key))
-        if stored is None:
-            raise RecordExpired(message="record missing or expired", context={"op": op})
-        successor = build(decode_record(stored, op=op))
+        begun = self._begun.get(key)
+        stored: bytes | str
+        if begun is not None:
+            stored, current = begun
+        else:
+            read = await self._call(op, lambda: self._client.get(key))
+            if read is None:
+                raise RecordExpired(message="record missing or expired", context={"op": op})
+            stored, current = read, decode_record(read, op=op)
+        successor = build(current)
         payload = encode_record(successor, max_record_bytes=self.max_record_bytes, op=op)
         try:
             outcome = await self._call(
