@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
+from functools import lru_cache
 
 from harness.textnorm import fold
 
@@ -160,7 +161,10 @@ def _spelled(match: re.Match[str]) -> str:
     return f"{total + current}{trailing}"
 
 
+@lru_cache(maxsize=1 << 14)
 def _canonical_number(digits: str, fraction: str | None) -> str:
+    # Remembered: evidence repeats its numbers (statuses, ports, counts) and a Decimal
+    # normalisation costs a microsecond or two each.
     plain = digits.replace(",", "") + (fraction or "")
     try:
         return format(Decimal(plain).normalize(), "f")
