@@ -43,7 +43,7 @@ from array import array
 from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any, NamedTuple
 
 import pydantic_core
@@ -65,6 +65,10 @@ def level_rank(level: Any) -> int:
     name = str(level or "").strip().upper()
     name = _ALIASES.get(name, name)
     return _RANK.get(name, _RANK["INFO"])
+
+
+_ONLY_STR = {str}
+_ONLY_UTC = {UTC}
 
 
 class _Unnamed:
@@ -99,13 +103,21 @@ class EventFields(NamedTuple):
 
 class EventList(list[dict[str, Any]]):
     """A selection's events (copies, in time order) with their :class:`EventFields` beside
-    them, or ``fields`` None when the store has none to offer."""
+    them, or ``fields`` None when the store has none to offer.
 
-    __slots__ = ("fields",)
+    ``regular`` is True when every event of the *store* (so of any selection) has a string
+    message, a non-empty string service and a time in UTC: a reader of the fields need not
+    check those again, event by event, for each query.
+    """
 
-    def __init__(self, events: list[dict[str, Any]], fields: EventFields | None) -> None:
+    __slots__ = ("fields", "regular")
+
+    def __init__(
+        self, events: list[dict[str, Any]], fields: EventFields | None, *, regular: bool = False
+    ) -> None:
         super().__init__(events)
         self.fields = fields
+        self.regular = regular and fields is not None
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -133,6 +145,7 @@ class LogStore:
         "_json",
         "_keys",
         "_partitions",
+        "_regular",
         "_views",
         "events",
     )
@@ -145,6 +158,7 @@ class LogStore:
         self._views: list[str | None] = [None] * len(events)
         self._json: list[bytes | None] = [None] * len(events)
         self._fields: EventFields | bool | None = None  # read on first use; False: none
+        self._regular = False  # whether every event's fields are regular (see EventList)
         # Per service (or _UNNAMED), per level rank: store positions and their epoch ms.
         buckets: dict[object, list[tuple[list[int], list[int]]]] = {}
         for position, (event, key) in enumerate(zip(events, keys, strict=True)):
@@ -213,8 +227,9 @@ class LogStore:
             if piece is None:
                 piece = serialised[p] = pydantic_core.to_json(event)
             pieces.append(piece)
+        fields = self._fields_at(positions)  # first: it reads the store's fields once
         return Selection(
-            events=EventList(copies, self._fields_at(positions)),
+            events=EventList(copies, fields, regular=self._regular),
             matched=matched,
             events_json=pieces,
         )
@@ -222,7 +237,9 @@ class LogStore:
     def _fields_at(self, positions: list[int] | range) -> EventFields | None:
         fields = self._fields
         if fields is None:
-            fields = self._fields = _read_fields(self.events) or False
+            read = _read_fields(self.events)
+            self._regular = read is not None and _regular(read)
+            fields = self._fields = read or False
         if fields is False:
             return None
         assert isinstance(fields, EventFields)
@@ -289,6 +306,16 @@ def _read_fields(events: list[dict[str, Any]]) -> EventFields | None:
         service=[event.get("service") for event in events],
         level=[event.get("level") for event in events],
         message=[event.get("message") for event in events],
+    )
+
+
+def _regular(fields: EventFields) -> bool:
+    """Whether every message is a string, every service a non-empty string, every time UTC."""
+    return (
+        set(map(type, fields.message)) <= _ONLY_STR
+        and set(map(type, fields.service)) <= _ONLY_STR
+        and all(fields.service)
+        and {stamp.tzinfo for stamp in fields.ts} <= _ONLY_UTC
     )
 
 

@@ -56,7 +56,7 @@ class LogColumns:
 
     index: list[int]
     ts: Sequence[datetime]
-    service: list[str]
+    service: Sequence[str]
     level: list[str]
     message: Sequence[str]
     limit_hit: bool
@@ -136,14 +136,17 @@ def _embedded_columns(items: list[Any], limit_hit: bool) -> LogColumns | None:
     A backend in this process may hand its events over with their fields already read out
     (``items.fields``: the embedded store's ``EventList``, whose times it parsed once with
     ``fromisoformat``); they are then taken from there instead of from every event, and
-    checked and normalised the same way.
+    checked and normalised the same way — unless the store vouches (``items.regular``) that
+    every one of its events has a string message, a named service and a time in UTC.
     """
     fields = getattr(items, "fields", None)
+    regular = fields is not None and getattr(items, "regular", False)
     if fields is not None:
         ts, services, raw_levels, messages = fields
-        if not set(map(type, messages)) <= _ONLY_STR:
-            return None
-        services = [service or "unknown" for service in services]
+        if not regular:
+            if not set(map(type, messages)) <= _ONLY_STR:
+                return None
+            services = [service or "unknown" for service in services]
     else:
         messages = [item["message"] for item in items]
         stamps = [item["ts"] for item in items]
@@ -152,10 +155,11 @@ def _embedded_columns(items: list[Any], limit_hit: bool) -> LogColumns | None:
         if not set(map(type, messages)) <= _ONLY_STR or not set(map(type, stamps)) <= _ONLY_STR:
             return None
         ts = list(map(datetime.fromisoformat, stamps))
-    if not set(map(_TZINFO, ts)) <= _ONLY_UTC:
-        ts = list(map(_as_utc, ts))
-    if not set(map(type, services)) <= _ONLY_STR:
-        services = list(map(str, services))
+    if not regular:
+        if not set(map(_TZINFO, ts)) <= _ONLY_UTC:
+            ts = list(map(_as_utc, ts))
+        if not set(map(type, services)) <= _ONLY_STR:
+            services = list(map(str, services))
     names = {value: normalize_level(value) for value in set(raw_levels)}
     return LogColumns(
         index=list(range(len(items))),

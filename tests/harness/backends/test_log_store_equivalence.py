@@ -407,6 +407,9 @@ def test_the_demo_run_query_shapes(demo: World) -> None:
     for shape in shapes:
         got = demo.check(QueryLogsRequest(**{"start": start, "end": end, **shape}), 20000)
         assert got["matched"] > 0, shape
+        # The bundled store is regular, so its columns were read without per-event checks
+        # (and ``check`` compared them with the columns read from the JSON).
+        assert got["events"].regular, shape
 
 
 def test_edges_of_a_millisecond_shared_by_many_events(hostile: World) -> None:
@@ -566,16 +569,23 @@ def test_the_fields_beside_the_events_are_the_events_own() -> None:
     )  # fmt: skip
     fields = good["events"].fields
     assert fields is not None and len(fields.ts) == 3
+    assert not good["events"].regular  # a zone, a naive time, no service, a number as one
     columns = _embedded_columns(good["events"], False)
     assert columns is not None and {t.tzinfo for t in columns.ts} == {UTC}
     parsed = json.loads(_bytes(good))
     assert _columns(good) == _columns(parsed) != (None,)
 
     bad_time = dict(base, ts="yesterday", message="b")
-    assert _fetched([dict(base, ts=T0.isoformat(), message="a")])["events"].fields is not None
+    regular = _fetched([dict(base, ts=T0.isoformat(), message="a")])
+    assert regular["events"].fields is not None and regular["events"].regular
+    assert _columns(regular) == _columns(json.loads(_bytes(regular))) != (None,)
+    for odd in ({"service": ""}, {"ts": T0.replace(tzinfo=None).isoformat()}, {"message": 7}):
+        irregular = [dict(base, ts=T0.isoformat(), message="a"), dict(base, message="b") | odd]
+        irregular[1].setdefault("ts", T0.isoformat())
+        assert not _fetched(irregular)["events"].regular, odd
     store = LogStore.of([dict(base, ts=T0.isoformat(), message="a"), bad_time], [_ms(T0)] * 2)
     selection = _select(store, _window(T0, T0 + timedelta(hours=1)), Redactor(), 10)
-    assert selection.events.fields is None
+    assert selection.events.fields is None and not selection.events.regular
 
     not_text = _fetched([dict(base, ts=T0.isoformat(), message=7)])
     assert not_text["events"].fields is not None
