@@ -86,7 +86,7 @@ def check_burst_beyond_slots(
     for result, _ in done:
         key = (result.outcome, result.error_code)
         outcomes[key] = outcomes.get(key, 0) + 1
-    assert outcomes == {("OBSERVATION", None): calls}
+    assert outcomes == {("OBSERVATION", None): calls}, outcomes
     waits: list[Any] = sorted(wait for _, wait in done)
     assert waits[-1] > execute_timeout_s * 1000, "the last calls queued past the timeout"
     assert (slots.in_use, slots.waiting) == (0, 0)

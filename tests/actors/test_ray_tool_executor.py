@@ -286,6 +286,8 @@ def test_a_burst_beyond_the_slots_queues_instead_of_timing_out(tmp_path: Path) -
         )
 
     asyncio.run(warm())
-    # 32 calls of 0.25 s on 2 slots: the last ones queue ~3.75 s, past the 2 s timeout and its
-    # grace second, which a task waiting in Ray's queue instead would have run down.
-    check_burst_beyond_slots(executor, query="@tool_sleep_s=0.25", calls=32, execute_timeout_s=2.0)
+    # 48 calls of 0.25 s on 2 slots: the last ones queue ~5.75 s, past the 4 s timeout and its
+    # grace second, which a task waiting in Ray's queue instead would have run down. Each call
+    # has 16x its work in hand, so a loaded machine (a CI run beside other work) cannot time out
+    # a call that really ran; 2 s of timeout failed so once.
+    check_burst_beyond_slots(executor, query="@tool_sleep_s=0.25", calls=48, execute_timeout_s=4.0)
