@@ -145,7 +145,6 @@ class LogStore:
         "_json",
         "_keys",
         "_partitions",
-        "_regular",
         "_views",
         "events",
     )
@@ -157,8 +156,9 @@ class LogStore:
         self._folded: list[str | None] = [None] * len(events)
         self._views: list[str | None] = [None] * len(events)
         self._json: list[bytes | None] = [None] * len(events)
-        self._fields: EventFields | bool | None = None  # read on first use; False: none
-        self._regular = False  # whether every event's fields are regular (see EventList)
+        # Every event's fields and whether they are all regular (see EventList), read on
+        # first use; False: the store has none to offer.
+        self._fields: tuple[EventFields, bool] | bool | None = None
         # Per service (or _UNNAMED), per level rank: store positions and their epoch ms.
         buckets: dict[object, list[tuple[list[int], list[int]]]] = {}
         for position, (event, key) in enumerate(zip(events, keys, strict=True)):
@@ -227,28 +227,32 @@ class LogStore:
             if piece is None:
                 piece = serialised[p] = pydantic_core.to_json(event)
             pieces.append(piece)
-        fields = self._fields_at(positions)  # first: it reads the store's fields once
+        fields, regular = self._fields_at(positions)
         return Selection(
-            events=EventList(copies, fields, regular=self._regular),
+            events=EventList(copies, fields, regular=regular),
             matched=matched,
             events_json=pieces,
         )
 
-    def _fields_at(self, positions: list[int] | range) -> EventFields | None:
-        fields = self._fields
-        if fields is None:
+    def _fields_at(self, positions: list[int] | range) -> tuple[EventFields | None, bool]:
+        """The fields of the events at ``positions`` (None: the store has none), and whether
+        every event of the store is regular."""
+        known = self._fields
+        if known is None:
             read = _read_fields(self.events)
-            self._regular = read is not None and _regular(read)
-            fields = self._fields = read or False
-        if fields is False:
-            return None
-        assert isinstance(fields, EventFields)
+            known = self._fields = False if read is None else (read, _regular(read))
+        if known is False:
+            return None, False
+        assert isinstance(known, tuple)
+        fields, regular = known
         if isinstance(positions, range):
-            return EventFields(*(column[positions.start : positions.stop] for column in fields))
-        if len(positions) < 2:  # itemgetter of one position gives the item, not a tuple
-            return EventFields(*([column[p] for p in positions] for column in fields))
-        pick = operator.itemgetter(*positions)  # ~2x a map of __getitem__ per column
-        return EventFields(*(pick(column) for column in fields))
+            picked = [column[positions.start : positions.stop] for column in fields]
+        elif len(positions) < 2:  # itemgetter of one position gives the item, not a tuple
+            picked = [[column[p] for p in positions] for column in fields]
+        else:
+            pick = operator.itemgetter(*positions)  # ~2x a map of __getitem__ per column
+            picked = [pick(column) for column in fields]
+        return EventFields(*picked), regular
 
     def _slices(
         self, start_ms: int, end_ms: int, services: frozenset[str], min_rank: int | None
