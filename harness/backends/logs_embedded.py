@@ -36,7 +36,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from harness.backends._log_store import LogStore, level_rank
+from harness.backends._log_store import FrozenEvent, LogStore, level_rank
 from harness.errors import BackendError, ErrorCode
 from harness.raw import RawResponse
 from harness.redaction import LogQuery, Redactor
@@ -136,7 +136,7 @@ def _read_store(path: Path) -> LogStore:
                 if not isinstance(event, dict):
                     raise ValueError("an event is not a JSON object")
                 keys.append(_epoch_ms(datetime.fromisoformat(str(event["ts"]))))
-                events.append(event)
+                events.append(FrozenEvent(event))
     except (OSError, EOFError, ValueError, KeyError, TypeError) as exc:
         raise BackendError(
             ErrorCode.BACKEND_ERROR,

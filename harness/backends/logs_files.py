@@ -30,7 +30,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any
 
-from harness.backends._log_store import LogStore
+from harness.backends._log_store import FrozenEvent, LogStore
 from harness.backends.log_formats import LogFormat, LogRecord, detect_format, parse_lines
 from harness.backends.logs_embedded import EmbeddedLogBackend, _epoch_ms
 from harness.errors import BackendError, ErrorCode
@@ -181,7 +181,7 @@ class FileLogBackend(EmbeddedLogBackend):
                 ErrorCode.BACKEND_ERROR, "no log events in the given files", {"files": len(files)}
             )
         keys = [_epoch_ms(datetime.fromisoformat(e["ts"])) for e in events]
-        return LogStore.of(events, keys)
+        return LogStore.of(list(map(FrozenEvent, events)), keys)
 
     def _read_file(self, item: LogFile) -> list[dict[str, Any]]:
         context = {"file": item.path.name}

@@ -13,8 +13,10 @@ secrets, hosts and IPs that only the raw text holds, ``?``, multi-line messages,
 
 from __future__ import annotations
 
+import copy
 import gzip
 import json
+import pickle
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -23,11 +25,12 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+import pydantic_core
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from harness.backends._log_store import LogStore
+from harness.backends._log_store import FrozenEvent, LogStore
 from harness.backends.logs_embedded import EMBEDDED_LOGS_FORMAT, EmbeddedLogBackend, level_rank
 from harness.backends.logs_files import FileLogBackend, discover_log_files
 from harness.errors import ProjectionError
@@ -545,6 +548,38 @@ def test_returned_events_are_copies_and_the_store_is_shared() -> None:
     # The store shares the events it was given; a response carries copies of them.
     assert all(a is b for a, b in zip(store.events, ordered, strict=True))
     assert all(a is not b for a, b in zip(selection.events, ordered, strict=True))
+
+
+def test_frozen_events_are_handed_out_as_they_are_and_refuse_edits() -> None:
+    events = [FrozenEvent(e) for e in hostile_events(n=200)]
+    store = LogStore.of(events, [_ms(_ts(e)) for e in events])
+    request = QueryLogsRequest(start=T0, end=T0 + timedelta(hours=3))
+    selection = _select(store, request, Redactor(), limit=20000)
+    assert selection.events == Reference.of(events).ordered
+    assert all(type(e) is FrozenEvent for e in selection.events)
+    assert all(a is b for a, b in zip(selection.events, store.events, strict=True))
+    event = selection.events[0]
+    before = dict(event)
+    for edit in (
+        lambda: event.__setitem__("message", "x"),
+        lambda: event.__delitem__("message"),
+        lambda: event.update({"message": "x"}),
+        lambda: event.__ior__({"message": "x"}),
+        lambda: event.pop("message"),
+        lambda: event.popitem(),
+        lambda: event.setdefault("new", 1),
+        lambda: event.clear(),
+    ):
+        with pytest.raises(TypeError):
+            edit()
+    assert dict(event) == before
+    # Its copies are ordinary dicts, and it reads and serialises as the dict it holds.
+    for other in (dict(event), copy.copy(event), pickle.loads(pickle.dumps(event))):
+        assert type(other) is dict and other == before
+        other["message"] = "edited"
+    assert copy.deepcopy(event) == before
+    assert json.dumps(event) == json.dumps(before)
+    assert selection.events_json[0] == pydantic_core.to_json(before)
 
 
 def _fetched(events: list[dict[str, Any]]) -> dict[str, Any]:

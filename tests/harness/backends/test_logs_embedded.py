@@ -83,9 +83,20 @@ def test_plain_jsonl_and_unsorted_stores_are_read(tmp_path: Path) -> None:
     assert EmbeddedLogBackend(path).fetch(query()).value()["events"] == EVENTS[:5]
 
 
-def test_returned_events_are_copies(store: Path) -> None:
+def test_returned_events_cannot_edit_the_store(store: Path) -> None:
     backend = EmbeddedLogBackend(store)
-    backend.fetch(query()).value()["events"][0]["message"] = "changed"
+    event = backend.fetch(query()).value()["events"][0]
+    for edit in (
+        lambda: event.__setitem__("message", "changed"),
+        lambda: event.update(message="changed"),
+        lambda: event.pop("message"),
+        lambda: event.setdefault("extra", 1),
+        lambda: event.clear(),
+    ):
+        with pytest.raises(TypeError):
+            edit()
+    copy = dict(event)  # a copy is an ordinary dict
+    copy["message"] = "changed"
     assert backend.fetch(query()).value()["events"][0]["message"] == "started"
 
 
