@@ -125,6 +125,9 @@ class EventFields(NamedTuple):
     """``event.get("level")``."""
     message: Sequence[Any]
     """``event.get("message")``."""
+    first_line: Sequence[Any]
+    """The message up to its first line break (what a logs projector mines); a message that
+    is not a string, as it is."""
 
 
 class EventList(list[dict[str, Any]]):
@@ -334,11 +337,13 @@ def _read_fields(events: list[dict[str, Any]]) -> EventFields | None:
         ts = [datetime.fromisoformat(stamp) for stamp in stamps if isinstance(stamp, str)]
     except ValueError:
         return None
+    messages = [event.get("message") for event in events]
     return EventFields(
         ts=ts,
         service=[event.get("service") for event in events],
         level=[event.get("level") for event in events],
-        message=[event.get("message") for event in events],
+        message=messages,
+        first_line=[m.partition("\n")[0] if type(m) is str and "\n" in m else m for m in messages],
     )
 
 

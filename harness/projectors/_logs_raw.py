@@ -52,6 +52,8 @@ class LogColumns:
         level: Canonical level names (one of ``LOG_LEVELS``).
         message: Full messages (not yet redacted).
         limit_hit: Whether the backend stopped at its own limit.
+        first_line: Each message up to its first line break, when the backend handed them
+            over (the embedded store reads them once); None: :meth:`first_lines` cuts them.
     """
 
     index: list[int]
@@ -60,9 +62,16 @@ class LogColumns:
     level: list[str]
     message: Sequence[str]
     limit_hit: bool
+    first_line: Sequence[str] | None = None
 
     def __len__(self) -> int:
         return len(self.index)
+
+    def first_lines(self) -> Sequence[str]:
+        """Each message up to its first line break."""
+        if self.first_line is not None:
+            return self.first_line
+        return [m if "\n" not in m else m.partition("\n")[0] for m in self.message]
 
     def in_time_order(self) -> LogColumns:
         """These columns sorted by time, stably (already sorted: ``self``)."""
@@ -81,6 +90,7 @@ class LogColumns:
             level=pick(self.level),
             message=pick(self.message),
             limit_hit=self.limit_hit,
+            first_line=None if self.first_line is None else pick(self.first_line),
         )
 
 
@@ -141,8 +151,9 @@ def _embedded_columns(items: list[Any], limit_hit: bool) -> LogColumns | None:
     """
     fields = getattr(items, "fields", None)
     regular = fields is not None and getattr(items, "regular", False)
+    first_line = None
     if fields is not None:
-        ts, services, raw_levels, messages = fields
+        ts, services, raw_levels, messages, first_line = fields
         if not regular:
             if not set(map(type, messages)) <= _ONLY_STR:
                 return None
@@ -168,6 +179,7 @@ def _embedded_columns(items: list[Any], limit_hit: bool) -> LogColumns | None:
         level=list(map(names.__getitem__, raw_levels)),
         message=messages,
         limit_hit=limit_hit,
+        first_line=first_line,
     )
 
 

@@ -243,7 +243,7 @@ class LogsProjector:
         — the line's template, level rank, counts, services, first and last event — runs at C
         speed over whole columns.
         """
-        firsts = [m if "\n" not in m else m.partition("\n")[0] for m in events.message]
+        firsts = events.first_lines()
         slot_of: dict[str, int] = dict.fromkeys(firsts, 0)
         distinct = list(slot_of)
         key = (self._miner_config, self._redactor, batch_digest(distinct))

@@ -224,9 +224,8 @@ def _columns(raw: dict[str, Any]) -> tuple[Any, ...]:
     columns = _embedded_columns(raw["events"], bool(raw["limit_hit"]))
     if columns is None:
         return (None,)
-    return tuple(
-        tuple(getattr(columns, name)) for name in ("index", "ts", "service", "level", "message")
-    )
+    named = ("index", "ts", "service", "level", "message")
+    return (*(tuple(getattr(columns, name)) for name in named), tuple(columns.first_lines()))
 
 
 def _world(
