@@ -1,11 +1,17 @@
 """Stateless tool work that runs as Ray remote tasks: a backend call and its projection.
 
-The bodies here are plain functions; :mod:`actors.factory` turns them into remote functions
-named ``tool:<name>`` (one plain task: the raw response and its projection, as one
-:class:`ToolOutcome`) and ``project:<name>`` (a projection on its own). A worker process builds its backends and
-projectors once, from a picklable *tool set factory*, and keeps them for every later task
-it runs (building a tool plane opens databases and indexes; doing it per call would cost
-more than the call).
+The bodies here are plain functions: :func:`tool_outcome` (the raw response and its
+projection, as one :class:`ToolOutcome`) and :func:`projection_of` (a projection on its own).
+:mod:`actors.factory` turns their wire forms, :func:`run_tool` and :func:`run_projector`, into
+remote functions named ``tool:<name>`` and ``project:<name>``. A worker process builds its
+backends and projectors once, from a picklable *tool set factory*, and keeps them for every
+later task it runs (building a tool plane opens databases and indexes; doing it per call
+would cost more than the call).
+
+A task's arguments and its result cross Ray *packed* (:func:`pack`): pickled once, by the
+standard pickler, into one ``bytes`` value that Ray moves as it is. Handed the arguments one
+by one, Ray serialises each on its own and cloudpickle walks every object of a result in
+Python; packed, a call costs less CPU on both sides (``benchmarks/bench_tool_task.py``).
 
 Errors leave a task as a :class:`~harness.errors.HarnessError` only: an unexpected
 exception is reduced to its stable code here, so the caller never needs the class of an
@@ -38,9 +44,13 @@ __all__ = [
     "ToolSetFactory",
     "WorkspaceToolSet",
     "embedded_tool_set",
+    "pack",
+    "projection_of",
     "run_projector",
     "run_tool",
+    "tool_outcome",
     "tool_set_key",
+    "unpack",
 ]
 
 log = logging.getLogger(__name__)
@@ -77,6 +87,24 @@ class WorkspaceToolSet:
 
         plane = build_tool_plane(workspace=self.workspace)
         return ToolSet(backends=plane.backends, projectors=plane.projectors)
+
+
+def pack(value: object) -> bytes:
+    """``value`` pickled once, by the standard pickler (C speed), or by cloudpickle when that
+    refuses it (a factory that is a lambda or a closure); :func:`unpack` reads either."""
+    try:
+        return pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+    except (pickle.PicklingError, TypeError, AttributeError):
+        import ray.cloudpickle
+
+        body: bytes = ray.cloudpickle.dumps(value)  # type: ignore[no-untyped-call]  # cloudpickle ships no types
+        return body
+
+
+def unpack(packed: bytes) -> Any:
+    """The value :func:`pack` packed (cloudpickle writes plain pickles too)."""
+    # Written by pack() in a process of this cluster: trusted as Ray trusts its own pickles.
+    return pickle.loads(packed)
 
 
 def tool_set_key(factory: ToolSetFactory) -> str:
@@ -128,7 +156,7 @@ class ProjectionFailure:
 
 
 # A plain dataclass, not a pydantic model, on purpose: it only ever travels from
-# ``run_tool`` to RayToolExecutor, once per tool call, and its fields are already a
+# ``tool_outcome`` to RayToolExecutor, once per tool call, and its fields are already a
 # RawResponse (pickled as its compressed frame) and a pydantic Projection.
 @dataclass(frozen=True, kw_only=True, slots=True)
 class ToolOutcome:
@@ -139,7 +167,17 @@ class ToolOutcome:
     """The projection, its failure, or None when the raw was over the byte limit (not tried)."""
 
 
-def run_tool(
+def run_tool(call: bytes) -> bytes:
+    """Task body of ``tool:<name>``: :func:`tool_outcome` of the packed arguments, packed."""
+    return pack(tool_outcome(*unpack(call)))
+
+
+def run_projector(call: bytes) -> bytes:
+    """Task body of ``project:<name>``: :func:`projection_of` of the packed arguments, packed."""
+    return pack(projection_of(*unpack(call)))
+
+
+def tool_outcome(
     key: str,
     factory: ToolSetFactory,
     tool_name: str,
@@ -147,7 +185,7 @@ def run_tool(
     request: BaseModel,
     max_raw_bytes: int,
 ) -> ToolOutcome:
-    """Task body of ``tool:<name>``: the backend call, then its projection, in one result.
+    """The backend call, then its projection, in one result (what ``tool:<name>`` returns).
 
     The raw response is serialised here once (only its compressed frame travels back); the
     projection is built in the same worker from the backend's own value: no second task, no
@@ -182,7 +220,7 @@ def run_tool(
     return ToolOutcome(raw=raw, projection=projection)
 
 
-def run_projector(
+def projection_of(
     key: str,
     factory: ToolSetFactory,
     tool_name: str,
@@ -190,8 +228,8 @@ def run_projector(
     request: BaseModel,
     raw: RawResponse,
 ) -> Projection:
-    """Task body of ``project:<name>``: the bounded observation of a raw response that did not
-    come from a ``tool:<name>`` task of the caller (parsed here, from its bytes)."""
+    """The bounded observation of a raw response that did not come from a ``tool:<name>``
+    task of the caller (parsed here, from its bytes): what ``project:<name>`` returns."""
     try:
         tool_set = _tool_set(key, factory)
         value = raw.value()

@@ -52,7 +52,9 @@ from actors.tasks import (
     ToolOutcome,
     ToolSetFactory,
     embedded_tool_set,
+    pack,
     tool_set_key,
+    unpack,
 )
 from harness.admission import ToolSlots
 from harness.errors import BackendError, ErrorCode, HarnessError, ProjectionError
@@ -123,9 +125,8 @@ class RayToolExecutor:
                 after ``timeout_s``, BACKEND_LOST when the task's worker or node died, or
                 BACKEND_ERROR for any other failure.
         """
-        task = self.tasks.tool(tool_name).remote(
-            self.key, self.tool_set_factory, tool_name, tool_call_id, request, max_raw_bytes
-        )
+        call = (self.key, self.tool_set_factory, tool_name, tool_call_id, request, max_raw_bytes)
+        task = self.tasks.tool(tool_name).remote(pack(call))
         outcome: ToolOutcome = await self._await(
             task,
             timeout_s,
@@ -167,9 +168,8 @@ class RayToolExecutor:
             if isinstance(kept.projection, ProjectionFailure):
                 raise kept.projection.error()
             return kept.projection
-        task = self.tasks.projector(tool_name).remote(
-            self.key, self.tool_set_factory, tool_name, tool_call_id, request, raw
-        )
+        call = (self.key, self.tool_set_factory, tool_name, tool_call_id, request, raw)
+        task = self.tasks.projector(tool_name).remote(pack(call))
         result: Projection = await self._await(
             task,
             timeout_s,
@@ -196,7 +196,7 @@ class RayToolExecutor:
                 error.context.update(context)
         try:
             async with asyncio.timeout(timeout_s):
-                return await resolve(task, fallback=failure, lost=lost)
+                packed = await resolve(task, fallback=failure, lost=lost)
         except TimeoutError:
             self._cancel(task)
             timeout_error.context.update(context)
@@ -205,6 +205,11 @@ class RayToolExecutor:
             # The run ended while this call was in flight: stop the task, drop its result.
             self._cancel(task)
             raise
+        try:
+            return unpack(packed)
+        except Exception:  # not what a task of this executor packs: no result to hand on
+            log.warning("unreadable tool task result code=%s", failure.error_code)
+            raise failure from None
 
     def _cancel(self, task: ray.ObjectRef[Any]) -> None:
         self.cancelled_tasks += 1

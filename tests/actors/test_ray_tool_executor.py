@@ -12,11 +12,20 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import ray
 from actor_helpers import file_appears
 
-from actors.factory import tool_tasks
+from actors.factory import ToolTasks, tool_tasks
 from actors.pool import RunPool
-from actors.tasks import ProjectionFailure, ToolOutcome, run_tool, tool_set_key
+from actors.tasks import (
+    ProjectionFailure,
+    ToolOutcome,
+    pack,
+    run_tool,
+    tool_outcome,
+    tool_set_key,
+    unpack,
+)
 from actors.testing import FakeDepsFactory, ProbeToolSetFactory
 from actors.tool_executor import RayToolExecutor
 from harness.context import RunStatus
@@ -195,7 +204,7 @@ def test_the_tool_task_returns_the_raw_with_its_projection_or_its_failure() -> N
     key = tool_set_key(factory)
 
     def outcome(query: str, max_raw_bytes: int = 1 << 20) -> ToolOutcome:
-        return run_tool(key, factory, "query_logs", "call_1", _request(query), max_raw_bytes)
+        return tool_outcome(key, factory, "query_logs", "call_1", _request(query), max_raw_bytes)
 
     projected, failed, skipped = outcome("pool"), outcome("@project_crash=1"), outcome("pool", 1)
     assert isinstance(projected.projection, Projection)
@@ -206,6 +215,52 @@ def test_the_tool_task_returns_the_raw_with_its_projection_or_its_failure() -> N
     assert skipped.projection is None and skipped.raw.size > 1
     # What crosses the process boundary: the raw as its frame, the failure as a code.
     assert pickle.loads(pickle.dumps(failed)) == failed
+
+
+def test_a_call_and_its_outcome_cross_ray_packed_once() -> None:
+    factory = ProbeToolSetFactory()
+    key = tool_set_key(factory)
+    call = (key, factory, "query_logs", "call_1", _request("pool"), 1 << 20)
+    packed = pack(call)
+    assert unpack(packed) == call
+    # The task body: packed arguments in, the packed ToolOutcome out.
+    outcome = unpack(run_tool(packed))
+    assert isinstance(outcome, ToolOutcome) and isinstance(outcome.projection, Projection)
+    direct = tool_outcome(*call)
+    assert outcome.projection == direct.projection
+    assert outcome.raw.value().keys() == direct.raw.value().keys()  # the probe stamps its pid
+    # A factory the standard pickler refuses (a closure) is packed by cloudpickle instead.
+    probe = ProbeToolSetFactory()
+    closure = lambda: probe()  # noqa: E731 - the point is a callable pickle cannot name
+    with pytest.raises((pickle.PicklingError, AttributeError, TypeError)):
+        pickle.dumps(closure)
+    rebuilt = unpack(pack((closure,)))[0]
+    assert type(rebuilt()) is type(probe())
+
+
+class _UnreadableTasks(ToolTasks):
+    """Tool tasks whose result is bytes no pack() wrote."""
+
+    def tool(self, tool_name: str) -> Any:
+        return ray.remote(_unreadable).options(name=f"tool:{tool_name}", max_retries=0)
+
+
+def _unreadable(call: bytes) -> bytes:
+    return b"not a pickle"
+
+
+def test_an_unreadable_task_result_is_backend_error(tmp_path: Path) -> None:
+    executor = RayToolExecutor(ProbeToolSetFactory(str(tmp_path)), tasks=_UnreadableTasks())
+
+    async def main() -> None:
+        await _execute(executor, "query_logs", _request(), 10.0)
+
+    with pytest.raises(BackendError) as caught:
+        asyncio.run(main())
+    assert (caught.value.error_code, caught.value.context) == (
+        ErrorCode.BACKEND_ERROR,
+        {"tool": "query_logs"},
+    )
 
 
 def test_cancelled_caller_cancels_the_task_and_never_reads_its_result(tmp_path: Path) -> None:
