@@ -295,7 +295,7 @@ def main() -> None:
     coverage = _coverage(events, throughput.pop("projection"))
 
     rows = [
-        ("boundary overhead p50 (ms)", overhead["p50_ms"], "≤ 2"),
+        ("boundary overhead p50 (ms)", overhead["p50_ms"], "≤ 1"),
         ("boundary overhead p99 (ms)", overhead["p99_ms"], ""),
         ("store", overhead["store"], ""),
         (
