@@ -24,10 +24,11 @@ store: a store whose events are all :class:`FrozenEvent` (what the file backends
 its own events out, since none can be edited; any other store hands out shallow copies
 (``dict(event)``, at most ``limit`` of them).
 
-A selection's events come as an :class:`EventList`: the copies, and beside them the fields a
-logs projector reads from every event (time, service, level, message) as columns, read out of
-the store once (its times already parsed) rather than out of each copy on every query. They are
-the copies' own values, so a projector in the same process reads the same events either way;
+A selection's events come as an :class:`EventList`, and beside them the fields a logs projector
+reads from every event (time, service, level, message, first line) as columns, read out of the
+store once (its times parsed, its first lines cut) rather than out of each event on every query.
+They are the events' own values, so a projector in the same process reads the same events
+either way;
 a store with an event whose time is not an ISO-8601 string offers no columns (the projector
 then reads the events one by one and reports what is wrong with them).
 
@@ -42,7 +43,7 @@ import itertools
 import operator
 from array import array
 from bisect import bisect_left
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, NamedTuple, NoReturn
@@ -143,7 +144,7 @@ class EventList(list[dict[str, Any]]):
     __slots__ = ("fields", "regular")
 
     def __init__(
-        self, events: list[dict[str, Any]], fields: EventFields | None, *, regular: bool = False
+        self, events: Iterable[dict[str, Any]], fields: EventFields | None, *, regular: bool = False
     ) -> None:
         super().__init__(events)
         self.fields = fields
@@ -252,13 +253,13 @@ class LogStore:
             del positions[limit:]
         events, serialised = self.events, self._json
         picked = _pick(events, positions)
-        pieces = _pick(serialised, positions)
+        pieces = list(_pick(serialised, positions))
         if None in pieces:  # serialised once per event, on the first query that returns it
             for index, p in enumerate(positions):
                 if pieces[index] is None:
                     pieces[index] = serialised[p] = pydantic_core.to_json(picked[index])
         if not self._frozen:  # an event the caller could edit: hand out a copy
-            picked = list(map(dict, picked))
+            picked = [dict(event) for event in picked]
         fields, regular = self._fields_at(positions)
         return Selection(
             events=EventList(picked, fields, regular=regular),
@@ -277,14 +278,7 @@ class LogStore:
             return None, False
         assert isinstance(known, tuple)
         fields, regular = known
-        if isinstance(positions, range):
-            picked = [column[positions.start : positions.stop] for column in fields]
-        elif len(positions) < 2:  # itemgetter of one position gives the item, not a tuple
-            picked = [[column[p] for p in positions] for column in fields]
-        else:
-            pick = operator.itemgetter(*positions)  # ~2x a map of __getitem__ per column
-            picked = [pick(column) for column in fields]
-        return EventFields(*picked), regular
+        return EventFields(*(_pick(column, positions) for column in fields)), regular
 
     def _slices(
         self, start_ms: int, end_ms: int, services: frozenset[str], min_rank: int | None
@@ -357,13 +351,14 @@ def _regular(fields: EventFields) -> bool:
     )
 
 
-def _pick(column: Sequence[Any], positions: list[int] | range) -> list[Any]:
-    """``[column[p] for p in positions]``, at C speed."""
+def _pick(column: Sequence[Any], positions: list[int] | range) -> Sequence[Any]:
+    """``[column[p] for p in positions]``, at C speed (a slice, or a tuple)."""
     if isinstance(positions, range):
-        return list(column[positions.start : positions.stop])
+        return column[positions.start : positions.stop]
     if len(positions) < 2:  # itemgetter of one position gives the item, not a tuple
         return [column[p] for p in positions]
-    return list(operator.itemgetter(*positions)(column))
+    picked: tuple[Any, ...] = operator.itemgetter(*positions)(column)  # ~2x a map of getitem
+    return picked
 
 
 def _message(event: dict[str, Any]) -> str:
