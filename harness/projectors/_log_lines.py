@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from itertools import repeat
+from itertools import compress, repeat
+from operator import ge
 from typing import NamedTuple
 
 __all__ = [
@@ -78,22 +79,22 @@ def canonical_lines(lines: Sequence[str]) -> CanonicalColumns:
     fixed = [False] * len(texts)
     paths: dict[str, str] = {}
     request_at = list(map(str.find, texts, repeat("HTTP/")))
-    for i in [i for i, at in enumerate(request_at) if at >= 0]:
-        line = texts[i]
-        found = _access(line, request_at[i])
+    for i in compress(range(len(texts)), map(ge, request_at, repeat(0))):
+        found = _access(texts[i], request_at[i])
         if found is None:
             continue
-        raw_path = found["path"]
+        method, raw_path, status, flags = found.groups()
         path = paths.get(raw_path)
         if path is None:
             path = paths[raw_path] = _ID_SEGMENT.sub("/<id>", raw_path)
-        status = found["status"]
-        texts[i] = f"{found['method']} {path} HTTP status={status} flags={found['flags'] or '-'}"
+        texts[i] = f"{method} {path} HTTP status={status} flags={flags or '-'}"
         statuses[i] = status
         fixed[i] = True
+    # Only lines left as they were are searched for a status (an access line's is known).
     status_at = list(map(str.find, texts, repeat("status")))
-    for i in [i for i, at in enumerate(status_at) if at >= 0 and not fixed[i]]:
-        statuses[i] = _status(texts[i], status_at[i])
+    for i in compress(range(len(texts)), map(ge, status_at, repeat(0))):
+        if not fixed[i]:
+            statuses[i] = _status(texts[i], status_at[i])
     return CanonicalColumns(texts, statuses, fixed)
 
 
