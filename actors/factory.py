@@ -56,7 +56,7 @@ from ray.actor import ActorHandle
 from actors.audit_writer import AuditWriterActor, audit_writer_name
 from actors.desk import HostedRuns, RunDesk
 from actors.metrics import AuditMetrics, RunMetrics
-from actors.run_actor import RunActor
+from actors.run_actor import HEALTH_GROUP, RunActor
 from actors.tasks import run_projector, run_tool
 from harness.audit import AuditStore
 from harness.audit_writer import AuditWriterPolicy
@@ -156,7 +156,9 @@ def create_run_actor(
 
 @functools.cache
 def _remote_run_actor() -> Any:
-    return ray.remote(RunActor)
+    # The health check has a thread and loop of its own (see actors.run_actor).
+    # Ray's typed overloads of ``remote`` omit ``concurrency_groups``, which it accepts.
+    return ray.remote(concurrency_groups={HEALTH_GROUP: 1})(RunActor)  # type: ignore[call-overload]
 
 
 AUDIT_WRITER_MAX_PENDING_CALLS = 10_000

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -27,7 +28,7 @@ from actors.audit_writer import flush_audit_writers
 from actors.errors import resolve
 from actors.factory import RayResources
 from actors.registry import RunRegistry
-from actors.run_actor import RunActor, RunEnded
+from actors.run_actor import HEALTH_GROUP, ActorHealth, RunActor, RunEnded
 from actors.slots import ActorSlot, ActorSpawner
 from harness.context import RunStatus
 from harness.diagnosis import RunDeps
@@ -79,8 +80,12 @@ class RunPool:
             baseline the pool is measured against).
         name_prefix: Actor names are ``<name_prefix>-<n>``.
         result_ttl_s: How long an actor keeps a finished run for ``wait``/``status``.
-        health_check_period_s: Interval of the ping that finds hung or dead actors.
-        health_check_timeout_s: A ping slower than this counts as a dead actor.
+        health_check_period_s: Interval of the health check that finds hung or dead actors.
+        health_check_timeout_s: A health check slower than this counts as unanswered.
+        hung_after_s: An actor whose run loop has not run for this long, or whose health
+            check stayed unanswered this long, is hung: its runs end RUN_LOST and it is
+            replaced. Generous on purpose: a dead actor is found at once anyway (its pending
+            calls fail), and a false alarm loses every run of a healthy one.
         retire_after_runs: Replace an actor once it hosted this many runs and is idle
             (bounds slow leaks); None keeps actors forever.
         max_finished: Settled runs the registry remembers.
@@ -104,6 +109,7 @@ class RunPool:
         result_ttl_s: float = 60.0,
         health_check_period_s: float = 2.0,
         health_check_timeout_s: float = 10.0,
+        hung_after_s: float = 60.0,
         retire_after_runs: int | None = None,
         max_finished: int = 10_000,
         audit_flush_timeout_s: float = 5.0,
@@ -127,6 +133,7 @@ class RunPool:
         self.result_ttl_s = result_ttl_s
         self.health_check_period_s = health_check_period_s
         self.health_check_timeout_s = health_check_timeout_s
+        self.hung_after_s = hung_after_s
         self.retire_after_runs = retire_after_runs
         self.audit_flush_timeout_s = audit_flush_timeout_s
         self.max_waiting = max_waiting
@@ -381,22 +388,40 @@ class RunPool:
         ]
 
     async def check_health(self) -> None:
-        """Ping every actor once; lose the ones that fail, top the pool up to ``size``."""
+        """Ask every actor once; lose the dead and the hung, top the pool up to ``size``."""
         slots = list(self._slots)
         outcomes = await asyncio.gather(
             *(
                 asyncio.wait_for(
-                    resolve(s.handle.ping.remote(), fallback=RunLost(message="ping failed")),
+                    resolve(
+                        s.handle.health.options(concurrency_group=HEALTH_GROUP).remote(),
+                        fallback=RunLost(message="health check failed"),
+                    ),
                     self.health_check_timeout_s,
                 )
                 for s in slots
             ),
             return_exceptions=True,
         )
+        now = time.monotonic()
         for slot, outcome in zip(slots, outcomes, strict=True):
-            if isinstance(outcome, HarnessError | TimeoutError):
-                log.warning("actor failed its health check name=%s", slot.name)
-                self._lose(slot)
+            if isinstance(outcome, ActorHealth):
+                slot.unanswered_since = None
+                if outcome.loop_lag_s < self.hung_after_s:
+                    continue
+                why = "its run loop stopped"
+            elif isinstance(outcome, TimeoutError):
+                if slot.unanswered_since is None:
+                    slot.unanswered_since = now - self.health_check_timeout_s
+                if now - slot.unanswered_since < self.hung_after_s:
+                    continue
+                why = "unanswered"
+            elif isinstance(outcome, HarnessError):
+                why = "lost"
+            else:
+                continue
+            log.warning("actor failed its health check name=%s why=%s", slot.name, why)
+            self._lose(slot)
         if not self.fresh_actor_per_run:
             for _ in range(self.size - len(self._slots) - self._spawning):
                 self._replace()

@@ -5,6 +5,11 @@ RunContext, budget, boundary and model caller) is created and mutated on this ac
 event loop only, so nothing needs a lock. The run itself is :class:`DiagnosisRun`; this
 class only hosts it: start it in the background, answer ``wait``/``status``/``cancel`` by
 run_id, keep a finished run briefly for ``wait`` and then forget it.
+
+Its health is answered off the run loop: :meth:`RunActor.health` runs in the actor's own
+concurrency group (``HEALTH_GROUP``: a thread and event loop of its own), so a loop that is busy
+with hundreds of runs on a saturated machine still answers at once, and says how long ago the
+run loop last ran its heartbeat. A busy loop beats late; a hung one stops beating.
 """
 
 from __future__ import annotations
@@ -12,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -24,9 +30,14 @@ from harness.results import ReleasedResult, StableFailure
 from harness.snapshot import RunSnapshot
 from harness.trace import TraceEvent
 
-__all__ = ["ActorHealth", "RunActor", "RunEnded"]
+__all__ = ["HEALTH_GROUP", "ActorHealth", "RunActor", "RunEnded"]
 
 log = logging.getLogger(__name__)
+
+HEALTH_GROUP = "health"
+"""The concurrency group :meth:`RunActor.health` is called in (declared by the factory)."""
+HEARTBEAT_S = 1.0
+"""How often the run loop beats."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -39,6 +50,8 @@ class ActorHealth:
     """Runs started and not yet finished."""
     hosted_total: int
     """Runs it has hosted so far."""
+    loop_lag_s: float = 0.0
+    """Seconds since the run loop last beat (0 before its first run or ping)."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -89,15 +102,25 @@ class RunActor:
         self._runs: dict[str, _Hosted] = {}
         self._active = 0
         self.hosted_total = 0
+        self._beat: float | None = None
+        self._heartbeat: asyncio.Task[None] | None = None
 
     # ------------------------------------------------------------------ methods
 
     async def ping(self) -> ActorHealth:
-        """Health and identity; the first ping builds the deps (pre-warming)."""
+        """Health and identity, answered on the run loop; the first ping builds the deps
+        (pre-warming) and starts the loop's heartbeat."""
         self._ensure_deps()
-        return ActorHealth(
-            name=self.name, pid=os.getpid(), active=self._active, hosted_total=self.hosted_total
-        )
+        self._ensure_heartbeat()
+        return self._health()
+
+    async def health(self) -> ActorHealth:
+        """Health and identity without the run loop: call it in ``HEALTH_GROUP``.
+
+        It reads two numbers and touches nothing the runs use (their deps are bound to the run
+        loop), so it is safe from another thread.
+        """
+        return self._health()
 
     async def start(self, run_id: str, request_json: str) -> None:
         """Open a run and execute it in the background; returns once it is registered.
@@ -107,6 +130,7 @@ class RunActor:
                 when K runs are active.
         """
         deps = self._ensure_deps()
+        self._ensure_heartbeat()
         if run_id in self._runs:
             raise RunRejected(ErrorCode.RUN_MISMATCH, "run_id already hosted")
         if self._active >= self.max_runs:
@@ -176,6 +200,26 @@ class RunActor:
         if self._deps is None:
             self._deps = self._deps_factory()
         return self._deps
+
+    def _ensure_heartbeat(self) -> None:
+        if self._heartbeat is None:
+            self._beat = time.monotonic()  # on the run loop now
+            self._heartbeat = asyncio.create_task(self._beat_forever(), name="heartbeat")
+
+    async def _beat_forever(self) -> None:
+        while True:
+            self._beat = time.monotonic()
+            await asyncio.sleep(HEARTBEAT_S)
+
+    def _health(self) -> ActorHealth:
+        beat = self._beat
+        return ActorHealth(
+            name=self.name,
+            pid=os.getpid(),
+            active=self._active,
+            hosted_total=self.hosted_total,
+            loop_lag_s=0.0 if beat is None else max(0.0, time.monotonic() - beat),
+        )
 
     def _get(self, run_id: str) -> _Hosted:
         hosted = self._runs.get(run_id)

@@ -35,6 +35,8 @@ class ActorSlot:
     started: int = 0
     """Runs it has hosted so far."""
     alive: bool = True
+    unanswered_since: float | None = None
+    """``time.monotonic()`` when its health checks began to go unanswered (None: answered)."""
 
 
 @dataclass

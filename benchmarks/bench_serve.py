@@ -504,6 +504,13 @@ async def _burst(api: _Api, n: int, args: argparse.Namespace) -> dict[str, Any]:
         "memory_peak_at_runs": sampler.memory_at_runs,
         "drain_wall_s": round(running.wall_s, 1),
         "run_ray_cpu_ms_per_run": round(1000 * running.ray_s / max(len(run_ids), 1), 1),
+        # Mean cores the Ray processes and this client kept busy from the first submission to
+        # the last run's end: near the machine's cores, the overhead is queueing for CPU.
+        "cores_busy": round(
+            (submitting.ray_s + submitting.own_s + running.ray_s + running.own_s)
+            / (submitting.wall_s + running.wall_s),
+            2,
+        ),
         "outcomes": dict(sorted(outcomes.items())),
         "run_errors": sum(c for k, c in outcomes.items() if not k.startswith("released")),
         # A released SafeFallback or a tool call that timed out is a degraded run, not a
@@ -722,6 +729,10 @@ def _print_bursts(f: dict[str, Any]) -> None:
             f"Ray CPU {b['run_ray_cpu_ms_per_run']} ms/run; sampling errors {b['sample_errors']}"
         )
         print(
+            f"    cores busy (Ray processes and this client) from the first submission to the "
+            f"last run's end: {b['cores_busy']} of {f['cpus']}"
+        )
+        print(
             f"    overhead over the model's sleep p50/p99/max "
             f"{b['overhead_p50_ms']}/{b['overhead_p99_ms']}/{b['overhead_max_ms']} ms "
             f"(of which submission to the run's first event p50/p99 "
@@ -747,9 +758,11 @@ def _print_bursts(f: dict[str, Any]) -> None:
     if "overload" in f:
         o = f["overload"]
         graceful = sum(c for k, c in o["answers"].items() if k.startswith("429 "))
+        failures = o["errors"] + o["run_errors"]
         print(
-            f"overload: {graceful} graceful 429s, {o['errors']} failures "
-            f"({_verdict(o['errors'] == 0 and graceful > 0)} 429s instead of failures)"
+            f"overload: {graceful} graceful 429s, {failures} failures ({o['errors']} HTTP, "
+            f"{o['run_errors']} accepted runs not released) "
+            f"({_verdict(failures == 0 and graceful > 0)} 429s instead of failures)"
         )
 
 

@@ -79,6 +79,7 @@ def test_hung_actor_fails_its_health_check_and_is_replaced() -> None:
             name_prefix="hung-actor",
             health_check_period_s=0.3,
             health_check_timeout_s=1.0,
+            hung_after_s=1.0,
         ) as pool:
             run_id = await pool.submit(RunRequest(question="hang @route_block_s=30"))
             started = time.monotonic()
@@ -90,5 +91,36 @@ def test_hung_actor_fails_its_health_check_and_is_replaced() -> None:
                 run_id=after, intent="SYSTEM_CHAT", text="ok"
             )
             assert pool.host_of(after) == "hung-actor-2"
+
+    asyncio.run(main())
+
+
+def test_busy_actor_is_not_taken_for_a_hung_one() -> None:
+    # The actor's run loop is blocked for 3 s, far beyond the health check's timeout: a check
+    # answered on that loop would time out and the pool would kill the actor with its runs.
+    # Answered off the loop, it reports the loop late but alive (under ``hung_after_s``), so
+    # the run ends as it would have, and its neighbour on the same actor too.
+    async def main() -> None:
+        async with RunPool(
+            1,
+            2,
+            FakeDepsFactory(),
+            name_prefix="busy-actor",
+            health_check_period_s=0.2,
+            health_check_timeout_s=0.5,
+            hung_after_s=20.0,
+        ) as pool:
+            neighbour = await pool.submit(RunRequest(question="next door @answer=fine"))
+            busy = await pool.submit(RunRequest(question="busy @route_block_s=3 @answer=late"))
+            started = time.monotonic()
+            assert await pool.result(busy, timeout_s=30) == Answer(
+                run_id=busy, intent="SYSTEM_CHAT", text="late"
+            )
+            assert time.monotonic() - started >= 2.5  # it really blocked the loop
+            assert await pool.result(neighbour, timeout_s=30) == Answer(
+                run_id=neighbour, intent="SYSTEM_CHAT", text="fine"
+            )
+            assert (pool.replaced, pool.lost_runs) == (0, 0)
+            assert [a.name for a in pool.actors()] == ["busy-actor-1"]
 
     asyncio.run(main())

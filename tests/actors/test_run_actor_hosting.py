@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import time
 
 import pytest
 from actor_helpers import eventually
 
 from actors.registry import RunRegistry
-from actors.run_actor import RunActor
+from actors.run_actor import HEARTBEAT_S, RunActor
 from actors.testing import FakeDepsFactory
 from harness.audit import RunRecord
 from harness.context import RunStatus
@@ -147,3 +148,19 @@ def test_a_run_the_pool_ended_closes_its_timeline_past_what_was_seen() -> None:
         return [registry.get(r).snapshot().sequence_no for r in ("run-p", "run-l")]
 
     assert asyncio.run(main()) == [1, 5]
+
+
+def test_health_reports_how_late_the_run_loop_beats() -> None:
+    # What the pool tells a busy actor from a hung one by: the run loop's heartbeat, read
+    # without that loop. Blocked, the loop stops beating and the lag grows; free, it catches up.
+    async def main() -> None:
+        actor = RunActor(FakeDepsFactory())
+        assert (await actor.health()).loop_lag_s == 0.0  # no heartbeat before the first ping
+        first = await actor.ping()
+        assert first.active == 0 and first.loop_lag_s < 0.5
+        time.sleep(1.5)  # the run loop is blocked: nothing beats
+        assert (await actor.health()).loop_lag_s >= 1.5
+        await asyncio.sleep(HEARTBEAT_S + 0.2)
+        assert (await actor.health()).loop_lag_s < HEARTBEAT_S + 0.2
+
+    asyncio.run(main())
