@@ -30,7 +30,7 @@ from harness.results import ReleasedResult, StableFailure
 from harness.snapshot import RunSnapshot
 from harness.trace import TraceEvent
 
-__all__ = ["HEALTH_GROUP", "ActorHealth", "RunActor", "RunEnded"]
+__all__ = ["HEALTH_GROUP", "HEARTBEAT_S", "ActorHealth", "RunActor", "RunEnded"]
 
 log = logging.getLogger(__name__)
 
