@@ -18,7 +18,9 @@ raw is actually looked at (EvidenceGuard never does).
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Sequence
+from itertools import accumulate
 from typing import Any
 
 import pydantic_core
@@ -222,19 +224,23 @@ class _Parts:
     def compressed(self, compressor: zstandard.ZstdCompressor) -> bytes:
         """One zstd frame (recording its content size) of the joined bytes, fed in chunks of
         about ``_CHUNK_BYTES``: each chunk is joined while it fits in cache, compressed and
-        dropped, instead of writing the whole JSON out and reading it back."""
+        dropped, instead of writing the whole JSON out and reading it back. Where each chunk
+        ends is found on the running total of the items' sizes (``bisect``), so the items are
+        visited at C speed, not one by one in Python."""
         stream = compressor.compressobj(size=self.size)
         out = [stream.compress(self.head)]
-        chunk: list[bytes] = []
-        held = 0
-        last = len(self.items) - 1
-        for index, item in enumerate(self.items):
-            chunk.append(item)
-            held += len(item)
-            if held >= _CHUNK_BYTES or index == last:
-                # A chunk ends with the comma that separates it from the next item.
-                out.append(stream.compress(b",".join(chunk) + (b"," if index < last else b"")))
-                chunk, held = [], 0
+        items = self.items
+        count = len(items)
+        ends = list(accumulate(map(len, items)))
+        start = 0
+        while start < count:
+            # The chunk runs to the first item that brings it to _CHUNK_BYTES, inclusive.
+            base = ends[start - 1] if start else 0
+            stop = min(bisect_left(ends, base + _CHUNK_BYTES, start), count - 1) + 1
+            # A chunk ends with the comma that separates it from the next item.
+            chunk = (*items[start:stop], b"") if stop < count else items[start:stop]
+            out.append(stream.compress(b",".join(chunk)))
+            start = stop
         out.append(stream.compress(self.tail))
         out.append(stream.flush())
         return b"".join(out)

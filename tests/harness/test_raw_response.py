@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from harness.errors import BackendError
-from harness.raw import RawResponse
+from harness.raw import _CHUNK_BYTES, RawResponse
 
 _scalars = st.none() | st.booleans() | st.integers() | st.text() | st.floats(allow_nan=False)
 _json = st.recursive(
@@ -84,3 +84,20 @@ def test_a_raw_response_is_its_own_raw() -> None:
 def test_parts_that_are_not_json_are_a_backend_error() -> None:
     with pytest.raises(BackendError):
         RawResponse.of_parts({"events": [], "bad": object()}, "events", [])
+
+
+@pytest.mark.parametrize(
+    "sizes",
+    [
+        [_CHUNK_BYTES],  # one item, exactly a chunk
+        [_CHUNK_BYTES - 2, 1, 1],  # a chunk that ends on an item, then one more
+        [_CHUNK_BYTES * 3, 5],  # one item larger than several chunks
+        [7] * 50_000,  # many small items, many chunks
+        [_CHUNK_BYTES // 2] * 5,  # chunks of two items each, the last alone
+    ],
+)
+def test_chunk_borders_lose_and_add_nothing(sizes: list[int]) -> None:
+    items = [pydantic_core.to_json("x" * max(size - 2, 0)) for size in sizes]
+    value = {"events": [pydantic_core.from_json(i) for i in items], "n": len(items)}
+    raw = RawResponse.of_parts(value, "events", items)
+    assert RawResponse.from_compressed(raw.compressed).json == RawResponse.of(value).json
