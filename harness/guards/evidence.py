@@ -30,6 +30,7 @@ from harness.draft import Citation, Conclusion, ConclusionKind, DiagnosisDraft, 
 from harness.errors import StoreError
 from harness.guards.grounding import (
     EvidenceIndex,
+    ItemValues,
     content_words,
     shares_subject,
     ungrounded_tokens,
@@ -116,9 +117,11 @@ class EvidenceGuard:
                 issues=tuple(issues), snapshot=VerifiedSnapshot(run_id=run_id), store_failed=True
             )
         valid: dict[str, _Record] = {}
+        # Each cited item is read for grounding once, however many citations name it.
+        memo: dict[str, ItemValues] = {}
         for conclusion in draft.conclusions:
-            issues.extend(self._check_conclusion(conclusion, records, valid))
-        steps = tuple(self._check_step(step, records) for step in draft.next_steps)
+            issues.extend(self._check_conclusion(conclusion, records, valid, memo))
+        steps = tuple(self._check_step(step, records, memo) for step in draft.next_steps)
         snapshot = VerifiedSnapshot(
             run_id=run_id,
             records={
@@ -158,7 +161,11 @@ class EvidenceGuard:
     # ------------------------------------------------------------------ conclusions
 
     def _check_conclusion(
-        self, conclusion: Conclusion, records: dict[str, _Record | None], valid: dict[str, _Record]
+        self,
+        conclusion: Conclusion,
+        records: dict[str, _Record | None],
+        valid: dict[str, _Record],
+        memo: dict[str, ItemValues],
     ) -> list[ValidationIssue]:
         issues: list[ValidationIssue] = []
         negative = conclusion.kind is ConclusionKind.NEGATIVE_FINDING
@@ -213,14 +220,18 @@ class EvidenceGuard:
                         code=IssueCode.ROOT_CAUSE_WITHOUT_OBSERVED_FACT, conclusion_id=conclusion.id
                     )
                 )
-            elif not any(shares_subject(conclusion.statement, item) for item in observed_items):
+            elif not any(
+                shares_subject(conclusion.statement, item, memo) for item in observed_items
+            ):
                 issues.append(
                     ValidationIssue(
                         code=IssueCode.ROOT_CAUSE_UNRELATED_FACT, conclusion_id=conclusion.id
                     )
                 )
         if self.check_grounding and cited_items:
-            for token in ungrounded_tokens(conclusion.statement, EvidenceIndex(cited_items))[:5]:
+            for token in ungrounded_tokens(conclusion.statement, EvidenceIndex(cited_items, memo))[
+                :5
+            ]:
                 issues.append(
                     ValidationIssue(
                         code=IssueCode.UNGROUNDED_TOKEN,
@@ -232,7 +243,9 @@ class EvidenceGuard:
 
     # ------------------------------------------------------------------ next steps
 
-    def _check_step(self, step: NextStep, records: dict[str, _Record | None]) -> StepCheck:
+    def _check_step(
+        self, step: NextStep, records: dict[str, _Record | None], memo: dict[str, ItemValues]
+    ) -> StepCheck:
         items: list[str] = []
         runbook = False
         for citation in step.citations:
@@ -245,7 +258,7 @@ class EvidenceGuard:
             runbook = runbook or record.invocation.tool_name == _KNOWLEDGE_TOOL
         if not runbook:
             return StepCheck(step=step, problem="NO_RUNBOOK_CITED")
-        if self.check_grounding and ungrounded_tokens(step.text, EvidenceIndex(items)):
+        if self.check_grounding and ungrounded_tokens(step.text, EvidenceIndex(items, memo)):
             return StepCheck(step=step, problem="UNGROUNDED")
         words = content_words(step.text)
         if words:

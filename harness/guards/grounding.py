@@ -30,6 +30,7 @@ from harness.textnorm import fold
 __all__ = [
     "Claim",
     "EvidenceIndex",
+    "ItemValues",
     "claims",
     "content_words",
     "shares_subject",
@@ -84,14 +85,22 @@ _GROUPED = r"\d{1,3}(?:,\d{3})+"
 _NUMBER = re.compile(
     rf"(?<![a-z0-9_.])-?({_GROUPED}|\d+)(\.\d+)?(?:\s?{_UNITS})?(?![a-z0-9_]|\.\d)"
 )
+# Each with the words one of which it needs (a cheap test that skips the regex).
 _CHANGE_DIGITS = (
-    re.compile(r"\bfrom\s+(\d+)\s+to\s+(\d+)\b"),
-    re.compile(r"(?<![\d.])(\d+)\s*(?:->|→|=>|⇒)\s*(\d+)(?![\d.])"),
-    re.compile(
-        r"\b(?:set|changed|lowered|raised|reduced|increased|dropped|cut|bumped)\s+"
-        r"(?:\w+\s+){0,6}?to\s+(\d+)\b"
+    (re.compile(r"\bfrom\s+(\d+)\s+to\s+(\d+)\b"), ("from",)),
+    (re.compile(r"(?<![\d.])(\d+)\s*(?:->|→|=>|⇒)\s*(\d+)(?![\d.])"), ("->", "→", "=>", "⇒")),
+    (
+        re.compile(
+            r"\b(?:set|changed|lowered|raised|reduced|increased|dropped|cut|bumped)\s+"
+            r"(?:\w+\s+){0,6}?to\s+(\d+)\b"
+        ),
+        ("to",),
     ),
 )
+# Cheap necessary conditions, tested before the costly patterns: a digit (every date, time
+# and number has one), a month's first three letters (every month name has them).
+_DIGIT = re.compile(r"\d")
+_MONTH_PREFIX = re.compile("jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec")
 
 _UNITS_WORDS = {
     w: i
@@ -132,6 +141,10 @@ _WORD_NUMBER = re.compile(
     r"\b(?:(?:"
     + "|".join([*_UNITS_WORDS, *_TENS_WORDS, *_SCALE_WORDS, "and", "a"])
     + r")(?:[\s-]+|\b)){1,8}"
+)
+# Any word _spelled reads as a number (a substring test: "none" passes too, harmlessly).
+_NUMBER_WORD = re.compile(
+    "|".join(sorted([*_UNITS_WORDS, *_TENS_WORDS, *_SCALE_WORDS], key=len, reverse=True))
 )
 
 
@@ -180,11 +193,16 @@ def _canonical_time(hour: str, minute: str, second: str | None, meridiem: str | 
 
 
 def _dates(text: str) -> list[tuple[str, str, tuple[int, int]]]:
-    found = []
-    for m in _DATE_ISO.finditer(text):
-        found.append(
-            (f"{m.group(1)}-{int(m.group(2)):02d}-{int(m.group(3)):02d}", m.group(0), m.span())
-        )
+    found: list[tuple[str, str, tuple[int, int]]] = []
+    if _DIGIT.search(text) is None:
+        return found  # every date has a digit
+    if "-" in text or "/" in text:
+        for m in _DATE_ISO.finditer(text):
+            found.append(
+                (f"{m.group(1)}-{int(m.group(2)):02d}-{int(m.group(3)):02d}", m.group(0), m.span())
+            )
+    if _MONTH_PREFIX.search(text) is None:
+        return found
     for m in _DATE_DMY.finditer(text):
         found.append(
             (f"{m.group(3)}-{_MONTHS[m.group(2)]:02d}-{int(m.group(1)):02d}", m.group(0), m.span())
@@ -207,7 +225,10 @@ def _normalised(text: str) -> str:
 
 def claims(statement: str) -> list[Claim]:
     """What ``statement`` asserts, in order of appearance, without duplicates."""
-    text = _WORD_NUMBER.sub(_spelled, _normalised(statement))
+    text = _normalised(statement)
+    if _NUMBER_WORD.search(text) is not None:
+        text = _WORD_NUMBER.sub(_spelled, text)
+    digits = _DIGIT.search(text) is not None
     found: list[tuple[int, Claim]] = []
     taken: list[tuple[int, int]] = []
 
@@ -219,22 +240,24 @@ def claims(statement: str) -> list[Claim]:
 
     for value, written, span in _dates(text):
         add("date", value, written, span)
-    for m in _TIME.finditer(text):
+    for m in _TIME.finditer(text) if digits and ":" in text else ():
         if int(m.group(1)) < 24 and int(m.group(2)) < 60:
             add("time", _canonical_time(*m.group(1, 2, 3, 4)), m.group(0), m.span())
     for pattern in _ID_PATTERNS:
         for m in pattern.finditer(text):
             add("id", m.group(0), m.group(0), m.span())
-    for pattern in _CHANGE_DIGITS:
+    for pattern, words in _CHANGE_DIGITS if digits else ():
+        if not any(word in text for word in words):
+            continue
         for m in pattern.finditer(text):
             for group in range(1, (m.lastindex or 0) + 1):
                 add(
                     "number", _canonical_number(m.group(group), None), m.group(group), m.span(group)
                 )
-    for m in _NUMBER.finditer(text):
-        digits = m.group(1).lstrip("-")
-        if len(re.sub(r"\D", "", digits)) >= 2 or m.group(2):
-            add("number", _canonical_number(digits, m.group(2)), m.group(0).strip(), m.span())
+    for m in _NUMBER.finditer(text) if digits else ():
+        number = m.group(1).lstrip("-")
+        if len(re.sub(r"\D", "", number)) >= 2 or m.group(2):
+            add("number", _canonical_number(number, m.group(2)), m.group(0).strip(), m.span())
     unique: dict[tuple[str, str], Claim] = {}
     for _, claim in sorted(found, key=lambda pair: pair[0]):
         unique.setdefault((claim.kind, claim.value), claim)
@@ -244,24 +267,62 @@ def claims(statement: str) -> list[Claim]:
 # ---------------------------------------------------------------- evidence
 
 
-class EvidenceIndex:
-    """The values a body of evidence holds, normalised the way claims are."""
+# What an item holds: every number (grouped or not, with its fraction) and every digit run.
+_GROUPED_NUMBER = re.compile(rf"(?<!\d)({_GROUPED}|\d+)(\.\d+)?")
+_DIGIT_RUN = re.compile(r"(?<!\d)\d+")
 
-    def __init__(self, texts: list[str]) -> None:
-        self._text = "\n".join(_normalised(t) for t in texts)
-        self.numbers: set[str] = set()
-        self.times: set[str] = set()
-        self.dates: set[str] = set()
-        for m in re.finditer(rf"(?<!\d)({_GROUPED}|\d+)(\.\d+)?", self._text):
-            self.numbers.add(_canonical_number(m.group(1), m.group(2)))
-            if m.group(2):  # "2.5" also holds the numbers 2 and 5 as written
-                self.numbers.add(_canonical_number(m.group(1), None))
-        for m in re.finditer(r"(?<!\d)\d+", self._text):  # every digit run, as written
-            self.numbers.add(_canonical_number(m.group(0), None))
-        for m in _TIME.finditer(self._text):
-            value = _canonical_time(*m.group(1, 2, 3, 4))
-            self.times.update({value, value[:5]})
-        self.dates.update(value for value, _, _ in _dates(self._text))
+
+@dataclass(frozen=True, slots=True)
+class ItemValues:
+    """The values one evidence item holds, normalised the way claims are (see
+    :func:`_item_values`)."""
+
+    text: str
+    numbers: frozenset[str]
+    times: frozenset[str]
+    dates: frozenset[str]
+
+
+def _item_values(text: str) -> ItemValues:
+    """Every number, time and date of one item, and its normalised text."""
+    normalised = _normalised(text)
+    numbers: set[str] = set()
+    times: set[str] = set()
+    for m in _GROUPED_NUMBER.finditer(normalised):
+        numbers.add(_canonical_number(m.group(1), m.group(2)))
+        if m.group(2):  # "2.5" also holds the numbers 2 and 5 as written
+            numbers.add(_canonical_number(m.group(1), None))
+    for m in _DIGIT_RUN.finditer(normalised):  # every digit run, as written
+        numbers.add(_canonical_number(m.group(0), None))
+    for m in _TIME.finditer(normalised) if ":" in normalised else ():
+        value = _canonical_time(*m.group(1, 2, 3, 4))
+        times.update((value, value[:5]))
+    dates = frozenset(value for value, _, _ in _dates(normalised))
+    return ItemValues(normalised, frozenset(numbers), frozenset(times), dates)
+
+
+class EvidenceIndex:
+    """The values a body of evidence holds, normalised the way claims are.
+
+    Each item is read on its own (:func:`_item_values`), so a value never spans two items: a
+    time at the end of one item and ``pm`` at the start of the next are not ``2:05 pm``.
+    ``memo`` (text → its values) lets one check read each item once, however many of its
+    conclusions and steps cite it.
+    """
+
+    def __init__(self, texts: list[str], memo: dict[str, ItemValues] | None = None) -> None:
+        items: list[ItemValues] = []
+        for text in texts:
+            values = memo.get(text) if memo is not None else None
+            if values is None:
+                values = _item_values(text)
+                if memo is not None:
+                    memo[text] = values
+            items.append(values)
+        self._text = "\n".join(item.text for item in items)
+        self.numbers: set[str] = set().union(*(item.numbers for item in items))
+        self.times: set[str] = set().union(*(item.times for item in items))
+        self.dates: set[str] = set().union(*(item.dates for item in items))
 
     def holds(self, claim: Claim) -> bool:
         """Whether the evidence contains the claimed value."""
@@ -392,14 +453,17 @@ def content_words(text: str) -> set[str]:
     return {w for w in _WORD.findall(fold(text)) if w not in _GENERIC}
 
 
-def shares_subject(statement: str, item_text: str) -> bool:
+def shares_subject(
+    statement: str, item_text: str, memo: dict[str, ItemValues] | None = None
+) -> bool:
     """Whether an item is about what the statement is about.
 
     It is when the item holds one of the statement's identifiers (a ticket, a dotted key, an
     error code), a name the statement uses (a service such as ``checkout-api``), or at least
     two of its distinctive words (a template's wording). Numbers alone never tie them.
+    ``memo`` is :class:`EvidenceIndex`'s.
     """
-    index = EvidenceIndex([item_text])
+    index = EvidenceIndex([item_text], memo)
     if any(index.holds(c) for c in claims(statement) if c.kind == "id"):
         return True
     folded = fold(statement)

@@ -6,7 +6,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from harness.guards.grounding import EvidenceIndex, claims, shares_subject, ungrounded_tokens
+from harness.guards.grounding import (
+    EvidenceIndex,
+    ItemValues,
+    claims,
+    shares_subject,
+    ungrounded_tokens,
+)
 
 ROW = (
     "config_key=spring.datasource.hikari.maximum-pool-size | old_value=40 | new_value=4 | "
@@ -101,3 +107,28 @@ def test_a_ticket_is_grounded_only_by_itself(ticket: str) -> None:
 )
 def test_subject_sharing(statement: str, item: str, shared: bool) -> None:
     assert shares_subject(statement, item) is shared
+
+
+@pytest.mark.parametrize(
+    ("items", "statement"),
+    [
+        (["pool exhausted at 2:05", "pm the pool recovered"], "exhausted at 2:05 pm"),
+        (["retries ended on the 2", "November 2026 release notes"], "it failed on 2 November 2026"),
+    ],
+)
+def test_a_value_never_spans_two_items(items: list[str], statement: str) -> None:
+    """Each item is read on its own: what ends one item and starts the next is no claim's
+    value (joined, the two items would read ``2:05 pm`` and ``2 November 2026``)."""
+    assert ungrounded_tokens(statement, EvidenceIndex(items)) != []
+    assert ungrounded_tokens(statement, EvidenceIndex([" ".join(items)])) == []
+
+
+def test_a_memo_reads_each_item_once_and_changes_no_answer() -> None:
+    memo: dict[str, ItemValues] = {}
+    statements = ["CHG-4821 lowered the pool from 40 to 4", "1,990 timeouts at 14:05:10"]
+    for statement in statements:
+        for texts in ([ROW], [TEMPLATE], [ROW, TEMPLATE], [TEMPLATE, ROW]):
+            with_memo = ungrounded_tokens(statement, EvidenceIndex(texts, memo))
+            assert with_memo == ungrounded_tokens(statement, EvidenceIndex(texts))
+    assert set(memo) == {ROW, TEMPLATE}
+    assert shares_subject(statements[0], ROW, memo) is shares_subject(statements[0], ROW)
