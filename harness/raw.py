@@ -42,7 +42,7 @@ _CHUNK_BYTES = 128 * 1024
 class RawResponse:
     """One raw response; build it with :meth:`of`, :meth:`from_json` or :meth:`from_compressed`."""
 
-    __slots__ = ("__weakref__", "_compressed", "_json", "_parts", "_value", "size")
+    __slots__ = ("__weakref__", "_compressed", "_json", "_parts", "_shared", "_value", "size")
 
     def __init__(
         self,
@@ -52,6 +52,7 @@ class RawResponse:
         compressed: bytes | None = None,
         value: Any = _UNSET,
         parts: _Parts | None = None,
+        shared: bool = False,
     ) -> None:
         if json is None and compressed is None and parts is None:
             raise ValueError("a raw response needs its JSON, its parts or its compressed form")
@@ -61,6 +62,7 @@ class RawResponse:
         self._compressed = compressed
         self._value = value
         self._parts = parts
+        self._shared = shared and parts is not None
 
     @classmethod
     def of(cls, value: Any) -> RawResponse:
@@ -78,7 +80,9 @@ class RawResponse:
         return cls(size=len(json), json=json, value=value)
 
     @classmethod
-    def of_parts(cls, value: dict[str, Any], key: str, items: Sequence[bytes]) -> RawResponse:
+    def of_parts(
+        cls, value: dict[str, Any], key: str, items: Sequence[bytes], *, shared: bool = False
+    ) -> RawResponse:
         """The raw response of ``value`` whose list ``value[key]`` is already serialised.
 
         ``items`` holds the list's elements, each serialised (what a store that keeps each
@@ -87,6 +91,11 @@ class RawResponse:
         ``of(value).json``. They are not joined here: the compressed form is made from the
         parts, a chunk at a time, so a multi-megabyte response is never laid out whole unless
         its JSON is asked for.
+
+        ``shared``: the items are kept anyway by an owner that outlives any record (the
+        embedded log store keeps each event's JSON), so holding them costs references, not
+        bytes: a store in this process may keep such a raw as its parts (:meth:`shared_parts`)
+        instead of compressing it.
 
         Raises:
             BackendError: BACKEND_ERROR when the rest of the value has no JSON form.
@@ -111,7 +120,24 @@ class RawResponse:
             json = b"".join(head)
             return cls(size=len(json), json=json, value=value)
         parts = _Parts(b"".join(head), tuple(items), b"".join(tail))
-        return cls(size=parts.size, parts=parts, value=value)
+        return cls(size=parts.size, parts=parts, value=value, shared=shared)
+
+    @property
+    def shared(self) -> bool:
+        """Whether this raw is made of shared parts (see :meth:`of_parts`)."""
+        return self._shared
+
+    def shared_parts(self) -> RawResponse | None:
+        """A new raw made of this one's shared parts alone (no value, no JSON, no frame), or
+        None when this raw is not made of shared parts (see :meth:`of_parts`).
+
+        What an in-process store keeps instead of the compressed frame: a few bytes per item.
+        Each call makes a new object, so whatever a reader derives from one (its JSON, its
+        value) is never kept by the store."""
+        if not self._shared:
+            return None
+        assert self._parts is not None
+        return RawResponse(size=self.size, parts=self._parts, shared=True)
 
     @classmethod
     def from_json(cls, json: bytes) -> RawResponse:

@@ -106,8 +106,9 @@ class EmbeddedLogBackend:
             "matched": selection.matched,
             "limit_hit": selection.matched > self.max_events,
         }
-        # Each event's JSON is kept by the store: the raw is assembled, never re-serialised.
-        return RawResponse.of_parts(value, "events", selection.events_json)
+        # Each event's JSON is kept by the store: the raw is assembled, never re-serialised,
+        # and a record in this process may hold it by reference (shared).
+        return RawResponse.of_parts(value, "events", selection.events_json, shared=True)
 
     def _load(self) -> LogStore:
         store = self._store

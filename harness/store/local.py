@@ -8,6 +8,11 @@ record is RECORD_EXPIRED without recreating it, and of concurrent transitions of
 exactly one wins. What it leaves out is the network and the Lua interpreter: an embedded run
 paid ~5 ms of CPU per run for fakeredis parsing commands and running the transition script.
 
+One difference in what it keeps: a raw made of shared parts (the embedded log store's events,
+whose JSON that store keeps anyway) is held by reference beside the record instead of being
+compressed into it (``codec.encode_record_beside``) — fewer bytes than the frame, and no
+compression of a multi-megabyte log result (~5 ms of CPU) on every query.
+
 Every record lives ``ttl_s`` from its ``begin``, so records expire in the order they were
 begun, which is the order of the dict that holds them: each ``begin`` drops the expired records
 at its front, and memory stays bounded by what one TTL holds, even for records nobody reads.
@@ -25,7 +30,8 @@ from harness.clock import SystemClock
 from harness.errors import ErrorCode, RecordExpired, StoreError
 from harness.invocation import CanonicalInvocation
 from harness.ports import Clock
-from harness.store.codec import decode_record, encode_record
+from harness.raw import RawResponse
+from harness.store.codec import decode_record, encode_record_beside
 from harness.store.transitions import TransitionMethods, require_projecting
 
 __all__ = ["LocalCanonicalStore"]
@@ -35,6 +41,8 @@ __all__ = ["LocalCanonicalStore"]
 class _Entry:
     payload: bytes
     expires_at_s: float
+    beside: RawResponse | None = None
+    """The raw, when it is made of shared parts (see ``encode_record_beside``)."""
 
 
 class LocalCanonicalStore(TransitionMethods):
@@ -98,7 +106,9 @@ class LocalCanonicalStore(TransitionMethods):
         """
         self._gate("begin")
         require_projecting(record, op="begin")
-        payload = encode_record(record, max_record_bytes=self.max_record_bytes, op="begin")
+        payload, beside = encode_record_beside(
+            record, max_record_bytes=self.max_record_bytes, op="begin"
+        )
         key = (record.run_id, record.tool_call_id)
         async with self._lock:
             self._sweep()
@@ -106,7 +116,7 @@ class LocalCanonicalStore(TransitionMethods):
                 raise StoreError(
                     ErrorCode.DUPLICATE_TOOL_CALL_ID, "record already exists", {"op": "begin"}
                 )
-            self._entries[key] = _Entry(payload, self._clock.monotonic() + self.ttl_s)
+            self._entries[key] = _Entry(payload, self._clock.monotonic() + self.ttl_s, beside)
 
     async def _transition(
         self,
@@ -121,17 +131,21 @@ class LocalCanonicalStore(TransitionMethods):
             entry = self._live(key)
             if entry is None:
                 raise RecordExpired(message="record missing or expired", context={"op": op})
-            successor = build(decode_record(entry.payload, op=op))
-            payload = encode_record(successor, max_record_bytes=self.max_record_bytes, op=op)
+            successor = build(decode_record(entry.payload, op=op, beside=entry.beside))
+            payload, beside = encode_record_beside(
+                successor, max_record_bytes=self.max_record_bytes, op=op
+            )
             # Same expiry instant: a transition keeps the remaining TTL, never renews it.
-            self._entries[key] = _Entry(payload, entry.expires_at_s)
+            self._entries[key] = _Entry(payload, entry.expires_at_s, beside)
         return successor
 
     async def get(self, run_id: str, tool_call_id: str) -> CanonicalInvocation | None:
         """Read a record without touching its TTL; None when absent or expired."""
         self._gate("get")
         entry = self._live((run_id, tool_call_id))
-        return None if entry is None else decode_record(entry.payload, op="get")
+        return (
+            None if entry is None else decode_record(entry.payload, op="get", beside=entry.beside)
+        )
 
     async def remaining_ttl_ms(self, run_id: str, tool_call_id: str) -> int | None:
         """Remaining lifetime in milliseconds, or None when absent or expired."""

@@ -86,7 +86,11 @@ class InlineToolExecutor:
 
         def fetch() -> RawResponse:
             raw = RawResponse.of(backend.fetch(request))
-            _ = raw.compressed  # compressed here, off the event loop, for the store
+            if not raw.shared:
+                # Compressed here, off the event loop, for the store. A raw of shared parts
+                # is not: an in-process store keeps it by reference; any other store
+                # compresses it when it writes the record.
+                _ = raw.compressed
             return raw
 
         try:

@@ -20,9 +20,9 @@ from harness.invocation import (
     EvidenceStatus,
     InvocationStatus,
 )
-from harness.raw import RawResponse
+from harness.raw import _UNSET, RawResponse
 from harness.store import decode_record, encode_record
-from harness.store.codec import FORMAT_TAG
+from harness.store.codec import FORMAT_TAG, encode_record_beside
 from tests.paths import FIXTURES
 
 RECORDS = FIXTURES / "records"
@@ -176,3 +176,62 @@ def test_a_corrupt_record_fails_closed(payload: bytes) -> None:
     with pytest.raises(StoreError) as caught:
         decode_record(payload, op="get")
     assert caught.value.error_code is ErrorCode.STORE_ERROR
+
+
+def _shared_raw(events: int = 3) -> RawResponse:
+    items = [pydantic_core.to_json({"n": n, "message": "x" * 100}) for n in range(events)]
+    value = {"format": "f", "events": [pydantic_core.from_json(i) for i in items]}
+    return RawResponse.of_parts(value, "events", items, shared=True)
+
+
+def _ready(raw: RawResponse) -> CanonicalInvocation:
+    return CanonicalInvocation(
+        tool_call_id="call_1",
+        run_id="run-1",
+        tool_name="query_logs",
+        request={},
+        raw=raw,
+        agent_result={"tool_call_id": "call_1"},
+        invocation_status=InvocationStatus.READY,
+        evidence_status=EvidenceStatus.EVIDENCE_FOUND,
+        started_at=datetime(2026, 11, 2, 14, 5, tzinfo=UTC),
+        completed_at=datetime(2026, 11, 2, 14, 5, 1, tzinfo=UTC),
+    )
+
+
+def test_a_shared_raw_is_kept_beside_its_record_and_never_compressed() -> None:
+    raw = _shared_raw()
+    payload, beside = encode_record_beside(_ready(raw), max_record_bytes=LIMIT, op="begin")
+    assert payload.endswith(b"\nk") and beside is not None
+    assert raw._compressed is None and beside._value is _UNSET  # no frame; the parts alone
+    first = decode_record(payload, op="get", beside=beside)
+    second = decode_record(payload, op="get", beside=beside)
+    assert first.raw is not None and second.raw is not None
+    assert first.raw is not second.raw  # a reader's own object: what it derives stays its own
+    assert first.raw.json == raw.json and first.raw.value() == raw.value()
+    assert beside._json is None
+    assert first.model_dump(exclude={"raw"}) == _ready(raw).model_dump(exclude={"raw"})
+    # Without its raw, a record kept beside cannot be read: it fails closed.
+    with pytest.raises(StoreError) as missing:
+        decode_record(payload, op="get")
+    assert missing.value.error_code is ErrorCode.STORE_ERROR
+
+
+def test_beside_or_not_the_record_size_limit_is_the_same() -> None:
+    raw = _shared_raw(events=200)
+    record = _ready(raw)
+    whole = len(record.model_dump_json(exclude={"raw"}).encode()) + raw.size
+    for encode in (encode_record, encode_record_beside):
+        encode(record, max_record_bytes=whole, op="begin")
+        with pytest.raises(StoreError) as over:
+            encode(record, max_record_bytes=whole - 1, op="begin")
+        assert over.value.error_code is ErrorCode.RECORD_TOO_LARGE
+
+
+def test_a_raw_of_its_own_bytes_is_compressed_into_the_record_as_before() -> None:
+    items = [b'{"n":1}']
+    own = RawResponse.of_parts({"events": [{"n": 1}]}, "events", items)  # not shared
+    for raw in (own, RawResponse.of({"a": 1})):
+        payload, beside = encode_record_beside(_ready(raw), max_record_bytes=LIMIT, op="begin")
+        assert beside is None
+        assert payload == encode_record(_ready(raw), max_record_bytes=LIMIT, op="begin")

@@ -3,7 +3,8 @@
 The demo run is stopped at its SemanticGuard call: every tool call has been made and its record
 is READY, the draft is written and has passed EvidenceGuard, so the run holds everything it
 will ever hold. At that moment no raw response of the run may still be alive (raw goes to the
-store, compressed, and is dropped once the record is READY), and the Python memory the run
+store, compressed — or, made of the log store's shared event JSON, kept by reference — and is
+dropped once the record is READY), and the Python memory the run
 retains, measured by ``tracemalloc`` against the same process before the run, stays far below
 the 2 MiB per waiting run the deployment is sized for.
 """
@@ -21,8 +22,9 @@ from harness.demo import INCIDENT_QUESTION, WINDOW_END
 from harness.diagnosis import DiagnosisRun, RunDeps
 from harness.ingress import RunRequest
 from harness.models import Component
-from harness.raw import RawResponse
+from harness.raw import _UNSET, RawResponse
 from harness.settings import Settings
+from harness.store.local import LocalCanonicalStore
 
 # Python memory a waiting demo run may retain (measured ~0.3 MiB, the store's records included).
 RETAINED_LIMIT_BYTES = 1024 * 1024
@@ -41,9 +43,15 @@ class _HeldJudge:
         return await self.inner.complete(request)
 
 
-def _live_raw() -> int:
+def _live_raw(store: LocalCanonicalStore) -> int:
+    """Raw responses alive besides those the store keeps beside its records, which must be
+    their shared parts alone (no value, no JSON, no frame)."""
     gc.collect()
-    return sum(1 for o in gc.get_objects() if isinstance(o, RawResponse))
+    kept = [e.beside for e in store._entries.values() if e.beside is not None]
+    for raw in kept:
+        assert (raw._value, raw._json, raw._compressed) == (_UNSET, None, None)
+    ids = {id(raw) for raw in kept}
+    return sum(1 for o in gc.get_objects() if isinstance(o, RawResponse) and id(o) not in ids)
 
 
 def _held(deps: RunDeps, reached: Any) -> RunDeps:
@@ -59,16 +67,18 @@ def _request() -> RunRequest:
 def test_a_run_waiting_on_its_judge_holds_no_raw_and_little_memory() -> None:
     settings = Settings()
     deps = build_run_deps(settings, plane=build_tool_plane(settings), audit=None)
+    store = deps.store
+    assert isinstance(store, LocalCanonicalStore)
     seen: dict[str, Any] = {}
 
     async def held_run() -> str:
-        baseline_raw = _live_raw()
+        baseline_raw = _live_raw(store)
         release = asyncio.Event()
         measured = asyncio.Event()
 
         async def reached() -> None:
             gc.collect()
-            seen["raw"] = _live_raw() - baseline_raw
+            seen["raw"] = _live_raw(store) - baseline_raw
             seen["retained"] = tracemalloc.take_snapshot()
             measured.set()
             await release.wait()

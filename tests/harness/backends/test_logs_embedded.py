@@ -133,3 +133,16 @@ def test_bundled_demo_store_is_the_default() -> None:
     assert raw["matched"] > 10 and raw["limit_hit"] is True and len(raw["events"]) == 10
     stamps = [e["ts"] for e in raw["events"]]
     assert stamps == sorted(stamps) and stamps[0] >= "2026-11-02T14:00:00"
+
+
+def test_a_result_is_made_of_the_event_json_the_store_keeps(store: Path) -> None:
+    """Its raw is of *shared* parts: the same bytes objects on every query, which a store in
+    this process may hold by reference instead of compressing (LocalCanonicalStore)."""
+    backend = EmbeddedLogBackend(store)
+    first, second = backend.fetch(query()), backend.fetch(query())
+    assert first.shared and second.shared
+    kept_first, kept_second = first.shared_parts(), second.shared_parts()
+    assert kept_first is not None and kept_second is not None
+    assert kept_first.json == first.json == second.json
+    assert first._parts is not None and second._parts is not None
+    assert all(a is b for a, b in zip(first._parts.items, second._parts.items, strict=True))

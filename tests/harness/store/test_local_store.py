@@ -6,7 +6,10 @@ from __future__ import annotations
 import asyncio
 from datetime import UTC, datetime
 
-from harness.invocation import CanonicalInvocation, InvocationStatus
+import pydantic_core
+
+from harness.invocation import CanonicalInvocation, EvidenceStatus, InvocationStatus
+from harness.raw import _UNSET, RawResponse
 from harness.store import LocalCanonicalStore
 from harness.testing.clock import FakeClock
 
@@ -60,3 +63,35 @@ def test_a_record_begun_again_after_expiry_expires_after_the_older_ones() -> Non
         return [await store.get(r, "call_1") is not None for r in ("run-a", "run-b", "run-c")]
 
     assert asyncio.run(body()) == [True, False, True]
+
+
+def test_a_log_raw_of_shared_event_json_is_kept_by_reference_not_compressed() -> None:
+    """The embedded log store keeps each event's JSON; a record of its result holds those
+    bytes by reference (no 5 ms compression of a multi-megabyte result per query), and a
+    reader's raw is its own object, so nothing it derives is kept by the store."""
+    items = [pydantic_core.to_json({"n": n, "message": "m" * 200}) for n in range(50)]
+    value = {"format": "embedded-jsonl/v1", "events": [pydantic_core.from_json(i) for i in items]}
+    raw = RawResponse.of_parts(value, "events", items, shared=True)
+    store = LocalCanonicalStore(FakeClock(START), ttl_s=60)
+
+    async def body() -> tuple[CanonicalInvocation | None, CanonicalInvocation | None]:
+        record = _record("run-a")
+        await store.begin(record)
+        await store.mark_ready(
+            "run-a",
+            "call_1",
+            raw=raw,
+            agent_result={"n": 50},
+            evidence_status=EvidenceStatus.EVIDENCE_FOUND,
+            completed_at=START,
+        )
+        return await store.get("run-a", "call_1"), await store.get("run-a", "call_1")
+
+    first, second = asyncio.run(body())
+    assert first is not None and second is not None
+    assert first.raw is not None and second.raw is not None
+    assert raw._compressed is None
+    assert first.raw is not second.raw and first.raw.json == raw.json
+    (entry,) = store._entries.values()
+    assert entry.beside is not None and entry.beside._json is None
+    assert entry.beside._value is _UNSET  # the backend's value is not kept
