@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 from collections import OrderedDict
 from collections.abc import Callable
@@ -162,7 +163,8 @@ class RunDesk:
         self.idempotency_ttl_s = idempotency_ttl_s
         self._tickets: OrderedDict[str, _Ticket] = OrderedDict()
         self._keys: OrderedDict[tuple[str, str], _KeyUse] = OrderedDict()
-        self._placing: set[asyncio.Task[str]] = set()
+        # Placement tasks by run: a run is known to the pool from its task's first step on.
+        self._placing: dict[str, asyncio.Task[str]] = {}
         self._feeds: dict[str, _Feed] = {}
 
     # ------------------------------------------------------------------ lifecycle
@@ -196,8 +198,9 @@ class RunDesk:
     async def ping(self) -> DeskHealth:
         """How many runs the desk knows and how many are still placing or running."""
         pool = await self._ready()
+        statuses = [self._status(pool, run_id) for run_id in self._tickets]
         in_flight = sum(
-            1 for run_id in self._tickets if pool.known_status(run_id) not in TERMINAL_STATES
+            1 for status in statuses if status is not None and status not in TERMINAL_STATES
         )
         return DeskHealth(runs_known=len(self._tickets), runs_in_flight=in_flight)
 
@@ -240,8 +243,8 @@ class RunDesk:
                 expires_at=self._clock.monotonic() + self.idempotency_ttl_s,
             )
         placing = asyncio.create_task(pool.submit(request, run_id=run_id), name=f"place:{run_id}")
-        self._placing.add(placing)
-        placing.add_done_callback(self._placed)
+        self._placing[run_id] = placing
+        placing.add_done_callback(functools.partial(self._placed, run_id))
         # ``submit`` registers the run before its first await: one turn of the loop suffices
         # for the run to be known to the pool (or for a refusal to surface).
         await asyncio.sleep(0)
@@ -345,13 +348,16 @@ class RunDesk:
                 session_id is not None and ticket.session_id != session_id
             ):
                 continue
-            result = pool.released(run_id)
+            status = self._status(pool, run_id)
+            if status is None:
+                continue  # the pool forgot it: it cannot be read any more either
+            result = pool.released(run_id) if status in TERMINAL_STATES else None
             found.append(
                 RunSummary(
                     run_id=run_id,
                     session_id=ticket.session_id,
                     created_at=ticket.created_at,
-                    status=pool.known_status(run_id),
+                    status=status,
                     result_kind=result.kind if result is not None else None,
                 )
             )
@@ -455,7 +461,15 @@ class RunDesk:
             if self._feeds.get(run_id) is feed:
                 del self._feeds[run_id]
 
-    def _placed(self, task: asyncio.Task[str]) -> None:
-        self._placing.discard(task)
+    def _status(self, pool: HostedRuns, run_id: str) -> RunStatus | None:
+        """The pool's status of a run; PENDING while the run is still being handed to the pool
+        (its ticket is written first); None for a run the pool has forgotten."""
+        try:
+            return pool.known_status(run_id)
+        except RunNotFound:
+            return RunStatus.PENDING if run_id in self._placing else None
+
+    def _placed(self, run_id: str, task: asyncio.Task[str]) -> None:
+        self._placing.pop(run_id, None)
         if not task.cancelled() and task.exception() is not None:
             log.warning("run placement failed error=%s", type(task.exception()).__name__)

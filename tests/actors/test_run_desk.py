@@ -284,3 +284,23 @@ def test_a_cancelled_run_reads_the_same_before_and_after_its_timeline_closed() -
         assert outcome.run == await desk.view(run_id, "alice")
 
     _run(scenario)
+
+
+def test_a_run_still_being_handed_to_the_pool_is_pending_to_ping_and_listing() -> None:
+    """A submission records its ticket, then hands the run to the pool in a task of its own.
+    A ping or a listing that runs in between (queued before that task: under a burst, the
+    readiness probe) sees a run the pool does not know yet: it counts and lists it as
+    PENDING, instead of failing NOT_FOUND (which made /readyz answer 503 under load)."""
+
+    async def scenario(desk: RunDesk, pool: LocalRunPool) -> tuple[Any, ...]:
+        submitted = asyncio.create_task(desk.submit(_submission("slow @route_s=5")))
+        health = asyncio.create_task(desk.ping())
+        listed = asyncio.create_task(desk.runs("alice", None, 10))
+        run_id = (await submitted).run_id
+        result = (await health, [(r.run_id, r.status.value) for r in await listed])
+        await desk.cancel(run_id, "alice")
+        return (run_id, *result)
+
+    run_id, health, listed = _run(scenario)
+    assert (health.runs_known, health.runs_in_flight) == (1, 1)
+    assert listed == [(run_id, "PENDING")]
