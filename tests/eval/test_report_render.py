@@ -12,11 +12,13 @@ by ``make services`` and ``.ci/run``): without it these tests skip, and under ``
 from __future__ import annotations
 
 import base64
+import contextlib
 import hashlib
 import itertools
 import json
 import os
 import shutil
+import signal
 import subprocess
 from html.parser import HTMLParser
 from pathlib import Path
@@ -77,31 +79,63 @@ def _with_probe(html: str) -> str:
     return html.replace("</body>", f"<script>{PROBE}</script></body>", 1)
 
 
+# Headless Chromium now and then hangs on this VM (seen in a CI run: a screenshot that wrote
+# nothing for 180 s, where it takes seconds). A hung browser says nothing about the page, so it
+# is stopped with every process it started and started again, with a fresh profile, up to this
+# many times; a page that really does not render fails every attempt.
+_ATTEMPTS = 3
+_ATTEMPT_TIMEOUT_S = 90
+
+
 def _chromium(
     binary: str, page: Path, profile: Path, *args: str
 ) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [
-            binary,
-            "--headless",
-            "--no-sandbox",  # the tests may run as root, where Chromium's sandbox refuses to start
-            "--disable-gpu",
-            "--disable-dev-shm-usage",
-            "--no-first-run",
-            "--hide-scrollbars",
-            "--run-all-compositor-stages-before-draw",  # the screenshot waits for a whole frame
-            "--force-device-scale-factor=1",
-            f"--user-data-dir={profile}",
-            f"--window-size={WINDOW[0]},{WINDOW[1]}",
-            "--virtual-time-budget=5000",
-            *args,
-            page.as_uri(),
-        ],
-        capture_output=True,
+    for attempt in range(1, _ATTEMPTS + 1):
+        try:
+            return _chromium_once(
+                binary, page, profile.with_name(f"{profile.name}-{attempt}"), *args
+            )
+        except subprocess.TimeoutExpired:
+            if attempt == _ATTEMPTS:
+                raise
+    raise AssertionError("unreachable")
+
+
+def _chromium_once(
+    binary: str, page: Path, profile: Path, *args: str
+) -> subprocess.CompletedProcess[str]:
+    command = [
+        binary,
+        "--headless",
+        "--no-sandbox",  # the tests may run as root, where Chromium's sandbox refuses to start
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--no-first-run",
+        "--hide-scrollbars",
+        "--run-all-compositor-stages-before-draw",  # the screenshot waits for a whole frame
+        "--force-device-scale-factor=1",
+        f"--user-data-dir={profile}",
+        f"--window-size={WINDOW[0]},{WINDOW[1]}",
+        "--virtual-time-budget=5000",
+        *args,
+        page.as_uri(),
+    ]
+    # A session of its own, so that a hung browser is stopped with all its helper processes.
+    with subprocess.Popen(
+        command,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
         text=True,
-        timeout=180,
-        check=False,
-    )
+        start_new_session=True,
+    ) as process:
+        try:
+            stdout, stderr = process.communicate(timeout=_ATTEMPT_TIMEOUT_S)
+        except subprocess.TimeoutExpired:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(process.pid, signal.SIGKILL)
+            process.communicate()
+            raise
+    return subprocess.CompletedProcess(command, process.returncode, stdout, stderr)
 
 
 class _Title(HTMLParser):
