@@ -174,6 +174,12 @@ class RedisCanonicalStore(TransitionMethods):
                 raise RecordExpired(message="record missing or expired", context={"op": op})
             stored, current = read, decode_record(read, op=op)
         successor = build(current)
+        raw = successor.raw
+        if raw is not None and raw.shared:
+            # A raw of shared parts comes uncompressed (an in-process store keeps it by
+            # reference): it is compressed off the event loop, as the inline executor does
+            # for every other raw, not in the middle of it.
+            await asyncio.to_thread(lambda: raw.compressed)
         payload = encode_record(successor, max_record_bytes=self.max_record_bytes, op=op)
         try:
             outcome = await self._call(

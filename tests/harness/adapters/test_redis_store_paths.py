@@ -9,12 +9,14 @@ import time
 from typing import Any
 
 import fakeredis
+import pydantic_core
 import pytest
 import redis.asyncio as aioredis
 
 from harness.adapters.redis_store import RedisCanonicalStore, fakeredis_store
 from harness.errors import ErrorCode, RecordExpired, StoreError
 from harness.invocation import CanonicalInvocation, EvidenceStatus
+from harness.raw import RawResponse
 from harness.store import encode_record
 from harness.testing.memory_store import InMemoryCanonicalStore
 from tests.store_contract import (
@@ -249,3 +251,41 @@ def test_begun_cache_is_bounded_and_eviction_only_costs_a_read(
         assert returned == [error_of(r, ErrorCode.CANCELLED) for r in records]
 
     asyncio.run(body())
+
+
+def test_a_raw_of_shared_parts_is_stored_as_its_compressed_frame() -> None:
+    """The embedded log store's raws come uncompressed (an in-process store keeps them by
+    reference); Redis gets the zstd frame, compressed off the event loop, and reads back the
+    same JSON."""
+    items = [pydantic_core.to_json({"n": n, "message": "m" * 300}) for n in range(40)]
+    value = {"format": "embedded-jsonl/v1", "events": [pydantic_core.from_json(i) for i in items]}
+    raw = RawResponse.of_parts(value, "events", items, shared=True)
+    threads: list[str] = []
+    fget = RawResponse.compressed.fget
+    assert fget is not None
+
+    def compressed(self: RawResponse) -> bytes:
+        threads.append(threading.current_thread().name)
+        return fget(self)
+
+    async def body() -> tuple[bytes, CanonicalInvocation | None]:
+        store = fakeredis_store(server=fakeredis.FakeServer(), prefix=unique_prefix())
+        record = make_record()
+        await store.begin(record)
+        await store.mark_ready(
+            record.run_id,
+            record.tool_call_id,
+            raw=raw,
+            agent_result={"n": 40},
+            evidence_status=EvidenceStatus.EVIDENCE_FOUND,
+            completed_at=record.started_at,
+        )
+        stored = await store._client.get(store.key(record.run_id, record.tool_call_id))
+        return stored, await store.get(record.run_id, record.tool_call_id)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(RawResponse, "compressed", property(compressed))
+        stored, read = asyncio.run(body())
+    assert threads and threads[0] != "MainThread"
+    assert b"\nz" in stored and not stored.endswith(b"\nk")
+    assert read is not None and read.raw is not None and read.raw.json == raw.json
