@@ -229,9 +229,8 @@ class EvidenceGuard:
                     )
                 )
         if self.check_grounding and cited_items:
-            for token in ungrounded_tokens(conclusion.statement, EvidenceIndex(cited_items, memo))[
-                :5
-            ]:
+            index = EvidenceIndex(cited_items, memo)
+            for token in ungrounded_tokens(conclusion.statement, index)[:5]:
                 issues.append(
                     ValidationIssue(
                         code=IssueCode.UNGROUNDED_TOKEN,

@@ -311,14 +311,8 @@ class EvidenceIndex:
     """
 
     def __init__(self, texts: list[str], memo: dict[str, ItemValues] | None = None) -> None:
-        items: list[ItemValues] = []
-        for text in texts:
-            values = memo.get(text) if memo is not None else None
-            if values is None:
-                values = _item_values(text)
-                if memo is not None:
-                    memo[text] = values
-            items.append(values)
+        known = memo if memo is not None else {}
+        items = [known[t] if t in known else known.setdefault(t, _item_values(t)) for t in texts]
         self._text = "\n".join(item.text for item in items)
         self.numbers: set[str] = set().union(*(item.numbers for item in items))
         self.times: set[str] = set().union(*(item.times for item in items))

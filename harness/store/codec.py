@@ -7,10 +7,11 @@ Format 2 (written)::
 The raw section is empty (no raw) or ``z`` + the raw's zstd frame (:class:`RawResponse`'s
 compressed form, which records its content size). A store in this process may keep a raw made
 of shared parts (:meth:`RawResponse.shared_parts`) beside the payload instead: its section is
-then ``k`` alone, and only that store can read the record back (:func:`encode_record_beside`). The record's JSON holds no raw newline (JSON
-escapes them), so the first line after the tag is the envelope: a store's atomic script reads
-the status from it without touching the raw, and a reader keeps the frame as it is — nothing is
-decompressed until the raw is looked at (a 7.9 MB log query is a ~90 KB frame). Format 1 (read only) is
+then ``k`` alone, and only that store can read the record back (:func:`encode_record_beside`).
+The record's JSON holds no raw newline (JSON escapes them), so the first line after the tag is
+the envelope: a store's atomic script reads the status from it without touching the raw, and a
+reader keeps the frame as it is — nothing is decompressed until the raw is looked at (a 7.9 MB
+log query is a ~90 KB frame). Format 1 (read only) is
 the whole record as one JSON document with the raw value inline as ``raw_response``; records of
 that format written before an upgrade stay readable until their TTL ends.
 
