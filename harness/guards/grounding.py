@@ -230,13 +230,17 @@ def claims(statement: str) -> list[Claim]:
         text = _WORD_NUMBER.sub(_spelled, text)
     digits = _DIGIT.search(text) is not None
     found: list[tuple[int, Claim]] = []
-    taken: list[tuple[int, int]] = []
+    # Characters inside a claim found so far (one byte per character; one past the end, so
+    # that an empty span at the end of the text indexes it).
+    taken = bytearray(len(text) + 1)
 
     def add(kind: str, value: str, written: str, span: tuple[int, int]) -> None:
-        if any(s <= span[0] < e or s < span[1] <= e for s, e in taken):
+        start, end = span
+        if taken[start] or (end > 0 and taken[end - 1]):
             return  # already covered by a more specific claim
-        taken.append(span)
-        found.append((span[0], Claim(kind, value, written)))
+        if end > start:
+            taken[start:end] = b"\x01" * (end - start)
+        found.append((start, Claim(kind, value, written)))
 
     for value, written, span in _dates(text):
         add("date", value, written, span)

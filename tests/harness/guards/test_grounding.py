@@ -132,3 +132,35 @@ def test_a_memo_reads_each_item_once_and_changes_no_answer() -> None:
             assert with_memo == ungrounded_tokens(statement, EvidenceIndex(texts))
     assert set(memo) == {ROW, TEMPLATE}
     assert shares_subject(statements[0], ROW, memo) is shares_subject(statements[0], ROW)
+
+
+@pytest.mark.parametrize(
+    ("statement", "expected"),
+    [
+        # A date and a time cover their digits: no number claims 2026, 11, 14 or 05 again.
+        ("2026-11-02T14:05:00Z", [("date", "2026-11-02"), ("time", "14:05:00")]),
+        ("at 2:05 pm", [("time", "14:05")]),
+        # Values that touch (no gap) or sit side by side are each claimed.
+        (
+            "from 1,200 to 3,400 at 14:05 on 2026-11-02 (p99 450 ms)",
+            [
+                ("number", "1200"),
+                ("number", "3400"),
+                ("time", "14:05"),
+                ("date", "2026-11-02"),
+                ("number", "450"),
+            ],
+        ),
+        ("14:05 2026-11-02 99", [("time", "14:05"), ("date", "2026-11-02"), ("number", "99")]),
+        ("", []),
+    ],
+)
+def test_a_more_specific_claim_covers_the_values_inside_it(
+    statement: str, expected: list[tuple[str, str]]
+) -> None:
+    assert [(c.kind, c.value) for c in claims(statement)] == expected
+
+
+def test_every_value_of_a_statement_at_the_length_cap_is_claimed_in_order() -> None:
+    statement = " ".join(f"{10 + i} ms" for i in range(150))  # ~1,000 characters, the cap
+    assert [c.value for c in claims(statement)] == [str(10 + i) for i in range(150)]
