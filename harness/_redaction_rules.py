@@ -69,12 +69,14 @@ _KEY_VALUE = re.compile(
     # The separator is atomic: "=>" must not back off to "=" and take ">" as a value.
     r"(?P<sep>(?>(?:\\*[\"'`])?" + _HS + r"*(?:=>|:=|[=＝]|[:：](?!//))" + _HS + r"*|\t+))" + _VALUE
 )
-# A key in prose: "the password was X", "requirepass X", "with credentials X".
+# A key in prose: "the password was X", "requirepass X", "with credentials X", and the same
+# with a quoted X ("with password 'X'", ``requirepass "X"``; up to 200 characters on one line).
 _PROSE_KEY = re.compile(
     r"(?P<key>[^\W\d]" + _KEY_CHARS + r"*+)"
     r"(?P<sep>" + _HS + r"+(?:(?:is|was|are|were|set to|changed to|reset to|is now|now|became"
     r"|est|ist|war|es|era|是|为|は|が|:)" + _HS + r"+)?)"
-    r"(?P<uv>(?!" + _PLACEHOLDER_RE + r")[^\s\"'`,;]+)",
+    r"(?:(?P<q>[\"'`])(?P<qv>[^\"'`\n]{1,200})(?P=q)"
+    r"|(?P<uv>(?!" + _PLACEHOLDER_RE + r")[^\s\"'`,;]+))",
     re.IGNORECASE,
 )
 _PROSE_STOP = frozenset(

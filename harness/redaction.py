@@ -371,14 +371,18 @@ def _passphrase_end(text: str, value: str, end: int) -> int:
 
 
 def _prose_value(text: str, match: re.Match[str]) -> tuple[str | None, int]:
-    """``the password was X``, ``requirepass X``, ``credentials X``: a credential-looking X."""
+    """``the password was X``, ``requirepass X``, ``credentials X``: a credential-looking X
+    (quoted or not; a quoted X keeps its quotes)."""
     key = match.group("key")
-    value = match.group("uv")
+    quote = match.group("q")
+    value = match.group("qv") if quote is not None else match.group("uv")
     start = match.start()
     if start > 0 and text[start - 1] in "=:/":
         return None, match.end()  # the "key" is itself a value (grant_type=client_credentials)
     if _strength(text, start, key) != 2 or not _prose_credential(value):
         return None, match.end()
+    if quote is not None:
+        return key + match.group("sep") + quote + SECRET + quote, match.end()
     attached = _NEXT_KEY.match(value)
     if (attached is not None and key_strength(attached.group("k")) == 2) or (
         key_strength(value) == 2 and _ASSIGNMENT.match(text, match.end())

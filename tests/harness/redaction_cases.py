@@ -219,6 +219,10 @@ CASES: dict[str, list[Case]] = {
         _c("requirepass R3disConfPw", "R3disConfPw"),
         _c("rootpw {SSHA}W6ph5Mm5Pz8GgiULbPgzG37mj9g=", "W6ph5Mm5Pz8GgiULbPgzG37mj9g="),
         _c("Token ZqX8Lm2Pw9 rejected by upstream", "ZqX8Lm2Pw9"),
+        _c("login failed for user admin with password 'Winter2026!'", "Winter2026!"),
+        _c('requirepass "R3dis Quoted!"', "R3dis Quoted!"),
+        _c("the password was `Bt1ck3dPw` yesterday", "Bt1ck3dPw"),
+        _c("password 'correct horse battery staple' rejected", "horse battery staple"),
     ],
     "unquoted passphrase": [
         _c("passphrase=correct horse battery staple", "horse battery staple"),
@@ -322,6 +326,8 @@ CASES: dict[str, list[Case]] = {
 BENIGN: list[str] = [
     "password reset requested for user bob",
     "the password was changed by an administrator",
+    "password 'expired' for user bob",
+    "requirepass \"$REDIS_PASSWORD\"",
     "token is invalid or expired",
     "password is incorrect",
     "AuthFilter: request denied",

@@ -63,6 +63,8 @@ _SHAPES = [
     "app:{s}@tcp(db:3306)/x",
     "mysql -uroot -p{s} db",
     "the password was {s}9!",
+    "login failed with password '{s}'",
+    'requirepass "{s}"',
     "Cookie: a=1; sid={s}",
     "token=${{X:-{s}}}",
     "postgres://u:{s}@db/x",
