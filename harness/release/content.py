@@ -48,7 +48,9 @@ _PIPE_TO_SHELL = re.compile(
     r"\b(curl|wget)\b[^|;\n]{0,200}\|\s*(sudo\s+)?(python\d?|perl|ruby|node|php)\b|"
     r"\b(ba)?sh\s+(-c\s+)?[\"']?\s*(<\(|\$\()\s*(curl|wget)\b|"
     r"\bbase64\s+(-d|--decode)\b[^|;\n]{0,80}\|\s*(sudo\s+)?(ba)?sh\b|"
-    r"\biex\s*\(\s*(new-object|iwr|invoke-webrequest)",
+    r"\b(iex|invoke-expression)\s*\(\s*\(?\s*(new-object|iwr|invoke-webrequest|irm|invoke-restmethod)|"
+    r"\b(iwr|irm|invoke-webrequest|invoke-restmethod|curl|wget)\b[^|;\n]{0,200}\|\s*"
+    r"(iex|invoke-expression)\b",
     _I,
 )
 _INJECTION_CLASSES: tuple[tuple[str, re.Pattern[str]], ...] = (
@@ -157,7 +159,9 @@ _KEYWORDS: dict[str, tuple[str, ...]] = {
     "EXFILTRATION": (
         "send", "post", "upload", "exfil", "forward", "leak", "email", "transmit", "![",
     ),
-    "PIPE_TO_SHELL": ("curl", "wget", "fetch", "iwr", "invoke-webrequest", "base64", "iex"),
+    "PIPE_TO_SHELL": (
+        "curl", "wget", "fetch", "iwr", "irm", "invoke-", "base64", "iex",
+    ),
 }  # fmt: skip
 
 
@@ -187,7 +191,27 @@ _DANGEROUS: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"\bkubectl\s+delete\s+\S+\s+--all\b|"
             r"\b(docker|podman)\s+(system\s+prune|volume\s+rm|rm\s+-f)\b|"
             r"\bgit\s+push\s+(\S+\s+)*(--force|-f)\b|\bwipefs\b|\bshred\b|"
-            r":\(\)\s*\{\s*:\|:&\s*\}\s*;",
+            r":\(\)\s*\{\s*:\|:&\s*\}\s*;|"
+            # Infrastructure torn down: IaC destroy, a cloud CLI's delete/terminate, a Helm
+            # release or a Kubernetes workload, service, secret or node removed (one pod is not:
+            # its controller replaces it).
+            r"\b(terraform|terragrunt|pulumi|cdk)\s+(\S+\s+)*destroy\b|"
+            r"\baws\s+s3\s+(rm\s+(\S+\s+)*--recursive\b|rb\b)|"
+            r"\baws\s+[\w-]+\s+(delete|terminate)-[\w-]+|"
+            r"\b(gcloud|az)\s+([\w-]+\s+){1,4}delete\b|"
+            r"\bhelm\s+(uninstall|delete)\b|"
+            r"\bkubectl\s+delete\s+(deploy\w*|statefulsets?|sts|daemonsets?|ds|replicasets?|rs|"
+            r"services?|svc|secrets?|configmaps?|cm|crds?|customresourcedefinitions?|"
+            r"persistentvolume\w*|nodes?|clusterroles?|clusterrolebindings?)\b|"
+            # SQL that removes users, columns or objects, or rewrites or deletes every row.
+            r"\bdrop\s+(owned\s+by|tablespace|view|column)\b|\balter\s+table\s+\S+\s+drop\b|"
+            r"\bdrop\s+(user|role)\s+(if\s+exists\s+)?(['\"`]|[\w.]+\s*(;|$|,|@|\)))|"
+            r"\b(delete\s+from\s+[\w.`\"]+|update\s+[\w.`\"]+\s+set\s+[^;\n]{0,200}?)\s+where\s+"
+            r"(1\s*=\s*1|true|'1'\s*=\s*'1')\s*(;|$|\)|or\b|--)|"
+            r"\bupdate\s+[\w.`\"]+\s+set\s+[\w.`\"]+\s*=(?![^;\n]*\bwhere\b)[^;\n]*(;|$)|"
+            # Every process killed; a whole filesystem or home directory searched and deleted.
+            r"\bkill\s+-(9|kill|s\s+kill)\s+-1\b|"
+            r"\bfind\s+(/|~/?|\$home/?)\s+(\S+\s+)*-delete\b",
             _I,
         ),
     ),
@@ -198,6 +222,7 @@ _DANGEROUS: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"\b(disable|stop|off|down|kill)\b|\b(disable|stop|kill)\s+(the\s+)?"
             r"(firewall|ufw|firewalld|apparmor|selinux|auditd|antivirus|edr|waf|mfa|2fa|tls|ssl)\b|"
             r"\biptables\s+(-f|--flush|-p\s+\w+\s+accept)\b|\bchmod\s+(-r\s+)?0?777\b|"
+            r"\bchmod\s+(-r\s+)?(a|o|ugo)\+[rx]*w[rwx]*\b|"
             r"\bchmod\s+(-r\s+)?[ugoa]*\+s\b|--no-verify\b|--insecure\b|\bcurl\s+(\S+\s+)*-k\b|"
             r"\bverify\s*=\s*false\b|\bstrict_?host_?key_?checking\s*=?\s*no\b|"
             r"\bpasswd\s+-d\b|authorized_keys\b|\bnc\s+(\S+\s+)*-e\b|/dev/tcp/|"
