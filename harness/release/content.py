@@ -11,8 +11,8 @@ three deterministic checks here:
   security control or destroy data — never released as a next step, whoever suggested them;
 - :func:`injection` recognises instruction-shaped text: text addressed to a model or an agent
   (override and role markers, directives about "your reply", hidden-instruction wrappers,
-  tool-steering, exfiltration requests). A hit anywhere in a report downgrades it to a
-  SafeFallback.
+  tool-steering, exfiltration requests, notes addressed to an AI or LLM reader). A hit
+  anywhere in a report downgrades it to a SafeFallback.
 
 The patterns name classes of attack, not payloads; ``tests/harness/release/test_content.py``
 holds several inputs per class and the bundled incident data as the no-false-positive check.
@@ -52,6 +52,12 @@ _PIPE_TO_SHELL = re.compile(
     r"\b(iwr|irm|invoke-webrequest|invoke-restmethod|curl|wget)\b[^|;\n]{0,200}\|\s*"
     r"(iex|invoke-expression)\b",
     _I,
+)
+# A reader that is a model: an AI, LLM or language model (or an AI/LLM agent, tool, system...),
+# an assistant, chatbot or copilot. Not a bare "model" or "agent": incident text is full of both.
+_A_MODEL = (
+    r"((ai|llm|gpt|(large\s+)?language\s+model)s?([\s-]+(based\s+)?"
+    r"(agents?|models?|assistants?|tools?|systems?|readers?))?|assistants?|chatbots?|copilots?)\b"
 )
 _INJECTION_CLASSES: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
@@ -135,6 +141,25 @@ _INJECTION_CLASSES: tuple[tuple[str, re.Pattern[str]], ...] = (
             _I,
         ),
     ),
+    (
+        # Text that speaks to a model reading it: addressed to one by what it is, telling it
+        # to pretend, or handing it a permission or its next tool call.
+        "ADDRESSED_TO_MODEL",
+        re.compile(
+            r"\b(notes?|messages?|notices?|instructions?|memo|reminder)\s+(to|for)\s+"
+            r"(the\s+|any\s+|all\s+)?" + _A_MODEL + r"|"
+            r"\bif\s+you\s+are\s+(an?\s+)?" + _A_MODEL + r"|"
+            r"\b(any|all)\s+(ai|llm)s?\b[^.!?\n]{0,20}\b(reading|processing|parsing|summari[sz]ing|"
+            r"analy[sz]ing)\b|"
+            r"\bas\s+the\s+(\w+\s+){0,2}(assistant|agent|ai|llm|chatbot|copilot)\s*,\s*(you|your)\b|"
+            r"\bpretend\b[^.!?\n]{0,40}\b(evidence|instructions?|context|data|logs?|rules?|"
+            r"previous|above)\b|"
+            r"\b(authori[sz]ed|permitted|allowed|cleared)\s+you\s+to\s+(skip|bypass|ignore|"
+            r"disable|omit)\b|"
+            r"\b(next|following|first)\s+tool\s+(call\s+)?(that\s+)?you\s+(call|use|invoke|run)\b",
+            _I,
+        ),
+    ),
     ("PIPE_TO_SHELL", _PIPE_TO_SHELL),
 )
 
@@ -158,6 +183,10 @@ _KEYWORDS: dict[str, tuple[str, ...]] = {
     "TOOL_STEERING": ("tool", "function", "as a", "instruction", "task", "objective", "goal"),
     "EXFILTRATION": (
         "send", "post", "upload", "exfil", "forward", "leak", "email", "transmit", "![",
+    ),
+    "ADDRESSED_TO_MODEL": (
+        "ai", "llm", "gpt", "model", "agent", "assistant", "bot", "copilot", "pretend", "you to",
+        "tool",
     ),
     "PIPE_TO_SHELL": (
         "curl", "wget", "fetch", "iwr", "irm", "invoke-", "base64", "iex",

@@ -327,7 +327,7 @@ BENIGN: list[str] = [
     "password reset requested for user bob",
     "the password was changed by an administrator",
     "password 'expired' for user bob",
-    "requirepass \"$REDIS_PASSWORD\"",
+    'requirepass "$REDIS_PASSWORD"',
     "token is invalid or expired",
     "password is incorrect",
     "AuthFilter: request denied",
