@@ -206,56 +206,89 @@ def injection(text: str) -> str | None:
 
 # ---------------------------------------------------------------- dangerous commands
 
+
+def _word_led(pattern: str) -> str:
+    """``pattern`` with the ``\\b`` that leads most of its top-level alternatives factored out
+    (``\\bA|\\bB|C`` → ``\\b(?:A|B)|C``): the same matches, but a position inside a word fails
+    one boundary test instead of one per alternative (half the time of a long alternation)."""
+    alternatives: list[str] = []
+    depth, in_class, escaped, start = 0, False, False, 0
+    for index, char in enumerate(pattern):
+        if escaped:
+            escaped = False
+        elif char == "\\":
+            escaped = True
+        elif in_class:
+            in_class = char != "]"
+        elif char == "[":
+            in_class = True
+        elif char == "(":
+            depth += 1
+        elif char == ")":
+            depth -= 1
+        elif char == "|" and depth == 0:
+            alternatives.append(pattern[start:index])
+            start = index + 1
+    alternatives.append(pattern[start:])
+    led = [a.removeprefix("\\b") for a in alternatives if a.startswith("\\b")]
+    rest = [a for a in alternatives if not a.startswith("\\b")]
+    return "|".join([r"\b(?:" + "|".join(led) + ")", *rest] if led else rest)
+
+
 _DANGEROUS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("PIPE_TO_SHELL", _PIPE_TO_SHELL),
     (
         "DESTROYS_DATA",
         re.compile(
-            r"\brm\s+(-[a-z]*[rf][a-z]*\s+)+(/|~|\*|\$home|--no-preserve-root)|"
-            r"\brm\s+-[a-z]*r[a-z]*f|\brm\s+-[a-z]*f[a-z]*r|"
-            r"\b(drop|truncate)\s+(table|database|schema|keyspace|index)\b|"
-            r"\bdelete\s+from\s+[\w.`\"]+\s*(;|$|\))|"
-            r"\bflush(all|db)\b|\bmkfs(\.\w+)?\b|\bdd\s+if=\S+\s+of=/dev/|"
-            r"\bkubectl\s+delete\s+(ns|namespace|namespaces|pv|pvc|pvcs|--all)\b|"
-            r"\bkubectl\s+delete\s+\S+\s+--all\b|"
-            r"\b(docker|podman)\s+(system\s+prune|volume\s+rm|rm\s+-f)\b|"
-            r"\bgit\s+push\s+(\S+\s+)*(--force|-f)\b|\bwipefs\b|\bshred\b|"
-            r":\(\)\s*\{\s*:\|:&\s*\}\s*;|"
-            # Infrastructure torn down: IaC destroy, a cloud CLI's delete/terminate, a Helm
-            # release or a Kubernetes workload, service, secret or node removed (one pod is not:
-            # its controller replaces it).
-            r"\b(terraform|terragrunt|pulumi|cdk)\s+(\S+\s+)*destroy\b|"
-            r"\baws\s+s3\s+(rm\s+(\S+\s+)*--recursive\b|rb\b)|"
-            r"\baws\s+[\w-]+\s+(delete|terminate)-[\w-]+|"
-            r"\b(gcloud|az)\s+([\w-]+\s+){1,4}delete\b|"
-            r"\bhelm\s+(uninstall|delete)\b|"
-            r"\bkubectl\s+delete\s+(deploy\w*|statefulsets?|sts|daemonsets?|ds|replicasets?|rs|"
-            r"services?|svc|secrets?|configmaps?|cm|crds?|customresourcedefinitions?|"
-            r"persistentvolume\w*|nodes?|clusterroles?|clusterrolebindings?)\b|"
-            # SQL that removes users, columns or objects, or rewrites or deletes every row.
-            r"\bdrop\s+(owned\s+by|tablespace|view|column)\b|\balter\s+table\s+\S+\s+drop\b|"
-            r"\bdrop\s+(user|role)\s+(if\s+exists\s+)?(['\"`]|[\w.]+\s*(;|$|,|@|\)))|"
-            r"\b(delete\s+from\s+[\w.`\"]+|update\s+[\w.`\"]+\s+set\s+[^;\n]{0,200}?)\s+where\s+"
-            r"(1\s*=\s*1|true|'1'\s*=\s*'1')\s*(;|$|\)|or\b|--)|"
-            r"\bupdate\s+[\w.`\"]+\s+set\s+[\w.`\"]+\s*=(?![^;\n]*\bwhere\b)[^;\n]*(;|$)|"
-            # Every process killed; a whole filesystem or home directory searched and deleted.
-            r"\bkill\s+-(9|kill|s\s+kill)\s+-1\b|"
-            r"\bfind\s+(/|~/?|\$home/?)\s+(\S+\s+)*-delete\b",
+            _word_led(
+                r"\brm\s+(-[a-z]*[rf][a-z]*\s+)+(/|~|\*|\$home|--no-preserve-root)|"
+                r"\brm\s+-[a-z]*r[a-z]*f|\brm\s+-[a-z]*f[a-z]*r|"
+                r"\b(drop|truncate)\s+(table|database|schema|keyspace|index)\b|"
+                r"\bdelete\s+from\s+[\w.`\"]+\s*(;|$|\))|"
+                r"\bflush(all|db)\b|\bmkfs(\.\w+)?\b|\bdd\s+if=\S+\s+of=/dev/|"
+                r"\bkubectl\s+delete\s+(ns|namespace|namespaces|pv|pvc|pvcs|--all)\b|"
+                r"\bkubectl\s+delete\s+\S+\s+--all\b|"
+                r"\b(docker|podman)\s+(system\s+prune|volume\s+rm|rm\s+-f)\b|"
+                r"\bgit\s+push\s+(\S+\s+)*(--force|-f)\b|\bwipefs\b|\bshred\b|"
+                r":\(\)\s*\{\s*:\|:&\s*\}\s*;|"
+                # Infrastructure torn down: IaC destroy, a cloud CLI's delete/terminate, a Helm
+                # release or a Kubernetes workload, service, secret or node removed (one pod is not:
+                # its controller replaces it).
+                r"\b(terraform|terragrunt|pulumi|cdk)\s+(\S+\s+)*destroy\b|"
+                r"\baws\s+s3\s+(rm\s+(\S+\s+)*--recursive\b|rb\b)|"
+                r"\baws\s+[\w-]+\s+(delete|terminate)-[\w-]+|"
+                r"\b(gcloud|az)\s+([\w-]+\s+){1,4}delete\b|"
+                r"\bhelm\s+(uninstall|delete)\b|"
+                r"\bkubectl\s+delete\s+(deploy\w*|statefulsets?|sts|daemonsets?|ds|replicasets?|rs|"
+                r"services?|svc|secrets?|configmaps?|cm|crds?|customresourcedefinitions?|"
+                r"persistentvolume\w*|nodes?|clusterroles?|clusterrolebindings?)\b|"
+                # SQL that removes users, columns or objects, or rewrites or deletes every row.
+                r"\bdrop\s+(owned\s+by|tablespace|view|column)\b|\balter\s+table\s+\S+\s+drop\b|"
+                r"\bdrop\s+(user|role)\s+(if\s+exists\s+)?(['\"`]|[\w.]+\s*(;|$|,|@|\)))|"
+                r"\b(delete\s+from\s+[\w.`\"]+|update\s+[\w.`\"]+\s+set\s+[^;\n]{0,200}?)\s+where\s+"
+                r"(1\s*=\s*1|true|'1'\s*=\s*'1')\s*(;|$|\)|or\b|--)|"
+                r"\bupdate\s+[\w.`\"]+\s+set\s+[\w.`\"]+\s*=(?![^;\n]*\bwhere\b)[^;\n]*(;|$)|"
+                # Every process killed; a whole filesystem or home directory searched and deleted.
+                r"\bkill\s+-(9|kill|s\s+kill)\s+-1\b|"
+                r"\bfind\s+(/|~/?|\$home/?)\s+(\S+\s+)*-delete\b"
+            ),
             _I,
         ),
     ),
     (
         "DISABLES_SECURITY",
         re.compile(
-            r"\bsetenforce\s+0\b|\b(ufw|firewalld?|apparmor|selinux|auditd|falco)\b[^.\n]{0,20}"
-            r"\b(disable|stop|off|down|kill)\b|\b(disable|stop|kill)\s+(the\s+)?"
-            r"(firewall|ufw|firewalld|apparmor|selinux|auditd|antivirus|edr|waf|mfa|2fa|tls|ssl)\b|"
-            r"\biptables\s+(-f|--flush|-p\s+\w+\s+accept)\b|\bchmod\s+(-r\s+)?0?777\b|"
-            r"\bchmod\s+(-r\s+)?(a|o|ugo)\+[rx]*w[rwx]*\b|"
-            r"\bchmod\s+(-r\s+)?[ugoa]*\+s\b|--no-verify\b|--insecure\b|\bcurl\s+(\S+\s+)*-k\b|"
-            r"\bverify\s*=\s*false\b|\bstrict_?host_?key_?checking\s*=?\s*no\b|"
-            r"\bpasswd\s+-d\b|authorized_keys\b|\bnc\s+(\S+\s+)*-e\b|/dev/tcp/|"
-            r"\bsudo\s+(su|-i|bash|sh)\b|\bchown\s+-r\s+\S+\s+/\s*$",
+            _word_led(
+                r"\bsetenforce\s+0\b|\b(ufw|firewalld?|apparmor|selinux|auditd|falco)\b[^.\n]{0,20}"
+                r"\b(disable|stop|off|down|kill)\b|\b(disable|stop|kill)\s+(the\s+)?"
+                r"(firewall|ufw|firewalld|apparmor|selinux|auditd|antivirus|edr|waf|mfa|2fa|tls|ssl)\b|"
+                r"\biptables\s+(-f|--flush|-p\s+\w+\s+accept)\b|\bchmod\s+(-r\s+)?0?777\b|"
+                r"\bchmod\s+(-r\s+)?(a|o|ugo)\+[rx]*w[rwx]*\b|"
+                r"\bchmod\s+(-r\s+)?[ugoa]*\+s\b|--no-verify\b|--insecure\b|\bcurl\s+(\S+\s+)*-k\b|"
+                r"\bverify\s*=\s*false\b|\bstrict_?host_?key_?checking\s*=?\s*no\b|"
+                r"\bpasswd\s+-d\b|authorized_keys\b|\bnc\s+(\S+\s+)*-e\b|/dev/tcp/|"
+                r"\bsudo\s+(su|-i|bash|sh)\b|\bchown\s+-r\s+\S+\s+/\s*$"
+            ),
             _I,
         ),
     ),
