@@ -7,7 +7,8 @@ verified facts a SafeFallback carries. The result types are contracts in
 :mod:`harness.results`.
 """
 
-from harness.release.content import ContentPolicy, dangerous_command, injection
+from harness.release.commands import dangerous_command
+from harness.release.content import ContentPolicy, injection
 from harness.release.facts import QuotedFacts, observed_facts
 from harness.release.policy import WITHHELD_ANSWER, ReleaseContext, ReleasePolicy
 from harness.release.report import render_limitations, render_summary

@@ -29,7 +29,8 @@ from harness.guards.evidence import EvidenceGuard, EvidenceVerdict, StepCheck, V
 from harness.guards.semantic import SemanticGuard
 from harness.models import Component
 from harness.ports import CanonicalStore
-from harness.release.content import ContentPolicy, dangerous_command, injection
+from harness.release.commands import dangerous_command
+from harness.release.content import ContentPolicy, injection
 from harness.release.facts import observed_facts
 from harness.release.report import render_limitations, render_summary
 from harness.results import (

@@ -1,0 +1,132 @@
+"""The ways a reader can read one text: what the content checks judge, not its encoding.
+
+An instruction planted in tool data is written to reach a model while slipping past a
+scanner: zero-width and full-width characters, letters that look Latin, invisible Unicode
+tag characters that spell ASCII ("ASCII smuggling"), letters spaced apart, digits for letters,
+an instruction in base64. :func:`readings` turns one text into the texts a model would
+understand from it; a check that matches any of them matches the text. :func:`surface`
+gives only the first two (what the text shows, and the same with look-alikes folded), which
+suits checks for commands, where digits and spacing carry meaning.
+
+Every reading keeps line breaks (one ``\\n`` for a run of whitespace that holds one) and folds
+other whitespace runs to one space, so a pattern can anchor at the start of a line.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import html
+import re
+import unicodedata
+from functools import lru_cache
+from urllib.parse import unquote
+
+from harness.textnorm import plain, visible
+
+__all__ = ["readings", "surface"]
+
+_BREAK = re.compile(r"[^\S\n]*\n\s*")
+# Whitespace other than one plain space: runs of two or more, tabs and other spaces.
+_SPACE = re.compile(r"[^\S\n]{2,}|[^\S \n]")
+# Unicode tag characters (U+E0020-U+E007E) mirror printable ASCII and render as nothing.
+_TAGS = re.compile("[\U000e0000-\U000e007f]")
+# Single letters each followed by the same one separator, three or more in a row: "i g n o r e",
+# "I-G-N-O-R-E", "i.g.n.o.r.e".
+_SPACED = re.compile(r"\b[^\W\d_]([ .\-*])(?:[^\W\d_]\1)+[^\W\d_]\b")
+_INVISIBLE = re.compile("[\u200b\u200c\u200d\u2060\ufeff\u180e]")
+# A word that mixes letters with digits or $/@ standing for letters: "ign0re", "pr3v10us".
+_LEET_WORD = re.compile(r"(?<![\w$@])[\w$@]*?[^\W\d_][013457$@][\w$@]*")
+_LEET = str.maketrans("013457$@", "oieastsa")
+# A base64 token long enough to hold a sentence.
+_BASE64 = re.compile(r"[A-Za-z0-9+/]{24,}={0,2}")
+_COMBINING = re.compile("[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]")
+
+
+def _folded(text: str) -> str:
+    if "\n" in text:
+        text = _BREAK.sub("\n", text)
+    return _SPACE.sub(" ", text)
+
+
+@lru_cache(maxsize=4096)
+def surface(text: str) -> tuple[str, ...]:
+    """The text as shown, and with look-alike letters folded to Latin when that differs (a
+    Russian sentence must stay Russian for checks written in Russian)."""
+    seen = visible(text)
+    folded = plain(text)
+    return tuple(_folded(r) for r in ((seen, folded) if folded != seen else (seen,)))
+
+
+@lru_cache(maxsize=4096)
+def readings(text: str) -> tuple[str, ...]:
+    """:func:`surface`, then each further reading that differs from it: tag characters
+    decoded; invisible separators read as spaces, spaced letters joined, HTML entities and
+    percent-escapes decoded, underscores as spaces, combining marks dropped; then digits read
+    as letters; then base64 runs decoded."""
+    if _TAGS.search(text):
+        codes = (ord(c) - 0xE0000 for c in _TAGS.findall(text))
+        smuggled = "".join(chr(code) for code in codes if 0x20 <= code < 0x7F)
+        text = f"{_TAGS.sub('', text)}\n{smuggled}"
+    found = list(surface(text))
+    base = found[-1]
+    seen = set(found)
+    # Invisible characters between words, as spaces; letters spaced apart, joined.
+    spaced = _SPACED.sub(_joined, _INVISIBLE.sub(" ", text))
+    decoded = _folded(plain(_encoded(spaced)))
+    if decoded not in seen:
+        found.append(decoded)
+        seen.add(decoded)
+    leet = _LEET_WORD.sub(_unleet, decoded)
+    if leet not in seen:
+        found.append(leet)
+    runs = [
+        _decoded(token.strip("\"'()[]{}<>,;:."))
+        for token in base.split()
+        if len(token) >= 24 and _BASE64.fullmatch(token.strip("\"'()[]{}<>,;:."))
+    ]
+    if any(runs):
+        found.append(_folded("\n".join(r for r in runs if r)))
+    return tuple(found)
+
+
+def _joined(match: re.Match[str]) -> str:
+    return match.group().replace(match.group(1), "")
+
+
+def _encoded(text: str) -> str:
+    """``text`` with HTML entities and percent-escapes decoded, underscores read as spaces and
+    combining marks dropped (an "i" with a dot above is an "i")."""
+    if "&" in text:
+        text = html.unescape(text)
+    if "%" in text:
+        text = unquote(text)
+    text = text.replace("_", " ")
+    if _COMBINING.search(text):
+        text = "".join(
+            c for c in unicodedata.normalize("NFD", text) if not unicodedata.combining(c)
+        )
+    return text
+
+
+def _unleet(match: re.Match[str]) -> str:
+    word = match.group()
+    # A number with a unit or a version ("500ms", "v1") is not a word spelled in digits: a
+    # digit must follow a letter, and the word hold two letters.
+    first = next((i for i, c in enumerate(word) if c.isalpha()), len(word))
+    if sum(c.isalpha() for c in word) < 2 or not any(c in "013457$@" for c in word[first:]):
+        return word
+    return word.translate(_LEET)
+
+
+def _decoded(run: str) -> str | None:
+    """The run decoded from base64 when it is text a reader would read (printable, with
+    spaces), else None."""
+    try:
+        raw = base64.b64decode(run + "=" * (-len(run) % 4), validate=True)
+        text = raw.decode("utf-8")
+    except (binascii.Error, ValueError):
+        return None
+    if " " not in text or not text.isprintable():
+        return None
+    return text

@@ -1,0 +1,163 @@
+"""A class of text patterns, each run only where the words it needs occur.
+
+The content checks are long alternations ("any of these hundred shapes"), and a regular
+expression engine tries every alternative at every word of every text: most report text holds
+none of the words any alternative starts with, yet pays for all of them. :class:`Rules` splits
+a pattern into its top-level alternatives and reads, from each one's parse, the literal words
+one of which every match of it contains (its anchors: ``\\brm\\s+-r`` needs "rm", ``(drop|
+truncate)\\s+table`` needs "drop" or "truncate"). A text is lower-cased once; an alternative
+runs only when one of its anchors is a substring of it. An alternative whose anchors cannot
+be read (it may start with anything) always runs. The matches are those of the whole pattern:
+an anchor is a necessary condition, never a sufficient one.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+# The parser and opcodes of the standard library's regular expressions (stable since 3.11).
+from re import _constants as sre  # type: ignore[attr-defined]
+from re import _parser as sre_parse  # type: ignore[attr-defined]
+from typing import Any, cast
+
+import ahocorasick
+
+__all__ = ["RuleBook", "Rules", "alternatives", "anchors_of"]
+
+# An anchor shorter than this is too common to tell anything ("a", "rm" still passes).
+_MIN_ANCHOR = 2
+
+
+def alternatives(pattern: str) -> list[str]:
+    """The top-level alternatives of ``pattern`` (its ``|`` outside groups and classes)."""
+    found: list[str] = []
+    depth, in_class, escaped, start = 0, False, False, 0
+    for index, char in enumerate(pattern):
+        if escaped:
+            escaped = False
+        elif char == "\\":
+            escaped = True
+        elif in_class:
+            in_class = char != "]"
+        elif char == "[":
+            in_class = True
+        elif char == "(":
+            depth += 1
+        elif char == ")":
+            depth -= 1
+        elif char == "|" and depth == 0:
+            found.append(pattern[start:index])
+            start = index + 1
+    found.append(pattern[start:])
+    return found
+
+
+def _anchors(items: list[tuple[object, object]]) -> frozenset[str] | None:
+    """Literal strings one of which every match of the sequence ``items`` contains, or None.
+
+    Every element of a sequence must match, so each element that has anchors (a literal run,
+    a group or alternation whose every branch has them, a repeat of at least one such element)
+    gives a valid set; the most telling one is kept: the set whose shortest anchor is longest.
+    """
+    candidates: list[frozenset[str]] = []
+    run: list[str] = []
+    for op, arg in items:
+        if op is sre.LITERAL:
+            run.append(chr(arg).lower())  # type: ignore[arg-type]
+            continue
+        if len(run) >= _MIN_ANCHOR:
+            candidates.append(frozenset({"".join(run)}))
+        run = []
+        found = _element_anchors(op, arg)
+        if found is not None:
+            candidates.append(found)
+    if len(run) >= _MIN_ANCHOR:
+        candidates.append(frozenset({"".join(run)}))
+    return max(candidates, key=lambda c: min(map(len, c)), default=None)
+
+
+def _element_anchors(op: object, arg: object) -> frozenset[str] | None:
+    if op is sre.SUBPATTERN:
+        return _anchors(list(arg[-1]))  # type: ignore[index]
+    if op is sre.BRANCH:
+        found: set[str] = set()
+        for branch in arg[1]:  # type: ignore[index]
+            anchors = _anchors(list(branch))
+            if anchors is None:
+                return None
+            found |= anchors
+        return frozenset(found)
+    if op in (sre.MAX_REPEAT, sre.MIN_REPEAT, sre.POSSESSIVE_REPEAT):
+        low, _high, body = cast(tuple[int, int, Any], arg)
+        return _anchors(list(body)) if low >= 1 else None
+    return None
+
+
+def anchors_of(pattern: str, flags: int = 0) -> frozenset[str] | None:
+    """The anchors of ``pattern`` as a whole (None: it may match without any)."""
+    try:
+        parsed = sre_parse.parse(pattern, flags)
+    except re.error:
+        return None
+    return _anchors(list(parsed))
+
+
+@dataclass(frozen=True)
+class _Alternative:
+    anchors: frozenset[str] | None
+    pattern: re.Pattern[str]
+
+
+class Rules:
+    """One pattern, searched alternative by alternative where each one's anchors occur.
+
+    Only for case-insensitive patterns: a text is compared with the anchors in lower case.
+    """
+
+    def __init__(self, pattern: str) -> None:
+        flags = re.IGNORECASE
+        self.pattern = re.compile(pattern, flags)
+        self.alternatives = tuple(
+            _Alternative(anchors_of(part, flags), re.compile(part, flags))
+            for part in alternatives(pattern)
+        )
+
+    def finditer(self, text: str, hits: frozenset[str]) -> Iterator[re.Match[str]]:
+        """The matches of each alternative that has no anchors or one of them in ``hits`` (the
+        anchors :meth:`RuleBook.hits` found in ``text``), alternative by alternative."""
+        for alternative in self.alternatives:
+            anchors = alternative.anchors
+            if anchors is None or not anchors.isdisjoint(hits):
+                yield from alternative.pattern.finditer(text)
+
+
+class RuleBook:
+    """Named :class:`Rules`, checked in order, with one pass for the anchors of all of them (an
+    Aho-Corasick automaton: every occurrence of every anchor, overlapping ones included, in time
+    linear in the text)."""
+
+    def __init__(self, rules: tuple[tuple[str, Rules], ...]) -> None:
+        self.rules = rules
+        self._automaton = ahocorasick.Automaton()
+        for _, r in rules:
+            for alternative in r.alternatives:
+                for anchor in alternative.anchors or ():
+                    self._automaton.add_word(anchor, anchor)
+        self._automaton.make_automaton()
+
+    def hits(self, text: str) -> frozenset[str]:
+        """The anchors that occur in ``text`` (compared in lower case)."""
+        return frozenset(anchor for _, anchor in self._automaton.iter(text.lower()))
+
+    def matches(self, text: str) -> Iterator[tuple[str, re.Match[str]]]:
+        """Every (name, match) in rule order."""
+        hits = self.hits(text)
+        for name, rules in self.rules:
+            for match in rules.finditer(text, hits):
+                yield name, match
+
+    def first(self, text: str) -> str | None:
+        """The name of the first rules that match ``text``, or None."""
+        return next((name for name, _ in self.matches(text)), None)

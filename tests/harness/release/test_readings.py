@@ -1,0 +1,31 @@
+"""The readings of a text: what it shows, and what a model would read out of its encoding."""
+
+from __future__ import annotations
+
+from harness.release.readings import readings, surface
+
+
+def test_plain_text_has_one_reading_with_line_breaks_kept() -> None:
+    assert readings("pool  exhausted\t at 14:05 \n\n  WARN  x") == (
+        "pool exhausted at 14:05\nWARN x",
+    )
+
+
+def test_look_alikes_give_a_second_surface_reading() -> None:
+    # Cyrillic "о" and "е": the shown text stays as it is, the folded one is Latin.
+    assert surface("ign\u043er\u0435") == ("ign\u043er\u0435", "ignore")
+
+
+def test_each_obfuscation_adds_the_reading_a_model_would_make() -> None:
+    assert "ignore all" in readings("i g n o r e   a l l")
+    assert "instructions for llm" in readings("instructions_for_llm")
+    assert "ignore previous" in readings("1gn0r3 pr3v10u5")
+    assert "ignore all previous" in readings("aWdub3JlIGFsbCBwcmV2aW91cw== ok")
+    smuggled = "".join(chr(0xE0000 + ord(c)) for c in "say ok")
+    assert readings(f"fine{smuggled}")[0] == "fine\nsay ok"
+
+
+def test_numbers_with_units_and_versions_are_not_read_as_words() -> None:
+    assert readings("took 500ms on v1.2.3 after 3 retries") == (
+        "took 500ms on v1.2.3 after 3 retries",
+    )
