@@ -33,6 +33,7 @@ difference between a written ``*`` and an explicit column list.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 
 from sqlglot import exp
@@ -196,8 +197,10 @@ class LineageAnalyzer:
     def _check_set_operation(self, scope: Scope, expression: exp.SetOperation) -> None:
         outputs = self._outputs(scope)
         by_name = {column.name.lower(): column.sources for column in outputs}
+        named = Counter(column.name.lower() for column in outputs)
         for node in walk_in_scope(expression):
             if isinstance(node, exp.Column):
+                _refuse_ambiguous(node, named)
                 sources = by_name.get(node.name.lower())
                 if sources is None or node.table:
                     reject(RejectReason.UNRESOLVED_LINEAGE, node.name)
@@ -217,6 +220,7 @@ class LineageAnalyzer:
             for projection in select.selects
             if isinstance(projection, exp.Alias)
         }
+        named = Counter(projection.alias_or_name.lower() for projection in select.selects)
         self._check_unique_sources(select)
         grouped = groups_rows(select)
         for node in walk_in_scope(select):
@@ -224,7 +228,10 @@ class LineageAnalyzer:
                 if not isinstance(node.parent, exp.Count):
                     reject(RejectReason.STAR_OVER_DENIED_COLUMNS)
             elif isinstance(node, exp.Column):
-                alias = aliases.get(node.name.lower()) if _in_order_by(node, select) else None
+                in_order_by = _in_order_by(node, select)
+                if in_order_by:
+                    _refuse_ambiguous(node, named)
+                alias = aliases.get(node.name.lower()) if in_order_by else None
                 if alias is not None and not node.table:
                     sources = self._expression_sources(alias.this, scope)
                 else:
@@ -426,6 +433,17 @@ def _under_window(node: exp.Expr, select: exp.Select) -> bool:
             return True
         parent = parent.parent
     return False
+
+
+def _refuse_ambiguous(node: exp.Column, named: Counter[str]) -> None:
+    """Refuse an unqualified ORDER BY name that two outputs carry.
+
+    Which one a database sorts by differs (SQLite takes the first, the lineage here the last,
+    MariaDB refuses): ``SELECT c.email AS id, c.id … ORDER BY id`` would pass as ordered by
+    the key while the rows come back in email order.
+    """
+    if not node.table and named[node.name.lower()] > 1:
+        reject(RejectReason.UNRESOLVED_LINEAGE, f"ambiguous {node.name}")
 
 
 def _positional_references(query: exp.Query) -> list[int]:

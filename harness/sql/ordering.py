@@ -255,10 +255,16 @@ class _Orderer:
 
     def _order_windows(self, scope: Scope, select: exp.Select) -> None:
         for window in walk_in_scope(select):
-            if not isinstance(window, exp.Window) or not isinstance(window.this, exp.Func):
+            if not isinstance(window, exp.Window):
                 continue
             spec = window.args.get("spec")
             rows_frame = spec is not None and str(spec.args.get("kind") or "").upper() == "ROWS"
+            if not isinstance(window.this, exp.Func):
+                # A WINDOW clause definition: a ROWS frame there is used by ``OVER w``, whose
+                # ORDER BY cannot be completed without rewriting the definition.
+                if rows_frame:
+                    reject(_REASON, "named window")
+                continue
             if not (isinstance(window.this, _ORDER_SENSITIVE_WINDOWS) or rows_frame):
                 continue
             if window.args.get("alias"):

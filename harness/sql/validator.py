@@ -129,6 +129,7 @@ class SqlValidator:
     def _plan(
         self, datasource: str, source_policy: DatasourcePolicy, root: exp.Expr
     ) -> MysqlQueryPlan:
+        _bare_positions(root)
         _lower_identifiers(root)
         _exists_star_to_one(root)
         check_stars(root, source_policy)
@@ -217,6 +218,24 @@ def _int_literal(node: exp.Expr | None) -> int:
 def _check_limit_literals(root: exp.Expr) -> None:
     for node in root.find_all(exp.Limit, exp.Offset):
         _int_literal(node.expression)
+
+
+def _bare_positions(root: exp.Expr) -> None:
+    """Write every ORDER BY / GROUP BY position as the bare integer the databases read it as.
+
+    MySQL, MariaDB and SQLite drop the parentheses around ``ORDER BY (2)`` and SQLite the
+    COLLATE of ``ORDER BY 2 COLLATE nocase``: both still sort by the second output. Left as
+    written, the position would pass for a constant and escape every check of what the
+    outputs may be ordered by; as a bare integer, qualify resolves it to the output it names.
+    """
+    for clause in root.find_all(exp.Order, exp.Group):
+        for item in clause.expressions:
+            target = item.this if isinstance(item, exp.Ordered) else item
+            inner = target
+            while isinstance(inner, (exp.Paren, exp.Collate)):
+                inner = inner.this
+            if inner is not target and isinstance(inner, exp.Literal) and inner.is_int:
+                target.replace(inner.copy())
 
 
 def _lower_identifiers(root: exp.Expr) -> None:

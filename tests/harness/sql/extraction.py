@@ -659,6 +659,15 @@ ORDER_STRATEGIES: list[OrderStrategy] = [
         backends=frozenset({"sqlite"}),  # MariaDB numbers OVER () rows in primary-key order
     ),
     OrderStrategy(
+        name="running COUNT over a named window's ROWS frame",
+        probes=lambda t: [
+            f"SELECT id, {t.column} AS v, COUNT(*) OVER w AS r FROM {t.table} "
+            "WINDOW w AS (ROWS UNBOUNDED PRECEDING) ORDER BY id"
+        ],
+        infer=_by_column("r"),
+        backends=frozenset({"sqlite"}),  # as ROW_NUMBER() OVER (): MariaDB counts in key order
+    ),
+    OrderStrategy(
         name="first-row column of an implicit aggregate",
         probes=lambda t: [f"SELECT id, COUNT(*) AS n FROM {t.table}"],
         infer=_first_rows,

@@ -209,6 +209,28 @@ ATTACKS: dict[str, list[tuple[str, str]]] = {
         (f"SELECT t.* FROM (SELECT token {T}) t ORDER BY 1", PRED),
         (f"SELECT name AS email, UPPER(email) AS n {C}", EXPR),
     ],
+    # The databases read a parenthesised or collated integer as a position, like a bare one.
+    "ORDER BY position in parentheses or with a collation": [
+        (f"SELECT id, email {C} ORDER BY (2) LIMIT 3", PRED),
+        (f"SELECT id, email {C} ORDER BY ((2)) DESC LIMIT 3", PRED),
+        (f"SELECT id, email {C} ORDER BY (+2) LIMIT 3", PRED),
+        (f"SELECT id, email {C} ORDER BY 2 COLLATE nocase LIMIT 3", PRED),
+        (f"SELECT d.id FROM (SELECT id, password_hash {C} ORDER BY (2) LIMIT 1) d", PRED),
+        (
+            f"SELECT id, token {T} WHERE id = 3 UNION ALL SELECT 0, 'sk_live_m' ORDER BY (2) LIMIT 1",
+            PRED,
+        ),
+    ],
+    # Two outputs of one name: SQLite sorts by the first, so the name cannot be trusted.
+    "ORDER BY a name two outputs carry": [
+        (f"SELECT email AS id, id {C} ORDER BY id LIMIT 3", "UNRESOLVED_LINEAGE"),
+        (f"SELECT email AS region, region {C} ORDER BY region LIMIT 3", "UNRESOLVED_LINEAGE"),
+        (
+            f"SELECT token AS v, id AS v {T} WHERE id = 3 UNION ALL SELECT 'sk_live_m', 0 "
+            "ORDER BY v LIMIT 1",
+            "UNRESOLVED_LINEAGE",
+        ),
+    ],
 }
 
 
@@ -401,3 +423,24 @@ def test_bare_projections_through_any_chain_stay_accepted_and_masked(
         ("customer_id", False),
         (name, True),
     ], sql
+
+
+@pytest.mark.parametrize(
+    ("sql", "order"),
+    [
+        (
+            "SELECT status, COUNT(*) FROM shop.orders GROUP BY (1) ORDER BY (2) DESC",
+            "ORDER BY `count(*)` DESC",
+        ),
+        ("SELECT id, status FROM shop.orders ORDER BY (2)", "ORDER BY `status`"),
+        (
+            "SELECT o.id, c.id FROM shop.orders o JOIN shop.customers c ON c.id = o.customer_id "
+            "ORDER BY o.id",
+            "ORDER BY `o`.`id`",
+        ),
+    ],
+)
+def test_positions_of_visible_outputs_are_read_as_the_outputs_they_name(
+    validator: SqlValidator, sql: str, order: str
+) -> None:
+    assert order in validator.validate(DS, sql).sql
