@@ -99,7 +99,8 @@ _HINTS = (
     "contrasen", "salasana", "losenord", "passord", "parola", "segredo", "llave", "identifiant",
     "zugang", "пароль", "токен", "ключ", "секрет", "密码", "密碼", "口令", "密钥", "秘钥",
     "令牌", "凭证", "凭据", "私钥", "验证码", "安全码", "金鑰", "パスワード", "暗証", "トークン",
-    "秘密", "鍵", "キー", "認証", "비밀번호", "암호", "토큰", "비밀",
+    "秘密", "鍵", "キー", "認証", "비밀번호", "암호", "토큰", "비밀", "psw", "sess", "kode", "bearer",
+    "jelsz", "geslo", "lozink", "parool", "sandi",
 )  # fmt: skip
 
 
@@ -138,7 +139,12 @@ _STRONG_SUFFIXES = (
     "securitycode", "pincode", "пароль", "токен", "ключ", "секрет", "密码", "密碼", "口令",
     "密钥", "秘钥", "令牌", "凭证", "凭据", "私钥", "验证码", "安全码", "金鑰", "パスワード",
     "暗証番号", "トークン", "秘密鍵", "認証情報", "合言葉", "キー", "비밀번호", "암호", "토큰",
-    "비밀키",
+    "비밀키", "pswd", "psw", "otpcode", "mfacode", "2facode", "totp", "hotp", "authcode",
+    "recoverycode", "recoverycodes", "backupcode", "backupcodes", "hmackey", "subscriptionkey",
+    "applicationkey", "appkey", "secretid", "masterauth", "parola", "jelszo", "geslo",
+    "lozinka", "parool", "katasandi", "passwords", "apikeys", "passphrases", "accountkey",
+    "storagekey", "sharedkey", "licensekey", "clientkey", "consumerkey", "webhookkey", "servicekey",
+    "adminkey", "deploykey", "restkey", "serverkey", "integrationkey",
 )  # fmt: skip
 # ... unless it ends in one of these ordinary words.
 _NOT_SECRET = (
@@ -154,6 +160,7 @@ _MODIFIERS = (
     "b64", "base64", "enc", "encoded", "encrypted", "hash", "hashed", "hex", "raw", "value",
     "val", "str", "string", "text", "txt", "plain", "plaintext", "clear", "cleartext", "new",
     "old", "current", "confirm", "confirmation", "again", "repeat", "verify", "data", "bytes",
+    "json", "yaml", "pem",
 )  # fmt: skip
 _SEGMENTS = re.compile(r"[_\-\s]+")
 _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[^\W\d_]+")
@@ -190,4 +197,5 @@ def key_strength(key: str) -> int:
     words = _CAMEL.findall(folded)
     if words and words[-1].lower() in _STRONG_WORDS:
         return 2
-    return 1 if low.endswith("key") else 0
+    # A session id is a bearer credential when it looks generated (a random value).
+    return 1 if low.endswith(("key", "sessionid", "sessid", "session")) else 0

@@ -41,7 +41,11 @@ _HS = r"(?:[^\S\n]|[\u200b-\u200f\u2060-\u2064\ufeff\u00ad])"
 # A quoted value (plain or JSON-escaped quotes; an unterminated quote runs to the end of the
 # line), or an unquoted one that runs to whitespace or a list separator. An HTTP auth scheme
 # in front of the value stays visible.
-_SCHEME = r"(?:(?:Bearer|Basic|Token|Digest|Bot|JWT|Negotiate|Api-Token|OAuth|SSWS)[ \t]+)?"
+_SCHEME = (
+    r"(?:(?i:Bearer|Basic|Token|Digest|Bot|JWT|Negotiate|Api-Token|OAuth|SSWS|NTLM|Kerberos|"
+    r"ApiKey|Api-Key|SharedKey|SharedAccessSignature|GenieKey|SSO-Key|Splunk|HMAC|Hawk|DPoP|"
+    r"AWS4-HMAC-SHA256)[ \t]+)?"
+)
 _VALUE = (
     r"(?!" + _SCHEME + _PLACEHOLDER_RE + r")"
     r"(?P<scheme>" + _SCHEME + r")"
@@ -125,6 +129,9 @@ def _is_masked(value: str) -> bool:
     return masked * 4 >= len(value) * 3
 
 
+_SHELL_NAME = re.compile(r"(?:[A-Z_][A-Z0-9_]*|[a-z_][A-Za-z_]*|\d+)(?:[.\-](?:[A-Za-z_]\w*))*")
+
+
 def _reads_as_name(inner: str) -> bool:
     """Whether a template's inside is a variable name or path, not a secret in braces."""
     inner = inner.strip()
@@ -149,6 +156,10 @@ def _inert(value: str) -> bool:
     if template.group("e") is not None:
         return True  # a command substitution: its output, not its text, is the value
     inner = next(g for g in template.groups() if g is not None)
+    if template.group("j") is not None:
+        # A bare ``$name`` is a variable as shells and configs spell one (``$DB_PASS``,
+        # ``$password``, ``$dbPassword``, ``$1``); ``$Summer2024`` is a password with a "$".
+        return _SHELL_NAME.fullmatch(inner) is not None
     if template.group("op") is not None:
         default = template.group("d") or ""
         # ``${X:?message}`` and ``${X:+alt}`` carry no default; ``${X:-v}`` and ``${X:=v}`` do.
@@ -362,3 +373,22 @@ def _is_random(piece: str) -> bool:
 
 
 # ----------------------------------------------------------------------------- the redactor
+
+
+# ----------------------------------------------------------------------------- wrapped values
+
+# A value that opens a list or object (``['x']``, ``{"value": "x"}``, Go's ``map[k:[x]]`` and
+# ``[]string{x}``): the secret is inside, up to the bracket that closes it on the same line.
+_OPENS = re.compile(r"(?:\[\]\w*)?[\[{(]+")
+_CLOSES = {"[": "]", "{": "}", "(": ")"}
+# An Authorization header's scheme that no list names: one word, then the credential.
+_AUTH_SCHEME = re.compile(r"[A-Za-z][\w.\-]{0,30}")
+_AUTH_CREDENTIAL = re.compile(r"[ \t]+(?P<c>[^\s\"'`,;]+)")
+# Inside an object that is a secret's value, the keys that only say "the value" hold it
+# (Terraform's ``"password": {"sensitive": true, "value": "x"}``).
+_GENERIC_VALUE = re.compile(
+    r"(?P<k>[\"']?(?:value|val|data|plaintext|text|current|secret_value)[\"']?[ \t]*[:=][ \t]*)"
+    r"(?P<v>\"[^\"\n]*\"|'[^'\n]*'|[^\s,;}\]]+)"
+)
+# Spring's binding error quotes the rejected value: ``field 'password': rejected value [x]``.
+_REJECTED_VALUE = re.compile(r"rejected value \[(?P<v>[^\]\n]*)\]")

@@ -50,6 +50,9 @@ from harness._redaction_keys import (
 from harness._redaction_match import LogQuery, fold, match_view
 from harness._redaction_numbers import numbers
 from harness._redaction_rules import (
+    _AUTH_CREDENTIAL,
+    _AUTH_SCHEME,
+    _CLOSES,
     _CLOUD_HOST_RE,
     _DASHED_GATE,
     _DIGEST_LABEL,
@@ -57,6 +60,7 @@ from harness._redaction_rules import (
     _DS_SUFFIX,
     _EMAIL,
     _FLAGS,
+    _GENERIC_VALUE,
     _HEX,
     _HOST_CHARS,
     _HOST_SUFFIX_RE,
@@ -67,6 +71,7 @@ from harness._redaction_rules import (
     _IP6_GATE,
     _IP6_RE,
     _KEY_VALUE,
+    _OPENS,
     _PASSPHRASE_WORD,
     _PCT_EMAIL,
     _PCT_KEY,
@@ -78,6 +83,7 @@ from harness._redaction_rules import (
     _PREVIOUS_WORDS,
     _PROSE_KEY,
     _PROSE_STOP,
+    _REJECTED_VALUE,
     _RUN,
     _RUN_PIECES,
     _STATEFUL_NAME,
@@ -336,6 +342,10 @@ def _key_value(text: str, match: re.Match[str]) -> tuple[str, int]:
     value = match.group("qv") if quote is not None else match.group("uv")
     key = match.group("key")
     strength = _strength(text, match.start(), key)
+    if quote is None and strength:
+        special = _wrapped_value(text, match, strength) or _auth_credential(text, match, strength)
+        if special is not None:
+            return special
     secret = (
         bool(value)
         and not _inert(value)
@@ -353,6 +363,80 @@ def _key_value(text: str, match: re.Match[str]) -> tuple[str, int]:
     if quote is None and strength == 2 and "\t" not in match.group("sep"):
         end = _passphrase_end(text, value, end)
     return head + SECRET + tail, end
+
+
+def _wrapped_value(text: str, match: re.Match[str], strength: int) -> tuple[str, int] | None:
+    """A value inside brackets (``password: ['x']``, ``{"value": "x"}``, ``map[k:[x]]``) or
+    quoted by Spring (``password': rejected value [x]``): masked up to its closing bracket."""
+    start = match.start("uv")
+    rejected = _REJECTED_VALUE.match(text, start)
+    opener = ""
+    if rejected is not None:
+        inner_start, inner_end, end = rejected.start("v"), rejected.end("v"), rejected.end()
+    else:
+        opens = _OPENS.match(text, start)
+        if opens is None:
+            return None
+        opener = opens.group()[-1]
+        inner_start = opens.end()
+        closing = _closing(text, inner_start, opener)
+        if closing is None:
+            return None
+        inner_end, end = closing, closing + 1
+    inner = text[inner_start:inner_end].strip().strip("\"'`").strip()
+    head = text[match.start() : inner_start]
+    if opener == "{" and _ASSIGNMENT.search(inner):
+        # An object: its own keys decide, and its "value" keys hold the secret.
+        body = _GENERIC_VALUE.sub(_generic_value, _key_values(text[inner_start:inner_end]))
+        return head + body + text[inner_end:end], end
+    if not inner or inner in PLACEHOLDERS or _inert(inner):
+        return head + _key_values(text[inner_start:inner_end]) + text[inner_end:end], end
+    if strength == 1 and not _looks_credential(inner):
+        return head + _key_values(text[inner_start:inner_end]) + text[inner_end:end], end
+    return head + SECRET + text[inner_end:end], end
+
+
+def _generic_value(match: re.Match[str]) -> str:
+    value = match.group("v")
+    bare = value.strip("\"'")
+    if not bare or bare in PLACEHOLDERS or _inert(bare):
+        return match.group(0)
+    quote = value[0] if value[0] in "\"'" and value[-1] == value[0] and len(value) > 1 else ""
+    return match.group("k") + quote + SECRET + quote
+
+
+def _closing(text: str, start: int, opener: str) -> int | None:
+    """The index of the bracket that closes ``opener`` (opened just before ``start``) on the
+    same line, brackets inside balanced; None when the line ends first."""
+    depth = 1
+    for index in range(start, min(len(text), start + 400)):
+        char = text[index]
+        if char == "\n":
+            return None
+        if char in _CLOSES:
+            depth += 1
+        elif char in "]})":
+            depth -= 1
+            if depth == 0:
+                return index if char == _CLOSES[opener] else None
+    return None
+
+
+def _auth_credential(text: str, match: re.Match[str], strength: int) -> tuple[str, int] | None:
+    """``Authorization: <Scheme> <credential>`` with a scheme no list names: the scheme stays,
+    the credential goes."""
+    if strength != 2 or match.group("scheme"):
+        return None
+    if not match.group("key").lower().rstrip("\"'`").endswith("authorization"):
+        return None
+    value = match.group("uv")
+    credential = _AUTH_CREDENTIAL.match(text, match.end())
+    if credential is None or not _AUTH_SCHEME.fullmatch(value):
+        return None
+    head = text[match.start() : match.end()] + text[match.end() : credential.start("c")]
+    if credential.group("c") in PLACEHOLDERS:
+        return head + credential.group("c"), credential.end()
+    return head + SECRET, credential.end()
 
 
 def _passphrase_end(text: str, value: str, end: int) -> int:

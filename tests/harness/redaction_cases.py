@@ -320,6 +320,41 @@ CASES: dict[str, list[Case]] = {
             "8f0e1d2c3b4a59687766",
         ),
     ],
+    "values wrapped in a list or object": [
+        _c("map[Authorization:[Bearer s3cr3tT0kAbc]]", "s3cr3tT0kAbc"),
+        _c("<QueryDict: {'username': ['bob'], 'password': ['Hunter2024']}>", "Hunter2024"),
+        _c('{"password": {"sensitive": true, "value": "Hunter2024"}}', "Hunter2024"),
+        _c("map[password:[Hunter2024]]", "Hunter2024"),
+        _c("passwords: ['a1b2c3d4e5', 'f6g7h8j9']", "a1b2c3d4e5", "f6g7h8j9"),
+        _c(
+            "Field error in object 'user' on field 'password': rejected value [Hunter2024]; "
+            "codes [Size.user.password]",
+            "Hunter2024",
+        ),
+    ],
+    "authorization schemes": [
+        _c("Authorization: Splunk 1a2b3c4d-1111-2222-3333-444455556666", "444455556666"),
+        _c("authorization: BEARER s3cr3tT0kAbc", "s3cr3tT0kAbc"),
+        _c("Proxy-Authorization: NTLM TlRMTVNTUAABAAAA", "TlRMTVNTUAABAAAA"),
+        _c("Authorization: ApiKey Hunter2024", "Hunter2024"),
+        _c("Authorization: Custom9 abcDEF123456 next=1", "abcDEF123456"),
+    ],
+    "one-time codes and more key names": [
+        _c("totp=482913", "482913"),
+        _c("mfa_code=123456 user=bob", "123456"),
+        _c("otp_code: 998877", "998877"),
+        _c("recovery_codes: 8f3k-2m9x", "8f3k-2m9x"),
+        _c("pswd=Hunter2024", "Hunter2024"),
+        _c("hmac_key=supersecretvalue", "supersecretvalue"),
+        _c("secret_id=ed0a642f-2acf-c2da-232f-1b21300d5f29", "1b21300d5f29"),
+        _c("Ocp-Apim-Subscription-Key: Qx7p9Lm2", "Qx7p9Lm2"),
+        _c("sessionid=9f8e7d6c5b4a39281706f5e4d3c2b1a0x", "9f8e7d6c5b4a3928"),
+        _c("parola=Roma2024x", "Roma2024x"),
+        _c("jelszó=Hunter2024", "Hunter2024"),
+        # A "$" in front of a password does not make it a shell variable.
+        _c("password=$Summer2024", "Summer2024"),
+        _c('{"password": "$ecret123"}', "ecret123"),
+    ],
 }
 
 # Ordinary lines of the same shapes: nothing in them is sensitive, so nothing may change.
@@ -349,5 +384,13 @@ BENIGN: list[str] = [
     "用户登录成功",
     "cache hit key=stock:SKU-11554 ttl_s=300",
     "max_tokens=1024 temperature=0.2",
+    "tokens=[] passwords: []",
+    "password: (none)",
+    "Field error in object 'user' on field 'email': rejected value [bob]; codes [x]",
+    "session=expired user=bob",
+    "session_id=42 user=bob",
+    "Authorization: Bearer <SECRET>",
+    "password=$DB_PASS user=$USER",
+    "export PGPASSWORD=$POSTGRES_PASSWORD",
     "14:05:03.123 checkout-api started in 2.5s on port 8080",
 ]
