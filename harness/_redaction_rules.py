@@ -214,9 +214,16 @@ _PREFIXED_RE = re.compile(
     r"(?<![A-Za-z0-9])(?:" + _PREFIXED + r")(?:[A-Za-z0-9_\-+/=~]|\.(?=[A-Za-z0-9]))*"
 )
 # Hex digests that say they are digests (image digests, checksums, commits) stay visible.
+# A hex run labelled as a digest or an identifier (a commit, a trace or span, a request or
+# event id): evidence, not a secret.
 _DIGEST_LABEL = re.compile(
-    r"(?i:sha(?:1|224|256|384|512)|md5|checksum|digest|commit|integrity)[ \t]*[:=@][ \t]*\"?\Z"
+    r"(?i:sha(?:1|224|256|384|512)?|md5|checksum|digest|commit|integrity|revision|rev|git_?sha|"
+    r"trace_?id|traceid|span_?id|spanid|parent_?id|request_?id|req_?id|event_?id|"
+    r"correlation_?id|x-b3-traceid|x-b3-spanid|x-request-id|etag)[\"']?"
+    r"(?:[ \t]*[:=@][ \t]*[\"']?|[ \t]+)\Z"
 )
+# A W3C traceparent: version, trace id, parent span id, flags.
+_TRACEPARENT = re.compile(r"[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}")
 
 _URL_USERINFO = re.compile(
     # user:password@ in URLs and DSNs (jdbc:mysql://, postgres://, redis://, amqp://, ...).

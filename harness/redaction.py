@@ -87,6 +87,7 @@ from harness._redaction_rules import (
     _RUN,
     _RUN_PIECES,
     _STATEFUL_NAME,
+    _TRACEPARENT,
     _URL_USERINFO,
     _USERINFO,
     EMAIL,
@@ -594,6 +595,8 @@ def _run(match: re.Match[str]) -> str:
     run = match.group(0)
     start = match.start()
     if _HEX.fullmatch(run) and _DIGEST_LABEL.search(match.string, max(0, start - 24), start):
+        return run
+    if _TRACEPARENT.fullmatch(run):
         return run
     return _redact_run(run)
 

@@ -392,5 +392,11 @@ BENIGN: list[str] = [
     "Authorization: Bearer <SECRET>",
     "password=$DB_PASS user=$USER",
     "export PGPASSWORD=$POSTGRES_PASSWORD",
+    # Hex identifiers labelled as what they are: evidence a diagnosis cites.
+    "trace_id=4bf92f3577b34da6a3ce929d0e0e4736 span_id=00f067aa0ba902b7 took 5003 ms",
+    "traceparent: 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01",
+    "deployed commit 3f2a9c1e5b7d4a6f8e0c2b4d6f8a0c2e4b6d8f0a to checkout-api",
+    '"sha": "3f2a9c1e5b7d4a6f8e0c2b4d6f8a0c2e4b6d8f0a"',
+    "X-Request-Id: 9f8e7d6c5b4a39281706f5e4d3c2b1a0",
     "14:05:03.123 checkout-api started in 2.5s on port 8080",
 ]
