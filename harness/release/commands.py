@@ -14,7 +14,8 @@ Three classes, each a pattern over the text as shown (:func:`~harness.release.re
 
 A command that is named only to warn against it ("never run DROP TABLE in production", "do
 not disable the WAF") is not a recommendation: a match right after a negation (``do not``,
-``never``, ``avoid``… followed by at most two words) is skipped. Scoped, reversible operations
+``never``, ``avoid``…, then at most two filler words such as "run" or "the") is skipped;
+"don't hesitate to run …" is not a negation of the command. Scoped, reversible operations
 stay released: deleting one pod (its controller replaces it), a scoped UPDATE or DELETE,
 removing a single file, cleaning ``/tmp``.
 """
