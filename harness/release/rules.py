@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import cached_property
 
 # The parser and opcodes of the standard library's regular expressions (stable since 3.11).
 from re import _constants as sre  # type: ignore[attr-defined]
@@ -114,14 +115,26 @@ class Rules:
     """One pattern, searched alternative by alternative where each one's anchors occur.
 
     Only for case-insensitive patterns: a text is compared with the anchors in lower case.
+    Nothing is parsed or compiled until first use: every process that imports the content
+    checks (each Ray worker among them) would otherwise pay for hundreds of patterns it may
+    never run.
     """
 
+    _FLAGS = re.IGNORECASE
+
     def __init__(self, pattern: str) -> None:
-        flags = re.IGNORECASE
-        self.pattern = re.compile(pattern, flags)
-        self.alternatives = tuple(
-            _Alternative(anchors_of(part, flags), re.compile(part, flags))
-            for part in alternatives(pattern)
+        self.source = pattern
+
+    @cached_property
+    def pattern(self) -> re.Pattern[str]:
+        """The whole pattern, compiled (what the alternatives together match)."""
+        return re.compile(self.source, self._FLAGS)
+
+    @cached_property
+    def alternatives(self) -> tuple[_Alternative, ...]:
+        return tuple(
+            _Alternative(anchors_of(part, self._FLAGS), re.compile(part, self._FLAGS))
+            for part in alternatives(self.source)
         )
 
     def finditer(self, text: str, hits: frozenset[str]) -> Iterator[re.Match[str]]:
@@ -136,16 +149,20 @@ class Rules:
 class RuleBook:
     """Named :class:`Rules`, checked in order, with one pass for the anchors of all of them (an
     Aho-Corasick automaton: every occurrence of every anchor, overlapping ones included, in time
-    linear in the text)."""
+    linear in the text), built on first use."""
 
     def __init__(self, rules: tuple[tuple[str, Rules], ...]) -> None:
         self.rules = rules
-        self._automaton = ahocorasick.Automaton()
-        for _, r in rules:
+
+    @cached_property
+    def _automaton(self) -> Any:
+        automaton = ahocorasick.Automaton()
+        for _, r in self.rules:
             for alternative in r.alternatives:
                 for anchor in alternative.anchors or ():
-                    self._automaton.add_word(anchor, anchor)
-        self._automaton.make_automaton()
+                    automaton.add_word(anchor, anchor)
+        automaton.make_automaton()
+        return automaton
 
     def hits(self, text: str) -> frozenset[str]:
         """The anchors that occur in ``text`` (compared in lower case)."""
