@@ -30,8 +30,8 @@ statement reads no hidden value at all and is left exactly as it is —
    beside it); a column of a grouped select that is neither grouped on, aggregated, nor
    determined by a grouped key (SQLite and MariaDB both take it from the first row read —
    ``SELECT id, COUNT(*) FROM shop.customers`` names the customer with the first e-mail);
-   SUM/AVG/STDDEV/VARIANCE over anything but a plain column, a literal, a COUNT or a MIN/MAX of
-   a plain column (a crafted float or
+   SUM/AVG/STDDEV/VARIANCE over anything but a plain column, a literal, a COUNT, a MIN/MAX of
+   a plain column or a CASE/IF whose results are small integer literals (a crafted float or
    near-2^63 integer makes the result, or SQLite's "integer overflow", depend on the order of
    the partial sums); an order-dependent window function over a named window (other functions
    share its ORDER BY).
@@ -178,6 +178,8 @@ class _Orderer:
             return True  # one constant, or row counts (small non-negative integers)
         if isinstance(argument, (exp.Min, exp.Max)):
             return self._plain_argument(argument, scope)  # values of the column itself
+        if isinstance(argument, (exp.Case, exp.If)):
+            return _small_integer_branches(argument)  # a count of matching rows, say
         return isinstance(argument, exp.Column) and self._plain_column(argument, scope)
 
     def _plain_column(self, column: exp.Column, scope: Scope) -> bool:
@@ -458,6 +460,30 @@ def _projected(select: exp.Select, target: exp.Expr) -> str | None:
         if _text(_unwrap(projection)) == wanted:
             return str(projection.alias_or_name)
     return None
+
+
+_SMALL_INTEGER = 2**31
+
+
+def _small_integer_branches(node: exp.Case | exp.If) -> bool:
+    """True when every result of a CASE or IF is NULL or an integer literal of at most 2^31:
+    a sum of such values is exact and cannot overflow in any order of the rows (the failure
+    rate idiom ``SUM(CASE WHEN status = 'failed' THEN 1 ELSE 0 END)``)."""
+    if isinstance(node, exp.Case):
+        values = [branch.args.get("true") for branch in node.args.get("ifs") or []]
+        values.append(node.args.get("default"))
+    else:
+        values = [node.args.get("true"), node.args.get("false")]
+    return all(
+        value is None
+        or isinstance(value, exp.Null)
+        or (
+            isinstance(value, exp.Literal)
+            and value.is_int
+            and abs(int(value.this)) <= _SMALL_INTEGER
+        )
+        for value in values
+    )
 
 
 def _append_order(node: exp.Expr, breakers: list[exp.Expr]) -> None:

@@ -171,6 +171,9 @@ REFUSED = [
     "SELECT JSON_ARRAYAGG(id) AS j FROM shop.customers",
     "SELECT region, COUNT(*) AS n FROM shop.customers GROUP BY region WITH ROLLUP",
     "SELECT SUM(CASE WHEN id = 5 THEN 9223372036854775807 ELSE 1 END) AS s FROM shop.customers",
+    "SELECT SUM(CASE WHEN id = 5 THEN 2147483649 ELSE 1 END) AS s FROM shop.customers",
+    "SELECT SUM(IF(id = 5, 0.1, 1)) AS s FROM shop.customers",
+    "SELECT SUM(CASE WHEN id = 5 THEN id ELSE 1 END) AS s FROM shop.customers",
     "SELECT AVG(id * 1e300) AS a FROM shop.customers",
     "SELECT SUM(d.v) AS s FROM (SELECT id * 2 AS v FROM shop.customers) AS d",
     "SELECT STDDEV(o.total_cents / 3) AS s FROM shop.orders o JOIN shop.customers c "
@@ -197,6 +200,11 @@ def test_what_no_order_can_fix_is_refused(validator: SqlValidator, sql: str) -> 
         "SELECT id FROM shop.api_tokens) AS d",
         "SELECT DATE_FORMAT(created_at, '%Y-%m') AS m, COUNT(*) AS n FROM shop.customers "
         "GROUP BY DATE_FORMAT(created_at, '%Y-%m')",
+        # Counting rows that match: small integer results sum exactly in any order.
+        "SELECT SUM(CASE WHEN region = 'eu' THEN 1 ELSE 0 END) AS eu, COUNT(*) AS n "
+        "FROM shop.customers",
+        "SELECT region, SUM(IF(region = 'eu', 1, 0)) AS eu FROM shop.customers GROUP BY region",
+        "SELECT AVG(CASE WHEN region = 'eu' THEN 100 END) AS pct FROM shop.customers",
     ],
 )
 def test_order_independent_aggregates_stay_legal(validator: SqlValidator, sql: str) -> None:
