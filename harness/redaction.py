@@ -390,9 +390,12 @@ def _wrapped_value(text: str, match: re.Match[str], strength: int) -> tuple[str,
         # An object: its own keys decide, and its "value" keys hold the secret.
         body = _GENERIC_VALUE.sub(_generic_value, _key_values(text[inner_start:inner_end]))
         return head + body + text[inner_end:end], end
-    if not inner or inner in PLACEHOLDERS or _inert(inner):
-        return head + _key_values(text[inner_start:inner_end]) + text[inner_end:end], end
-    if strength == 1 and not _looks_credential(inner):
+    if (
+        not inner
+        or inner in PLACEHOLDERS
+        or _inert(inner)
+        or (strength == 1 and not _looks_credential(inner))
+    ):
         return head + _key_values(text[inner_start:inner_end]) + text[inner_end:end], end
     return head + SECRET + text[inner_end:end], end
 

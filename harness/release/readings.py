@@ -80,11 +80,8 @@ def readings(text: str) -> tuple[str, ...]:
     leet = _LEET_WORD.sub(_unleet, decoded)
     if leet not in seen:
         found.append(leet)
-    runs = [
-        _decoded(token.strip("\"'()[]{}<>,;:."))
-        for token in base.split()
-        if len(token) >= 24 and _BASE64.fullmatch(token.strip("\"'()[]{}<>,;:."))
-    ]
+    tokens = (token.strip("\"'()[]{}<>,;:.") for token in base.split() if len(token) >= 24)
+    runs = [_decoded(token) for token in tokens if _BASE64.fullmatch(token)]
     if any(runs):
         found.append(_folded("\n".join(r for r in runs if r)))
     return tuple(found)
