@@ -6,6 +6,7 @@ it without depending on each other.
 
 from __future__ import annotations
 
+import re
 from enum import Enum
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -39,6 +40,18 @@ class IssueCode(str, Enum):
     NO_CONCLUSIONS = "NO_CONCLUSIONS"
     SEMANTIC_UNSUPPORTED = "SEMANTIC_UNSUPPORTED"
     INJECTION_DETECTED = "INJECTION_DETECTED"
+    DANGEROUS_COMMAND = "DANGEROUS_COMMAND"
+
+
+# What a ref, an id or a tool call id looks like (``tpl:3f2a``, ``evt:12``, ``doc:RB-7#2``,
+# ``c1``). The draft's own values for them are echoed in public issues only in this shape: a
+# model-written ref is draft text, and one that is a sentence, a link or a command must not
+# reach the operator through a fallback's validation issues.
+_REF_SHAPE = re.compile(r"(?!.*//)\w[\w.:#/@+-]*")
+
+
+def _shown(value: str) -> str:
+    return value if _REF_SHAPE.fullmatch(value) else "<not shown>"
 
 
 class ValidationIssue(BaseModel):
@@ -53,14 +66,19 @@ class ValidationIssue(BaseModel):
     detail: str = Field(default="", max_length=200)
 
     def render(self, *, public: bool = False) -> str:
-        """A one-line rendering; ``public`` drops details quoted from the model's own text."""
+        """A one-line rendering.
+
+        ``public`` drops details quoted from the model's own text and shows the draft's refs
+        and ids only where they have a ref's shape (``_REF_SHAPE``).
+        """
+        show = _shown if public else str
         parts = [self.code.value]
         if self.conclusion_id:
-            parts.append(f"conclusion={self.conclusion_id}")
+            parts.append(f"conclusion={show(self.conclusion_id)}")
         if self.tool_call_id:
-            parts.append(f"tool_call_id={self.tool_call_id}")
+            parts.append(f"tool_call_id={show(self.tool_call_id)}")
         if self.item_ref:
-            parts.append(f"item_ref={self.item_ref}")
+            parts.append(f"item_ref={show(self.item_ref)}")
         if self.detail and not (public and self.code is IssueCode.UNGROUNDED_TOKEN):
             parts.append(self.detail)
         return " ".join(parts)

@@ -29,7 +29,7 @@ from harness.guards.evidence import EvidenceGuard, EvidenceVerdict, StepCheck, V
 from harness.guards.semantic import SemanticGuard
 from harness.models import Component
 from harness.ports import CanonicalStore
-from harness.release.commands import dangerous_command
+from harness.release.commands import advised_command, dangerous_command, prescribed_command
 from harness.release.content import ContentPolicy, injection
 from harness.release.facts import observed_facts
 from harness.release.report import render_limitations, render_summary
@@ -170,9 +170,10 @@ class ReleasePolicy:
         return report
 
     def answer(self, run_id: str, answer: AgentAnswer) -> Answer:
-        """An Answer to release: links defanged; withheld when it reads like an instruction."""
+        """An Answer to release: links defanged; withheld when it reads like an instruction or
+        recommends a dangerous command."""
         text = answer.text or ""
-        if injection(text) is not None:
+        if injection(text) is not None or prescribed_command(text) is not None:
             text = WITHHELD_ANSWER
         return Answer.bounded(
             run_id=run_id,
@@ -225,6 +226,13 @@ class ReleasePolicy:
             found = injection(conclusion.statement)
             if found is not None:
                 issues.append(_injection_issue(found, conclusion_id=conclusion.id))
+            elif advised_command(conclusion.statement) is not None:
+                # A claim that tells the operator to run a dangerous command is a next step
+                # that escaped the next steps' checks; one that names the command that caused
+                # the incident is not (``advised_command``).
+                issues.append(
+                    ValidationIssue(code=IssueCode.DANGEROUS_COMMAND, conclusion_id=conclusion.id)
+                )
             conclusions.append(
                 conclusion.model_copy(
                     update={"statement": self.content.defang(conclusion.statement)}
