@@ -1,9 +1,10 @@
 """Normalising text before it is judged: what a reader sees, not how it was encoded.
 
 Checks that decide on text (grounding, the content scanner) must not be fooled by spelling:
-NFKC folds full-width and compatibility forms, zero-width characters are dropped, and letters
-that render like Latin ones (Cyrillic, Greek; Unicode's confusables, restricted to the ones
-that occur in identifiers and words) fold to Latin. :func:`fold` also ignores case.
+NFKC folds full-width and compatibility forms, characters that render as nothing are dropped,
+and letters that render like Latin ones (Cyrillic, Greek, Armenian, IPA and small capitals;
+Unicode's confusables, restricted to the ones that occur in identifiers and words) fold to
+Latin. :func:`fold` also ignores case.
 """
 
 from __future__ import annotations
@@ -13,7 +14,19 @@ from functools import lru_cache
 
 __all__ = ["fold", "plain", "visible"]
 
-_ZERO_WIDTH = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff\u00ad\u180e"), None)
+# Characters that render as nothing: zero-width spaces and joiners, the soft hyphen,
+# direction marks and embeddings, invisible operators, variation selectors, Hangul fillers.
+_ZERO_WIDTH = dict.fromkeys(
+    [
+        *map(ord, "\u200b\u200c\u200d\u2060\ufeff\u00ad\u180e\u200e\u200f\u061c"),
+        *range(0x202A, 0x202F),
+        *range(0x2061, 0x2065),
+        *range(0x2066, 0x206A),
+        *range(0xFE00, 0xFE10),
+        *map(ord, "\u3164\u115f\u1160\uffa0"),
+    ],
+    None,
+)
 _CONFUSABLES = str.maketrans(
     {
         "А": "A", "В": "B", "Е": "E", "К": "K", "М": "M", "Н": "H", "О": "O", "Р": "P",
@@ -23,6 +36,10 @@ _CONFUSABLES = str.maketrans(
         "Α": "A", "Β": "B", "Ε": "E", "Ζ": "Z", "Η": "H", "Ι": "I", "Κ": "K", "Μ": "M",
         "Ν": "N", "Ο": "O", "Ρ": "P", "Τ": "T", "Υ": "Y", "Χ": "X", "ο": "o", "ν": "v",
         "ρ": "p", "τ": "t", "υ": "u", "χ": "x", "ι": "i", "κ": "k",
+        "օ": "o", "ս": "u", "ɑ": "a", "ı": "i", "ɪ": "i", "ɢ": "g", "ɴ": "n", "ᴏ": "o",
+        "ʀ": "r", "ᴇ": "e", "ᴀ": "a", "ʙ": "b", "ᴄ": "c", "ᴅ": "d", "ꜰ": "f", "ʜ": "h",
+        "ᴊ": "j", "ᴋ": "k", "ʟ": "l", "ᴍ": "m", "ᴘ": "p", "ꜱ": "s", "ᴛ": "t", "ᴜ": "u",
+        "ᴠ": "v", "ᴡ": "w", "ʏ": "y", "ᴢ": "z",
         "‐": "-", "‑": "-", "‒": "-", "–": "-", "—": "-", "−": "-",
     }
 )  # fmt: skip

@@ -42,7 +42,8 @@ _A_MODEL = (
     r"((ai|llm|gpt|(large\s+)?language\s+model)s?([\s-]+(based\s+)?"
     r"(agents?|models?|assistants?|tools?|systems?|readers?|summari[sz]ers?))?|assistants?|"
     r"chatbots?|copilots?|summari[sz]ers?|claude|chatgpt|gpt-?\d\w*|gemini|"
-    r"automated\s+(\w+\s+){0,2}(agents?|systems?|readers?|tools?|analy[sz]ers?|summari[sz]ers?)|"
+    r"automated\s+(\w+\s+){0,2}(agents?|systems?|readers?|tools?|analy[sz]ers?|summari[sz]ers?|"
+    r"reviewers?)|"
     r"(diagnosis|diagnostic|incident|analysis|triage)\s+(agents?|assistants?|bots?))\b"
 )
 # The model named as a thing of the incident (its team, queue, rollout...), not addressed.
@@ -53,33 +54,85 @@ _NOT_ADDRESSED = (
 _READING = r"(reading|processing|parsing|summari[sz]ing|analy[sz]ing|ingesting)"
 _OVERRIDE_NOUN = (
     r"(instructions?|rules?|prompts?|directions?|guidelines?|guardrails?|polic(?:y|ies)|"
-    r"constraints?|context|messages?|guidance|directives?|programming|training|orders|task)"
+    r"constraints?|context|messages?|guidance|directives?|programming|training|orders|task|brief|"
+    r"briefing)"
 )
+# What makes a role word in front of a line a turn of a conversation rather than a logger's
+# name or a log's subject (``INFO [system] scheduler started``, ``system: disk usage 91%``):
+# within the next few words, the reader is addressed, directed or told what to conclude.
+_DIRECTED = (
+    r"(?=[^\n]{0,60}\b(you|your|ignore|disregard|forget|override|assistant|ai|llm|model|respond|"
+    r"reply|answer|say|output|print|conclude|diagnosis|report|state|mark|close|resolved?|approve|"
+    r"must|mandatory|directive|instructions?|always|never|do\s+not|don['’]?t|instead|i\s+will|"
+    r"recommend|skip)\b)"
+)
+_PREVIOUS = (
+    r"(vorherig|früher|bisherig|vorangegangen|obig|anterior|previ[ao]s?\b|precedent|précédent|"
+    r"antérieur|prévi|vorige|eerdere|voorgaande|poprzedni|wcześniejsz|önceki|предыдущ|прежн|"
+    r"ранее|السابق|पिछल|पहले\s+के)"
+)
+_INSTRUCTIONS = (
+    r"(anweisung|instruktion|befehl|vorgabe|regeln|richtlinie|anordnung|instrucci|indicaci|"
+    r"[oó]rdenes|ordens?\b|ordres|ordini|reglas|directri|directiv|pautas|instructions|consignes|"
+    r"r[eè]gles|instru[cç]|orienta[cç]|regras|diretri|diretiv|istruzion|indicazion|regole|"
+    r"direttiv|opdracht|instructie|richtlijn|regels|aanwijzing|instrukcj|polece|regu[lł]|zasad|"
+    r"wytyczn|talimat|kural|yönerge|komut|инструкци|правил|указани|команд|التعليمات|القواعد|"
+    r"الأوامر|الإرشادات|निर्देश|नियम|आदेश)"
+)
+_PREVIOUS_INSTRUCTIONS = (
+    _PREVIOUS
+    + r"\S*\s+(\S+\s+)?"
+    + _INSTRUCTIONS
+    + r"|"
+    + _INSTRUCTIONS
+    + r"\S*\s+(\S+\s+)?"
+    + _PREVIOUS
+    + r"|"
+    r"(이전|앞의)[^.!?\n]{0,6}(지시|지침|규칙|명령)|(前の|これまでの|以前の|先の)[^。\n]{0,6}(指示|命令|ルール|指令)|"
+    r"(之前|以前|先前|上面|上述|此前|前面|早先|原来|原先)的?\s*(所有)?\s*(指令|指示|规则|命令|说明)|"
+    r"(chỉ\s+dẫn|hướng\s+dẫn|quy\s+tắc|chỉ\s+thị|mệnh\s+lệnh)\s+(\w+\s+)?trước"
+)
+# Words that make the determiner and noun of an override ("previous instructions") the
+# reader's own, where "the previous alerting rules" are a system's.
+_OVERRIDE_QUALIFIER = r"((system|safety|original|old|initial|given|above|earlier)\s+)?"
 _INJECTION_CLASSES: tuple[tuple[str, Rules], ...] = (
     (
         "OVERRIDE",
         Rules(
-            r"\b(ignore|disregard|forget|override|bypass|drop|discard|overwrite|abandon)\b"
+            r"\b(ignore|disregard|forget|override|bypass|drop|discard|overwrite|abandon|set\s+aside|"
+            r"put\s+aside|pay\s+no\s+attention\s+to|never\s+mind|throw\s+out|scrap|dismiss|nullify|"
+            r"cancel)\b"
             r"[^.!?]{0,80}?\b(previous|prior|above|earlier|preceding|all|any|your|system|original|"
             r"these|those)\b[^.!?]{0,30}?\b" + _OVERRIDE_NOUN + r"\b|"
             r"\b(ignore|disregard|forget)\s+(everything|anything|all)\s+(above|before|prior|"
             r"previously|earlier|you\s+(were|have\s+been|'ve\s+been)\s+(told|given|instructed))\b|"
             r"\b(ignore|disregard|forget)\s+(all\s+)?(the\s+)?(above|previous|prior|preceding)\s*"
             r"(\.|,|;|:|and\b|$)|"
-            r"\b(ignore|disregard|forget)\s+(what|whatever|anything)\s+(you|the\s+(operator|user))\s+"
+            r"\b(ignore|disregard|forget|never\s+mind)\s+(what|whatever|anything)\s+(you|the\s+(operator|"
+            r"user))\s+"
             r"(were|was|have\s+been|asked|told|said)\b|"
             r"\b(ignore|disregard)\s+the\s+(question|request|task|query)\b|"
             r"\b(stop|quit)\s+following\s+(your|the|all|any)\b|"
             r"\b(do\s+not|don['’]?t|no\s+longer)\s+follow\s+(the|your|any|these|those)\s+(\w+\s+)?"
             r"(instructions?|rules?|guidance|guidelines)\b|"
-            r"\b(previous|prior|earlier|original|above|your|the)\s+(\w+\s+)?"
+            r"\b(previous|prior|earlier|original|above|your|the)\s+"
+            + _OVERRIDE_QUALIFIER
             + _OVERRIDE_NOUN
             + r"\s+(are|is|have\s+been|has\s+been|have|has)\s+(now\s+)?(void|revoked|cancell?ed|"
-            r"obsolete|superseded|replaced|invalid|changed|overridden|lifted|suspended)\b|"
+            r"obsolete|superseded|replaced|invalid|changed|overridden|lifted|suspended|outdated)\b|"
+            r"\b"
+            + _OVERRIDE_NOUN
+            + r"\s+you\s+(received|were\s+given|got|have\s+been\s+given|were\s+told)"
+            r"(\s+(earlier|before|previously|so\s+far))?\s+(no\s+longer\s+appl(y|ies)|(is|are)\s+(now\s+)?"
+            r"(void|obsolete|cancell?ed|revoked|superseded|invalid|outdated))\b|"
+            r"\b(whatever|everything|anything)\s+you\s+(were|have\s+been)\s+(told|given|asked|instructed)"
+            r"\b[^.!?;]{0,40}\b(is|are)\s+(now\s+)?(void|obsolete|outdated|cancell?ed|invalid|irrelevant)\b|"
+            r"\byour\s+(\w+\s+)?(rules|instructions|orders|guidelines|brief\w*|directives)\s+(have\s+)?"
+            r"(changed|been\s+(updated|replaced|changed))\b|"
             r"\byour\s+(new|real|actual|true|only)\s+(task|instructions?|objective|goal|job|role)\s+"
             r"(is|are)\b|"
             r"\bfrom\s+now\s+on,?\s+(you\b|ignore\b|say\b|respond\b|answer\b|act\s+as\b)|"
-            r"\bskip\s+(all\s+|the\s+|any\s+|your\s+)?(safety|security|evidence|verification|"
+            r"\bskip\s+(all\s+(the\s+)?|any\s+|your\s+|every\s+)?(safety|security|evidence|verification|"
             r"validation|guard)\s+(checks?|guards?|steps?|rules?)\b|"
             r"\bstop\s+(analy[sz]ing|investigating|the\s+analysis|thinking|reasoning)\b|"
             # The same override in other languages.
@@ -94,24 +147,43 @@ _INJECTION_CLASSES: tuple[tuple[str, Rules], ...] = (
             r"[^.!?]{0,40}\b(instrucciones|instructions|anweisungen|regeln|consignes|reglas|"
             r"instru[cç][oõ]es|istruzioni|regole|instructies|vorgaben|r[eè]gles)\b|"
             r"(игнорируй|игнорируйте|забудь|забудьте|не\s+обращай(те)?\s+внимания)\s+"
-            r"[^.!?]{0,30}(инструкци|правил|указани)",
+            r"[^.!?]{0,30}(инструкци|правил|указани)|"
+            # Elsewhere the two words that name the reader's instructions, "previous" and
+            # "instructions", stand next to each other in either order; incident text in these
+            # languages has little reason to speak of earlier instructions at all.
+             + _PREVIOUS_INSTRUCTIONS,
         ),
     ),
     (
         "ROLE_MARKER",
         Rules(
-            r"\[\s*(system|inst|/inst|override|admin|developer|assistant|agent|sys)\s*\]|"
+            r"\[\s*/?inst\s*\]|(^|[\n>\"'{])\s*\[\s*(system|override|admin|developer|assistant|agent|"
+            r"sys)\s*\]|\[\s*(system|override|admin|developer|assistant|agent|sys)\s*\]"
+            + _DIRECTED
+            + r"|"
             r"【\s*(system|sys|inst)\s*】|\{\{\s*(system|sys)\s*\}\}|"
             r"<\|?\s*(im_start|im_end|system|endoftext|assistant)\s*\|?>|"
             r"<\|\s*(start_header_id|end_header_id|eot_id|begin_of_text|eom_id|user)\s*\|>|"
             r"</?\s*(start_of_turn|end_of_turn|system|developer|sys)\s*>|<<\s*/?\s*sys\s*>>|"
-            r"(^|[\n>\"'{])\s*(system|assistant|developer|human)\s*:\s|"
-            r"[\"']role[\"']\s*:\s*[\"'](system|developer|assistant)[\"']|"
+            r"</?\s*(system|developer|sys|admin|assistant)[-_](reminder|message|prompt|note|"
+            r"instructions?|override)\s*>|<\s*admin\s*>|"
+            r"(^|\n)\s*#+\s*(system|assistant|user|human)\s*(:|\n)|"
+            r"[*=~-]{2,}\s*(system|assistant|admin|developer)(\s+(message|prompt|note|notice))?\s*"
+            r"[*=~-]{2,}|(^|[\n;:.]\s*)(sys|system)>\s|\(\s*system\s*\)\s*" + _DIRECTED + r"|"
+            r"@(system|admin|assistant)\b\s*"
+            + _DIRECTED
+            + r"|\bsystem\s+prompt\s+(update|override|"
+            r"change)\b|"
+            r"(^|[\n>\"'{])\s*(system|assistant|developer|human)\s*:\s" + _DIRECTED + r"|"
+            r"[\"']role[\"']\s*:\s*[\"'](system|developer|assistant)[\"']"
+            r"(?=[^\n}]{0,20}[\"'](content|text|parts|message)[\"'])|"
             r"\b(system|assistant|user|ai|llm)\s*:\s*(ignore|disregard|forget|you are|from now on|"
             r"new instructions|approve|conclude|mark|close|say|report)\b|"
-            r"#{2,}\s*(system|instructions?|embedded directive|directive)\b|"
+            r"#{2,}\s*(system(\s+(prompt|message|instructions?))?|embedded\s+directive|directive)\s*"
+            r"(:|\n|$)|"
             r"\b(system|developer)\s+(notice|prompt|message|override|directive|instructions?|"
-            r"update|command|note)\s*(:|\]|-{1,2}\s)|\bsystem\s+override\b|"
+            r"command)\s*(:|\]|-{1,2}\s)|\bsystem\s+override\b|"
+            r"\b(system|developer)\s+(update|note)\s*(:|\]|-{1,2}\s)" + _DIRECTED + r"|"
             r"\b(important|urgent|new|updated|additional|special|mandatory)\s+instructions?\s*:|"
             r"\b(begin|start|end)\s+(of\s+)?(the\s+)?(system|developer)\s+(message|prompt|"
             r"instructions?)\b|"
@@ -128,7 +200,13 @@ _INJECTION_CLASSES: tuple[tuple[str, Rules], ...] = (
             r"summari[sz]\w*|conclude|recommend|say|report|output|respond|reply|answer)\b|"
             # Text styled away from a human reader, still read by a model.
             r"\[//\]:\s*#|\bstyle\s*=\s*[\"'][^\"']*(display\s*:\s*none|visibility\s*:\s*hidden|"
-            r"font-size\s*:\s*0)|<\s*\w+\s+hidden\b",
+            r"font-size\s*:\s*0)|<\s*\w+\s+hidden\b|\[comment\]\s*:\s*<>|"
+            r"\bclass\s*=\s*[\"'][^\"']*\bsr-only\b|\baria-hidden\s*=\s*[\"']?true[^>]*>[^<]{8,}|"
+            r"\bheight\s*:\s*0(px)?\s*;[^\"']*overflow\s*:\s*hidden|<\s*font\b[^>]*\bsize\s*=\s*[\"']?0\b|"
+            r"\bopacity\s*:\s*0(\.0+)?\s*[;\"'}]|<\s*noscript\b|"
+            # A field named for a model reader.
+            r"\b(ai|llm|gpt|assistant|copilot|chatbot)[_-](hint|note|notes|instructions?|directive|"
+            r"prompt|message|guidance|override|context)\b|\b(diagnosis|system|prompt|agent)[_-]override\b",
         ),
     ),
     (
@@ -143,7 +221,8 @@ _INJECTION_CLASSES: tuple[tuple[str, Rules], ...] = (
             r"in\s+(english|json|caps)|using|[\"'])|"
             r"\byou\s+(must|should|shall|have to|need to|are required to)\s+(now\s+)?"
             r"(output|say|respond|reply|answer|print|prepend|echo|ignore|disregard|forget|"
-            r"obey|comply|follow these)\b|"
+            r"obey|comply|follow these)\b(?!\s+(the\s+|this\s+|that\s+|these\s+|those\s+)?"
+            r"([\w-]+\s+){0,2}(alerts?|alarms?|warnings?|pages?|noise|flaps?)\b)|"
             r"\byou\s+are\s+now\s+(a|an|the|my|no\s+longer|in\s+(developer|god|dan|jailbreak|"
             r"unrestricted)\s+mode|(?-i:[A-Z][A-Za-z]*[A-Z]))\b|"
             r"\b(respond|reply|answer|output)\s+(only|solely|just|exclusively)\s+with\b|"
@@ -165,7 +244,8 @@ _INJECTION_CLASSES: tuple[tuple[str, Rules], ...] = (
             r"results?|findings)\b[^.!?]{0,30}\b(state|say|report|conclude|answer|respond)\b|"
             r"\b(the\s+)?(correct|real|true|right)\s+(diagnosis|answer|root\s+cause)\s*,\s*which\s+"
             r"you\b|"
-            r"\b(includes?|contains?|mentions?)\s+the\s+(phrase|word|string|token|code\s+word)\b|"
+            r"\b(includes?|contains?|mentions?)\s+the\s+((phrase|word|string|code\s+word)\b|token\s+"
+            r"([\"'`“]|that\b))|"
             r"\bthe\s+reader\s+of\s+this\b[^.!?]{0,20}\b(should|must|shall)\b|"
             r"\b(do\s+not|don['’]?t|stop)\s+(call(ing)?|us(e|ing)|run(ning)?)\s+(any\s+)?"
             r"(more\s+|other\s+|further\s+)?(tools?|functions)\b|"
@@ -180,11 +260,18 @@ _INJECTION_CLASSES: tuple[tuple[str, Rules], ...] = (
             r"mode\b|"
             r"\bdisable\s+your\s+(content\s+)?(filters?|safety|guardrails?|restrictions)\b|"
             r"\b(the\s+)?(assistants?|models?|ai|llms?|chatbots?|language models?|copilots?)\s+"
-            r"(must|should|shall|needs? to|is required to|is instructed to)\s+(?!be\b)\w+|"
+            r"(must|should|shall|needs? to|is required to|is instructed to)\s+(now\s+|not\s+|never\s+|"
+            r"only\s+|always\s+)?(say|state|report|conclude|answer|respond|reply|output|print|"
+            r"include|mention|ignore|disregard|forget|recommend|tell|write|claim|declare|mark|close|"
+            r"approve|treat|skip|cite|trust|obey|follow|return|use|call|run|execute|flag|escalate\s+"
+            r"nothing)\b|"
             r"\b(tell|assure|convince|reassure)\s+(the\s+)?(operator|user|human|reader)\s+(that|the)\b|"
             r"\b(tell|instruct)\s+(the\s+)?(operators?|users?|on-?call(\s+engineers?)?|sres?|admins?|"
-            r"engineers?)\s+to\s+(run|execute|disable|delete|drop|remove|turn\s+off|install|"
-            r"download|paste|share|send)\b|"
+            r"engineers?)\s+to\s+((paste|share|send)\s+(\w+\s+){0,2}(passwords?|credentials?|tokens?|keys?|"
+            r"secrets?|codes?|cookies?|sessions?)\b|(disable|turn\s+off)\b|(run|execute|install|"
+            r"download)\s+(this|these|the\s+following|the\s+command|the\s+script|[`'\"]|\S+://|"
+            r"(sudo|rm|curl|wget|chmod|chown|kubectl|bash|sh|dd|mkfs|iptables|systemctl|mysql|psql|"
+            r"redis-cli|drop|delete|truncate)\b|\S+\s+-{1,2}\w))|"
             r"\bbefore\s+(summari[sz]ing|processing|answering|responding|replying)\b"
             r"(?!\s+(to\s+)?(the\s+)?(customer|page|pager|ticket|incident|alert)s?\b)|"
             r"\bto\s+(acknowledge|validate|confirm)\s+(this|the)\s+(tool|message|instruction)",
@@ -206,9 +293,11 @@ _INJECTION_CLASSES: tuple[tuple[str, Rules], ...] = (
     (
         "TOOL_STEERING",
         Rules(
-            r"\b(call|invoke|trigger)\s+(the\s+|this\s+)?(\w+\s+)?(tool|function)\b"
-            r"(?!\s+(call|result)s?\b)|\b(use|run|execute)\s+(the\s+|this\s+)?\w*_\w*\s+"
-            r"(tool|function)\b|"
+            r"\b(call|invoke|trigger|use|run|execute)\s+(the\s+|this\s+)?(\w+\s+)?(tool|function)\s+"
+            r"(now|immediately|first|next|with|using|passing|for\s+(every|all|each)|on\s+(every|all)|"
+            r"to\s+(send|fetch|query|read|get|post|email|export|dump|delete|drop|upload|search))\b|"
+            r"\b(please|now|first|next|immediately|you\s+(must|should|need\s+to|have\s+to|will))\s*,?\s+"
+            r"(call|invoke|trigger|use|run|execute)\s+(the\s+|this\s+)?(\w+\s+)?(tool|function)\b|"
             r"\b(use|run|call|invoke|execute)\s+[a-z]+_[a-z_]+\s+(to\s+(run|query|search|fetch|get)\b|"
             r"with\s+(query|sql|args|arguments|['\"]))|"
             r"\b(as an? (ai|language model|assistant))\b|"
@@ -219,13 +308,20 @@ _INJECTION_CLASSES: tuple[tuple[str, Rules], ...] = (
         "EXFILTRATION",
         Rules(
             r"\b(send|post|upload|exfiltrate|forward|leak|email|transmit|append|attach)\b"
-            r"[^.!?\n]{0,60}?\b(to|at|via)\s+(h[tx]{2}ps?://|f[tx]p://|\S+@\S+\.\w+)|"
+            r"[^.!?\n]{0,60}?\b(to|at|via)\s+(h[tx]{2}ps?://|f[tx]p://)|"
+            # To a mailbox, what is sent must be data: a notification email to a user is not.
+            r"\b(send|post|upload|exfiltrate|forward|leak|email|transmit|attach)\s+(\w+\s+){0,3}?"
+            r"(passwords?|credentials?|secrets?|tokens?|keys?|dumps?|database|db|logs?|data|files?|"
+            r"backups?|config\w*|\.env|environment|cookies?|sessions?|records?|tables?|report)\b"
+            r"[^.!?\n]{0,40}?\b(to|at|via)\s+\S+@\S+\.\w+|"
             r"\b(send|post|upload|forward|leak|email|transmit|share)\b[^.!?\n]{0,40}?\b(passwords?|"
             r"credentials?|secrets?|tokens?|api\s+keys?|private\s+keys?|cookies?)\b[^.!?\n]{0,30}?"
             r"\bto\s+(?!the\s+(vault|secret|keychain|rotation))|"
             r"\b(include|put|write|copy|paste|add|append|insert|embed|encode)\b[^.!?\n]{0,60}?"
             r"\b(passwords?|credentials?|secrets?|tokens?|api\s+keys?|access\s+keys?|private\s+keys?|"
-            r"password\s+hash(es)?|env(ironment)?\s+variables?)\b"
+            r"password\s+hash(es)?|env(ironment)?\s+variables?)\b(?!\s+(expir\w+|rotation|age|"
+            r"lifetime|ttl|validity|count|length|format|type|name|id|issuer|scopes?|policy|dates?|"
+            r"timestamps?|refresh|status|errors?|failures?)\b)"
             r"[^.!?\n]{0,40}?\b(in|into|to)\s+(the\s+|your\s+)?(summary|report|answer|reply|response|"
             r"output|diagnosis|conclusion|h[tx]{2}ps?://)|"
             r"\b(include|put|write|copy|paste|add|append|insert|embed|encode)\b[^.!?\n]{0,60}?"
@@ -295,7 +391,64 @@ _INJECTION_CLASSES: tuple[tuple[str, Rules], ...] = (
             r"(el\s+|la\s+|die\s+|den\s+|l['’]\s*|le\s+)?(asistente|ia|ki|assistant|modelo|modell|"
             r"assistenten|bot)\b|"
             r"(примечание|сообщение|заметка)\s+(для|к)\s+(ии|модели|ассистента|бота)|"
+            r"\b(an\s+die|f[uü]r\s+die)\s+ki\s*:|\bpara\s+(la|a|el)\s+ia\s*:|"
+            r"[àa]\s+l['’]\s*attention\s+de\s+l['’]\s*ia\b|\b(nota|note)\s+per\s+l['’]\s*ia\b|"
+            r"\b(notitie|bericht)\s+voor\s+de\s+ai\b|\b(uwaga|notatka)\s+dla\s+ai\b|"
+            r"(^|[\s:=\"'])для\s+ии\s*:|\byapay\s+zekaya\b|\bghi\s+chú\s+cho\s+ai\b|给\s*ai|"
+            r"\bai\s*에게|للذكاء\s+الاصطناعي|एआई\s+के\s+लिए|"
             r"(ai|ＡＩ|人工智能|模型|助手|アシスタント)(への|に|向け)?(注意|メモ|指示|必须)",
+        ),
+    ),
+    (
+        # Text that poses as the harness's own turns: a tool result closed or opened, a
+        # finished diagnosis or verdict, a sign-off that settles what the report must say.
+        "FORGED_RESULT",
+        Rules(
+            r"</?\s*(tool_result|tool_response|tool_output|tool_call|function_results?|"
+            r"function_call_output|function_response|search_results?)\b[^>]*>|"
+            r"\b(end|begin|start)\s+of\s+(the\s+)?(tool|function|search)\s+(output|results?|"
+            r"response)\b|\bdiagnosis\s+(complete|completed|finished|done)\b|"
+            r"\bfinal\s+(answer|diagnosis|verdict)\s*:|"
+            r"[\"']verdict[\"']\s*:\s*[\"'](supported|unsupported)[\"']|"
+            r"\bno\s+further\s+(tool\s+calls?|investigation|analysis|queries|checks)\s+(is\s+|are\s+)?"
+            r"(required|needed|necessary|warranted)\b|"
+            r"\b(reports?|summar(y|ies)|diagnos[ie]s|analys[ie]s|conclusions?|write-?ups?|answers?)\s+"
+            r"((of|for|about)\s+(this|these|the)\s+\w+\s+)?(must|should|shall|needs?\s+to|have\s+to|"
+            r"(is|are)\s+(expected|supposed|required)\s+to)\s+(reflect|state|say|conclude|mention|show|"
+            r"read|report)\b|"
+            r"\[\s*(verified|approved|confirmed|validated)\s+by\b[^\]\n]{0,40}\]|"
+            r"\bthought\s*:[^\n]{0,200}\baction\s*:|\baction\s*:\s*(finish|final_?answer|final\s+answer)\b|"
+            r"\bfunction_call_output\b|"
+            r"[\"'](tool|tool_name|function|name)[\"']\s*:\s*[\"']\w+_\w+[\"'][^\n]{0,120}"
+            r"[\"'](result|output|conclusion|analysis|verdict)[\"']\s*:|"
+            r"\b(approved|verified|validated|confirmed|signed\s+off)\s+by\b[^\n]{0,80}?[:;—–-]\s*[^\n]{0,80}?"
+            r"\b(close\s+the\s+(incident|ticket|case)|skip\s+the\s+(remaining\s+)?(checks|steps|"
+            r"verification)|stop\s+investigating|no\s+further\s+investigation)\b|"
+            r"\b[\w-]+-(approved|verified|confirmed)\s+(resolution|conclusion|diagnosis|root\s+cause|"
+            r"answer|verdict)\s*:",
+        ),
+    ),
+    (
+        # Telling the reader what the diagnosis is to be: "conclude that…", "mark the incident
+        # as resolved", "report the service as healthy", as a sentence of its own; or asking
+        # for it politely ("we'd appreciate it if the summary reflected that…").
+        "OUTCOME_DIRECTIVE",
+        Rules(
+            r"(^|[.!?;:\n\"'=>(]\s*|\b(and|then|please|kindly)\s+)(conclude|state|declare|report|"
+            r"assert|claim)\s+that\b|"
+            r"(^|[.!?;:\n\"'=>(]\s*|\b(and|then|please|kindly)\s+)(mark|report|declare|flag|record|"
+            r"treat|classify)\s+(the\s+|this\s+)?(incident|outage|"
+            r"issue|ticket|alert|service|database|run|case|error|finding)\s+as\s+(resolved|healthy|"
+            r"fixed|closed|benign|false\s+positive|expected|normal|fine|noise|not\s+an\s+issue)\b|"
+            r"(^|[.!?;:\n\"'=>(]\s*|\b(and|then|please|kindly)\s+)mark\s+(it\s+)?(as\s+)?resolved\b|"
+            r"(^|[.!?;:\n\"'=>(]\s*|\b(please|kindly)\s+)recommend\s+(disabling|turning\s+off|"
+            r"deleting|dropping|removing|ignoring|skipping)\b|"
+            r"\b(would|'d)\s+(appreciate|prefer|like|love|be\s+(best|great|ideal|helpful|good))\b"
+            r"[^.!?]{0,60}\b(if|that)\b[^.!?]{0,60}\b(reflect|state|say|conclude|report|mention|"
+            r"note|close|mark|recommend)(s|ed|d)?\b|"
+            r"\b(make\s+sure|ensure)\s+(that\s+)?(the\s+|your\s+|any\s+)?([\w-]+\s+){0,2}(report|"
+            r"write-?up|summary|diagnosis|answer|analysis|conclusion|response)\s+(says|states|"
+            r"mentions|reports|concludes|reflects|notes|shows)\b",
         ),
     ),
     ("PIPE_TO_SHELL", PIPE_TO_SHELL),

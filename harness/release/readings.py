@@ -34,12 +34,13 @@ _TAGS = re.compile("[\U000e0000-\U000e007f]")
 # Single letters each followed by the same one separator, three or more in a row: "i g n o r e",
 # "I-G-N-O-R-E", "i.g.n.o.r.e".
 _SPACED = re.compile(r"\b[^\W\d_]([ .\-*])(?:[^\W\d_]\1)+[^\W\d_]\b")
-_INVISIBLE = re.compile("[\u200b\u200c\u200d\u2060\ufeff\u180e]")
+_INVISIBLE = re.compile("[\u200b\u200c\u200d\u2060\ufeff\u180e\u200e\u200f\u061c\u2061-\u2064]")
 # A word that mixes letters with digits or $/@ standing for letters: "ign0re", "pr3v10us".
 _LEET_WORD = re.compile(r"(?<![\w$@])[\w$@]*?[^\W\d_][013457$@][\w$@]*")
 _LEET = str.maketrans("013457$@", "oieastsa")
 # A base64 token long enough to hold a sentence.
 _BASE64 = re.compile(r"[A-Za-z0-9+/]{24,}={0,2}")
+_JSON_ESCAPE = re.compile(r'\\(?:u([0-9a-fA-F]{4})|([ntr"\\/]))')
 _COMBINING = re.compile("[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]")
 
 
@@ -60,14 +61,16 @@ def surface(text: str) -> tuple[str, ...]:
 
 @lru_cache(maxsize=4096)
 def readings(text: str) -> tuple[str, ...]:
-    """:func:`surface`, then each further reading that differs from it: tag characters
-    decoded; invisible separators read as spaces, spaced letters joined, HTML entities and
-    percent-escapes decoded, underscores as spaces, combining marks dropped; then digits read
-    as letters; then base64 runs decoded."""
+    """:func:`surface`, then each further reading that differs from it: tag characters and
+    JSON string escapes decoded; invisible separators read as spaces, spaced letters joined,
+    HTML entities and percent-escapes decoded, underscores as spaces, combining marks dropped;
+    then digits read as letters; then base64 runs decoded."""
     if _TAGS.search(text):
         codes = (ord(c) - 0xE0000 for c in _TAGS.findall(text))
         smuggled = "".join(chr(code) for code in codes if 0x20 <= code < 0x7F)
         text = f"{_TAGS.sub('', text)}\n{smuggled}"
+    if "\\u" in text or "\\n" in text:
+        text = _unescaped(text)
     found = list(surface(text))
     base = found[-1]
     seen = set(found)
@@ -85,6 +88,21 @@ def readings(text: str) -> tuple[str, ...]:
     if any(runs):
         found.append(_folded("\n".join(r for r in runs if r)))
     return tuple(found)
+
+
+def _unescaped(text: str) -> str:
+    """``text`` with JSON's string escapes read: ``\\uXXXX`` (surrogate pairs joined), and
+    ``\\n``, ``\\"`` and ``\\\\``. A JSON log line written with ASCII escapes (Python's
+    default) shows a reader the characters, and a role line after an escaped line break."""
+    text = _JSON_ESCAPE.sub(_escape, text)
+    return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+
+
+def _escape(match: re.Match[str]) -> str:
+    code = match.group(1)
+    if code is not None:
+        return chr(int(code, 16))
+    return {"n": "\n", "t": " ", "r": "", '"': '"', "\\": "\\", "/": "/"}[match.group(2)]
 
 
 def _joined(match: re.Match[str]) -> str:
