@@ -70,13 +70,42 @@ def _anchors(items: list[tuple[object, object]]) -> frozenset[str] | None:
             continue
         if len(run) >= _MIN_ANCHOR:
             candidates.append(frozenset({"".join(run)}))
-        run = []
         found = _element_anchors(op, arg)
         if found is not None:
             candidates.append(found)
+        elif run:
+            # The parser factors a common prefix out of an alternation ("nc|ncat" is "n" then
+            # "c|cat"): a short run joined to the literal start of every branch is an anchor.
+            joined = _joined_prefixes("".join(run), op, arg)
+            if joined is not None:
+                candidates.append(joined)
+        run = []
     if len(run) >= _MIN_ANCHOR:
         candidates.append(frozenset({"".join(run)}))
     return max(candidates, key=lambda c: min(map(len, c)), default=None)
+
+
+def _joined_prefixes(run: str, op: object, arg: object) -> frozenset[str] | None:
+    """``run`` followed by the literal start of each branch of the alternation ``op``, when
+    every one is long enough to be an anchor."""
+    if op is sre.SUBPATTERN:
+        body = list(arg[-1])  # type: ignore[index]
+        if len(body) != 1:
+            return None
+        op, arg = body[0]
+    if op is not sre.BRANCH:
+        return None
+    found: set[str] = set()
+    for branch in arg[1]:  # type: ignore[index]
+        prefix = run
+        for item_op, item_arg in branch:
+            if item_op is not sre.LITERAL:
+                break
+            prefix += chr(item_arg).lower()
+        if len(prefix) < _MIN_ANCHOR:
+            return None
+        found.add(prefix)
+    return frozenset(found)
 
 
 def _element_anchors(op: object, arg: object) -> frozenset[str] | None:

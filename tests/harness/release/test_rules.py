@@ -30,6 +30,9 @@ def test_anchors_are_literals_every_match_contains() -> None:
     # Optional elements give none; a branch without a literal gives none for the whole.
     assert anchors_of(r"(sudo\s+)?\s*") is None
     assert anchors_of(r"(ab|\d+)") is None
+    # A prefix the parser factors out of an alternation is joined back to each branch.
+    assert anchors_of(r"\b(nc|ncat|netcat)\s+-e", re.I) == frozenset({"nc", "ncat", "netcat"})
+    assert anchors_of(r"\b(nc|n\d)\s") is None
     # Case-insensitive literals are compared in lower case.
     assert anchors_of(r"DROP\s+X", re.I) == frozenset({"drop"})
 
