@@ -446,9 +446,17 @@ _INJECTION_CLASSES: tuple[tuple[str, Rules], ...] = (
             r"\b(would|'d)\s+(appreciate|prefer|like|love|be\s+(best|great|ideal|helpful|good))\b"
             r"[^.!?]{0,60}\b(if|that)\b[^.!?]{0,60}\b(reflect|state|say|conclude|report|mention|"
             r"note|close|mark|recommend)(s|ed|d)?\b|"
-            r"\b(make\s+sure|ensure)\s+(that\s+)?(the\s+|your\s+|any\s+)?([\w-]+\s+){0,2}(report|"
-            r"write-?up|summary|diagnosis|answer|analysis|conclusion|response)\s+(says|states|"
-            r"mentions|reports|concludes|reflects|notes|shows)\b",
+            r"\b(make\s+sure|ensure)\b[^.!?\n]{0,40}\b(report|write-?up|summary|diagnosis|answer|"
+            r"analysis|conclusion|response|assistant|reviewer|ai|model)\s+(says|states|mentions|"
+            r"reports|concludes|reflects|notes|shows)\b|"
+            # What the report (or its writer) would, should or is expected to say.
+            r"\b(summar(y|ies)|report|write-?up|diagnosis|analysis|answer|response|conclusion|"
+            r"assistant|reviewer)\s+([\w-]+\s+){0,3}?(would|should|must|shall|(is|are)\s+(expected|"
+            r"supposed)\s+to|needs?\s+to|has\s+to|ought\s+to)\s+(say|state|report|conclude|mention|"
+            r"note|reflect|declare)\s+that\b|"
+            r"\b(recommended|advised|best|preferable|expected)\s+that\s+(the\s+|any\s+)?([\w-]+\s+){0,2}"
+            r"(report|write-?up|summary|diagnosis|answer|analysis|assistant|reviewer)\s+(say|state|"
+            r"report|conclude|mention|reflect|declare)s?\b",
         ),
     ),
     ("PIPE_TO_SHELL", PIPE_TO_SHELL),
