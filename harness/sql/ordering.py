@@ -90,6 +90,20 @@ _ORDER_DEPENDENT_ANONYMOUS = frozenset({"JSON_ARRAYAGG", "JSON_OBJECTAGG", "RAND
 _ORDER_SENSITIVE_WINDOWS = _classes("RowNumber Ntile Lag Lead FirstValue LastValue NthValue")
 _ARITHMETIC_AGGREGATES = _classes("Sum Avg Stddev StddevPop StddevSamp Variance VariancePop")
 _SET_MEMBERSHIP = (exp.In, exp.Exists, exp.Any, exp.All)
+# What a column may stand under in a subquery that stops at its first match (EXISTS, IN, ANY,
+# ALL): comparisons and logic, which can neither fail nor take long. Anything computed from a
+# column there (arithmetic that can overflow, a function that can fail or be slow) runs only
+# on the rows the scan reaches before the match, in the order of an index on a hidden value:
+# an error or a timeout on a chosen row then tells how two hidden values sort.
+_FIRST_MATCH_SAFE = _classes(
+    "EQ NEQ GT GTE LT LTE NullSafeEQ NullSafeNEQ Is In Between Like ILike And Or Not Paren "
+    "Alias Where Having Join Group Order Ordered Tuple Distinct Select From Subquery Exists "
+    "Any All"
+)
+# Per-row values that are 0, 1 or NULL: a sum of them counts rows, exactly, in any order.
+_PREDICATES = _classes(
+    "EQ NEQ GT GTE LT LTE NullSafeEQ NullSafeNEQ Is In Between Like ILike And Or Not"
+)
 _FOLDED_CLAUSES = frozenset({"from", "from_", "joins", "where", "group"})
 
 _Edit = Callable[[], None]
@@ -138,6 +152,9 @@ class _Orderer:
         # runs, so a copied expression already carries the order given to its subqueries.
         for scope in scope_root.traverse():
             expression = scope.expression
+            if _stops_at_first_match(scope):
+                for inner in scope.traverse():
+                    _refuse_computed_columns(inner)
             if isinstance(expression, exp.Select):
                 self._refuse_unorderable(scope, expression)
                 self._order_windows(scope, expression)
@@ -174,12 +191,17 @@ class _Orderer:
             argument = argument.expressions[0]
         while isinstance(argument, exp.Paren):
             argument = argument.this
-        if isinstance(argument, (exp.Literal, exp.Null, exp.Count)):
-            return True  # one constant, or row counts (small non-negative integers)
+        if isinstance(argument, (exp.Literal, exp.Null, exp.Count, *_PREDICATES)):
+            return True  # one constant, row counts, or 0/1 per row (SUM(status = 'failed'))
         if isinstance(argument, (exp.Min, exp.Max)):
             return self._plain_argument(argument, scope)  # values of the column itself
         if isinstance(argument, (exp.Case, exp.If)):
-            return _small_integer_branches(argument)  # a count of matching rows, say
+            # A count of matching rows, or a column's values where a condition holds.
+            return all(
+                _small_integer(value)
+                or (isinstance(value, exp.Column) and self._plain_column(value, scope))
+                for value in _results(argument)
+            )
         return isinstance(argument, exp.Column) and self._plain_column(argument, scope)
 
     def _plain_column(self, column: exp.Column, scope: Scope) -> bool:
@@ -231,8 +253,11 @@ class _Orderer:
             if _aggregated(column, select) or _grouped(column, select, keys):
                 continue
             reject(_REASON, f"{column.table}.{column.name}")
-        # A correlated subquery reads this select's columns once per group: the same rule.
+        # A correlated subquery outside WHERE and FROM reads this select's columns once per
+        # group: the same rule (in WHERE it reads them once per row, before grouping).
         for subquery in scope.subquery_scopes:
+            if _clause(subquery.expression, select) in _FOLDED_CLAUSES:
+                continue
             for inner in subquery.traverse():
                 for column in walk_in_scope(inner.expression):
                     if not isinstance(column, exp.Column) or _owner(column, inner) is not scope:
@@ -465,25 +490,52 @@ def _projected(select: exp.Select, target: exp.Expr) -> str | None:
 _SMALL_INTEGER = 2**31
 
 
-def _small_integer_branches(node: exp.Case | exp.If) -> bool:
-    """True when every result of a CASE or IF is NULL or an integer literal of at most 2^31:
-    a sum of such values is exact and cannot overflow in any order of the rows (the failure
-    rate idiom ``SUM(CASE WHEN status = 'failed' THEN 1 ELSE 0 END)``)."""
+def _results(node: exp.Case | exp.If) -> list[exp.Expr | None]:
+    """The values a CASE or IF can return (None for a missing ELSE: NULL)."""
     if isinstance(node, exp.Case):
         values = [branch.args.get("true") for branch in node.args.get("ifs") or []]
         values.append(node.args.get("default"))
-    else:
-        values = [node.args.get("true"), node.args.get("false")]
-    return all(
-        value is None
-        or isinstance(value, exp.Null)
-        or (
-            isinstance(value, exp.Literal)
-            and value.is_int
-            and abs(int(value.this)) <= _SMALL_INTEGER
-        )
-        for value in values
-    )
+        return values
+    return [node.args.get("true"), node.args.get("false")]
+
+
+def _small_integer(value: exp.Expr | None) -> bool:
+    """True for NULL or a literal whose value is an integer of at most 2^31 (``1``, ``1.0``):
+    a sum of such values is exact and cannot overflow in any order of the rows (the failure
+    rate idiom ``SUM(CASE WHEN status = 'failed' THEN 1 ELSE 0 END)``)."""
+    if value is None or isinstance(value, exp.Null):
+        return True
+    if not isinstance(value, exp.Literal) or value.is_string:
+        return False
+    try:
+        number = float(value.this)
+    except ValueError:
+        return False
+    return number.is_integer() and abs(number) <= _SMALL_INTEGER
+
+
+def _stops_at_first_match(scope: Scope) -> bool:
+    """True for a subquery of EXISTS, IN, ANY or ALL: the database may stop reading it at the
+    first row that matches."""
+    if not scope.is_subquery:
+        return False
+    parent = scope.expression.parent
+    while isinstance(parent, (exp.Subquery, exp.Paren)):
+        parent = parent.parent
+    return isinstance(parent, _SET_MEMBERSHIP)
+
+
+def _refuse_computed_columns(scope: Scope) -> None:
+    """Refuse a value computed from a column in a first-match subquery (``_FIRST_MATCH_SAFE``)."""
+    select = scope.expression
+    for column in walk_in_scope(select):
+        if not isinstance(column, exp.Column):
+            continue
+        parent = column.parent
+        while parent is not None and parent is not select:
+            if not isinstance(parent, _FIRST_MATCH_SAFE):
+                reject(_REASON, "EXISTS")
+            parent = parent.parent
 
 
 def _append_order(node: exp.Expr, breakers: list[exp.Expr]) -> None:

@@ -730,6 +730,16 @@ ORDER_STRATEGIES: list[OrderStrategy] = [
         infer=_overflow_order,
         backends=frozenset({"sqlite"}),  # MariaDB sums integers as DECIMAL: no overflow
     ),
+    OrderStrategy(
+        name="EXISTS stops at its first match (an error on an earlier row)",
+        probes=lambda t: [
+            f"SELECT EXISTS (SELECT 1 FROM {t.table} AS x WHERE CASE WHEN x.id = {a} "
+            f"THEN ABS(x.id - x.id - {_BIG} - 1) WHEN x.id = {b} THEN 1 ELSE 0 END = 1) AS e"
+            for a, b in _pairs(t)
+        ],
+        infer=_overflow_order,
+        backends=frozenset({"sqlite"}),  # seen on SQLite; MariaDB's plan not verified here
+    ),
 ]
 """Order oracles; ``backends`` says where each reads the scan order when unguarded."""
 

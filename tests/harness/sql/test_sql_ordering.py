@@ -173,7 +173,17 @@ REFUSED = [
     "SELECT SUM(CASE WHEN id = 5 THEN 9223372036854775807 ELSE 1 END) AS s FROM shop.customers",
     "SELECT SUM(CASE WHEN id = 5 THEN 2147483649 ELSE 1 END) AS s FROM shop.customers",
     "SELECT SUM(IF(id = 5, 0.1, 1)) AS s FROM shop.customers",
-    "SELECT SUM(CASE WHEN id = 5 THEN id ELSE 1 END) AS s FROM shop.customers",
+    "SELECT SUM(CASE WHEN id = 5 THEN 1e300 ELSE 1 END) AS s FROM shop.customers",
+    # A subquery that stops at its first match may compute nothing from a column: an error or
+    # a slow value on one row would tell whether the scan reached it before the match.
+    "SELECT EXISTS (SELECT 1 FROM shop.customers AS x WHERE CASE WHEN x.id = 7 "
+    "THEN ABS(x.id - 9223372036854775807 - 2) ELSE 0 END = 1) AS e",
+    "SELECT o.id FROM shop.orders o WHERE NOT EXISTS (SELECT 1 FROM shop.customers c "
+    "WHERE c.id = o.customer_id AND c.id * 2 > 3)",
+    "SELECT o.id FROM shop.orders o WHERE o.customer_id IN (SELECT c.id FROM shop.customers c "
+    "WHERE LENGTH(c.name) > 3)",
+    "SELECT o.status, COUNT(*) AS n FROM shop.orders o GROUP BY o.status HAVING EXISTS "
+    "(SELECT 1 FROM (SELECT id FROM shop.customers) AS d WHERE d.id + 0 = 7)",
     "SELECT AVG(id * 1e300) AS a FROM shop.customers",
     "SELECT SUM(d.v) AS s FROM (SELECT id * 2 AS v FROM shop.customers) AS d",
     "SELECT STDDEV(o.total_cents / 3) AS s FROM shop.orders o JOIN shop.customers c "
@@ -205,6 +215,22 @@ def test_what_no_order_can_fix_is_refused(validator: SqlValidator, sql: str) -> 
         "FROM shop.customers",
         "SELECT region, SUM(IF(region = 'eu', 1, 0)) AS eu FROM shop.customers GROUP BY region",
         "SELECT AVG(CASE WHEN region = 'eu' THEN 100 END) AS pct FROM shop.customers",
+        # A comparison is 0 or 1 per row; 1.0 is an integer too; a column where a condition
+        # holds sums like the column itself.
+        "SELECT SUM(region = 'eu') AS eu FROM shop.customers",
+        "SELECT AVG(CASE WHEN region = 'eu' THEN 1.0 ELSE 0 END) AS share FROM shop.customers",
+        "SELECT SUM(IF(region = 'eu', id, 0)) AS s FROM shop.customers",
+        "SELECT SUM(CASE WHEN id = 5 THEN id ELSE 1 END) AS s FROM shop.customers",
+        # A correlated subquery in WHERE reads a row before grouping, not a group.
+        "SELECT COUNT(*) AS n FROM shop.customers c WHERE NOT EXISTS "
+        "(SELECT 1 FROM shop.api_tokens t WHERE t.customer_id = c.id)",
+        "SELECT c.region, COUNT(*) AS n FROM shop.customers c WHERE EXISTS (SELECT 1 FROM "
+        "shop.orders o WHERE o.customer_id = c.id AND o.status = 'failed') GROUP BY c.region",
+        # Comparisons and logic in a first-match subquery, and computing on constants only.
+        "SELECT o.id FROM shop.orders o WHERE o.customer_id IN (SELECT c.id FROM "
+        "shop.customers c WHERE c.region IN ('eu', 'us') AND c.id BETWEEN 1 AND 50)",
+        "SELECT o.id FROM shop.orders o WHERE EXISTS (SELECT 1 FROM shop.customers c WHERE "
+        "c.id = o.customer_id AND c.created_at > DATE_SUB('2026-11-02', INTERVAL 7 DAY))",
     ],
 )
 def test_order_independent_aggregates_stay_legal(validator: SqlValidator, sql: str) -> None:

@@ -331,7 +331,8 @@ PLACEMENTS = [
     "WITH x AS (SELECT a.id, {e} AS v FROM {src}) SELECT x.id FROM x",
     "SELECT d.id FROM (SELECT a.id, {e} AS v FROM {src}) AS d",
     "SELECT o.id, (SELECT MAX({e}) FROM {src}) AS v FROM shop.orders o",
-    "SELECT o.id FROM shop.orders o WHERE EXISTS (SELECT 1 FROM {src} WHERE {e} IS NOT NULL)",
+    # (EXISTS would refuse the control too: nothing is computed in a first-match subquery.)
+    "SELECT o.id FROM shop.orders o WHERE (SELECT COUNT(*) FROM {src} WHERE {e} IS NOT NULL) > 0",
     "SELECT a.id, ROW_NUMBER() OVER (PARTITION BY {e} ORDER BY a.id) AS r FROM {src}",
     "SELECT a.id, SUM(a.id) OVER (ORDER BY {e}) AS r FROM {src}",
 ]
