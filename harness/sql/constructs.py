@@ -36,7 +36,7 @@ _ALLOWED_NODES: frozenset[type[exp.Expr]] = frozenset(
         "GT GTE LT LTE NullSafeEQ Is In Between Like Escape Add Sub Mul Div IntDiv Mod "
         "BitwiseAnd BitwiseOr BitwiseXor BitwiseNot BitwiseLeftShift BitwiseRightShift "
         "Distinct Window WindowSpec Interval Var DataType DataTypeParam Any All CharacterSet "
-        "Rollup"
+        "Rollup JSONPath JSONPathRoot JSONPathKey JSONPathSubscript JSONPathWildcard"
     )
     if isinstance(cls := getattr(exp, name, None), type)
 )

@@ -353,6 +353,11 @@ ALLOWED = {
         ["shop.orders"],
     ),
     "three part column": ("SELECT shop.orders.id FROM shop.orders", ["shop.orders"]),
+    "JSON paths": (
+        "SELECT JSON_EXTRACT(new_value, '$.timeout_ms') AS t, new_value ->> '$.pool.max' AS m, "
+        "JSON_EXTRACT(new_value, '$.items[0].name') AS n FROM ops.config_changes",
+        ["ops.config_changes"],
+    ),
 }
 
 
