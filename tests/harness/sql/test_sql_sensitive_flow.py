@@ -81,8 +81,8 @@ ATTACKS: dict[str, list[tuple[str, str]]] = {
         (f"SELECT id, JSON_UNQUOTE(token) AS b {T}", EXPR),
         (f"SELECT id, JSON_TYPE(token) AS b {T}", EXPR),
         (f"SELECT id {T} WHERE JSON_CONTAINS(token, '1')", PRED),
-        # JSON paths are outside the construct allowlist: refused before lineage is looked at.
-        (f"SELECT id, JSON_EXTRACT(token, '$.a') AS b {T}", "SYNTAX_NOT_ALLOWED"),
+        (f"SELECT id, JSON_EXTRACT(token, '$.a') AS b {T}", EXPR),
+        (f"SELECT id, token ->> '$.a' AS b {T}", EXPR),
     ],
     "aggregates, explicit and implied": [
         (f"SELECT MAX(token) AS m {T}", EXPR),
