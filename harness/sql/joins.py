@@ -8,8 +8,8 @@ what remains (the read-only executor, on MySQL/MariaDB).
 The check runs per SELECT over a statement that ``qualify`` has rewritten (every column carries
 its table alias; ``USING`` has become ``ON`` equalities). The SELECT's sources — tables, CTEs
 and derived tables of its FROM and JOIN clauses — are the vertices. A comparison
-(``=``, ``<=>``, ``<``, ``<=``, ``>``, ``>=``, ``BETWEEN``) whose two sides read columns of two
-different sources is an edge, when it is a conjunct of a JOIN's ``ON`` or of ``WHERE``; under
+(``=``, ``<=>``, ``<``, ``<=``, ``>``, ``>=``, ``BETWEEN``) whose two sides each read columns of
+one source, two different ones, is an edge, when it is a conjunct of a JOIN's ``ON`` or of ``WHERE``; under
 ``OR`` an edge counts only when every branch has it. The graph must be connected. Columns of an
 outer query (a correlated subquery) and columns inside a nested subquery are no edges: they do
 not restrict how this SELECT's own sources combine.
@@ -90,6 +90,10 @@ def _edges(condition: exp.Expr, vertices: frozenset[str]) -> set[_Edge]:
 
 def _between(left: exp.Expr | None, right: exp.Expr | None, vertices: frozenset[str]) -> set[_Edge]:
     lhs, rhs = _sources(left, vertices), _sources(right, vertices)
+    if len(lhs) != 1 or len(rhs) != 1:
+        # A side that reads two sources relates them to itself, not to the other side:
+        # "a.id + 0 * b.id = a.id" holds for every pair of rows.
+        return set()
     return {frozenset((a, b)) for a in lhs for b in rhs if a != b}
 
 

@@ -44,6 +44,9 @@ REFUSED: dict[str, list[str]] = {
         f"SELECT o.id {O_P} JOIN shop.payments p ON p.status = 'DECLINED'",
         f"SELECT o.id {O_P} LEFT JOIN shop.payments p ON o.id = o.customer_id",
         f"SELECT o.id {O_P} JOIN shop.payments p ON p.id IN (1, 2, 3)",
+        # A side that reads both sources relates them to itself.
+        f"SELECT o.id {O_P} JOIN shop.payments p ON o.id + 0 * p.id = o.id",
+        f"SELECT o.id {O_P}, shop.payments p WHERE o.id = o.id + p.id - p.id",
     ],
     "a link under OR that not every branch has": [
         f"SELECT o.id {O_P} JOIN shop.payments p ON p.order_id = o.id OR o.id = 1",
