@@ -9,8 +9,8 @@ The check runs per SELECT over a statement that ``qualify`` has rewritten (every
 its table alias; ``USING`` has become ``ON`` equalities). The SELECT's sources — tables, CTEs
 and derived tables of its FROM and JOIN clauses — are the vertices. A comparison
 (``=``, ``<=>``, ``<``, ``<=``, ``>``, ``>=``, ``BETWEEN``) whose two sides each read columns of
-one source, two different ones, is an edge, when it is a conjunct of a JOIN's ``ON`` or of ``WHERE``; under
-``OR`` an edge counts only when every branch has it. The graph must be connected. Columns of an
+one source, two different ones, is an edge, when it is a conjunct of a JOIN's ``ON`` or of
+``WHERE``; under ``OR`` an edge counts only when every branch has it. The graph must be connected. Columns of an
 outer query (a correlated subquery) and columns inside a nested subquery are no edges: they do
 not restrict how this SELECT's own sources combine.
 """
