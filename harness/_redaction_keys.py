@@ -162,6 +162,11 @@ _MODIFIERS = (
     "old", "current", "confirm", "confirmation", "again", "repeat", "verify", "data", "bytes",
     "json", "yaml", "pem",
 )  # fmt: skip
+# Last dotted components too generic to judge alone (``app.api.key``, ``db.secret.value``).
+_QUALIFIED = frozenset({"key", "keys", "id", "value", "val"})
+# Hadoop's per-account keys name the account (a host) after the secret's own name:
+# ``fs.azure.account.key.<account>.blob.core.windows.net``.
+_ACCOUNT_KEY = re.compile(r"(?i)\.account\.key\.[\w\-]+\.")
 _SEGMENTS = re.compile(r"[_\-\s]+")
 _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[^\W\d_]+")
 
@@ -176,7 +181,14 @@ def key_strength(key: str) -> int:
     key = "".join(c for c in key if c not in _ZERO_WIDTH_SET).strip("-\"'`\\$@:<>/ ")
     if "%" in key:
         key = unquote(key)
-    last = key.rsplit(".", 1)[-1]
+    if _ACCOUNT_KEY.search(key):
+        return 2
+    parts = key.rsplit(".", 2)
+    last = parts[-1]
+    if len(parts) > 1 and last.lower() in _QUALIFIED:
+        # ``fs.s3a.secret.key``, ``jwt.signing.key``: a bare ``key`` is qualified by the
+        # component before it, as ``secret_key`` is by the word before it.
+        last = parts[-2] + "_" + last
     segments = [s for s in _SEGMENTS.split(last) if s]
     while len(segments) > 1 and segments[-1].lower() in _MODIFIERS:
         segments.pop()

@@ -114,6 +114,32 @@ _XML_VALUE_ATTR = re.compile(
 )
 
 
+# A name element and the value element beside it (Hadoop/Hive ``<name>``/``<value>``, web.xml
+# ``<param-name>``/``<param-value>``, plist ``<key>``/``<string>``, AWS ``<Name>``/``<Value>``),
+# with at most a few other elements between them (``<Type>SecureString</Type>``).
+_XML_SIBLINGS = re.compile(
+    r"<(?P<nt>(?:[\w\-]+:)?(?i:name|key|param-name|parameter-?name|parameter-?key"
+    r"|env-entry-name|property-name))>[ \t\r\n]*(?P<name>[^<>]{1,200}?)[ \t\r\n]*</(?P=nt)>"
+    r"(?P<mid>(?:[ \t\r\n]*<(?P<other>[\w.:\-]+)[^<>/]*>[^<>]{0,200}</(?P=other)>){0,3}"
+    r"[ \t\r\n]*)"
+    r"<(?P<vt>(?:[\w\-]+:)?(?i:value|param-value|parameter-?value|env-entry-value"
+    r"|property-value|string|data))>(?P<v>(?:<!\[CDATA\[.*?\]\]>|[^<])+)</(?P=vt)>",
+    re.DOTALL,
+)
+
+
+def _xml_sibling(match: re.Match[str]) -> str:
+    value = match.group("v")
+    if re.fullmatch(_PLACEHOLDER_RE, value.strip()) or not _holds_secret(
+        match.group("name"), value.strip()
+    ):
+        return match.group(0)
+    start, end = match.span("v")
+    offset = match.start()
+    whole = match.group(0)
+    return whole[: start - offset] + SECRET + whole[end - offset :]
+
+
 def _xml_element(match: re.Match[str]) -> str:
     body = match.group("body")
     if re.fullmatch(_PLACEHOLDER_RE, body.strip()):
@@ -135,8 +161,11 @@ def _xml_value(match: re.Match[str]) -> str:
 
 
 def xml_values(text: str) -> str:
-    """``<password>x</password>``, ``<entry key="password">x</entry>``, ``value="x"`` pairs."""
+    """``<password>x</password>``, ``<entry key="password">x</entry>``, ``value="x"`` pairs,
+    and a value element whose sibling name element names a secret."""
     if "</" in text:
+        # Siblings first: a name element judged on its own could hide the name it holds.
+        text = _XML_SIBLINGS.sub(_xml_sibling, text)
         text = _XML_ELEMENT.sub(_xml_element, text)
     if "value" in text:
         text = _XML_VALUE_ATTR.sub(_xml_value, text)

@@ -355,6 +355,41 @@ CASES: dict[str, list[Case]] = {
         _c("password=$Summer2024", "Summer2024"),
         _c('{"password": "$ecret123"}', "ecret123"),
     ],
+    "xml name and value siblings": [
+        _c(
+            "<property><name>hive.metastore.db.password</name><value>Lindenhof42</value>"
+            "</property>",
+            "Lindenhof42",
+        ),
+        _c(
+            "<property>\n  <name>dfs.web.authentication.secret</name>\n"
+            "  <value>Rivermoor7x</value>\n</property>",
+            "Rivermoor7x",
+        ),
+        _c(
+            "<context-param><param-name>smtpPassword</param-name>"
+            "<param-value>Stonebridge55</param-value></context-param>",
+            "Stonebridge55",
+        ),
+        _c("<dict><key>api_token</key><string>Q7w!Rosegarden</string></dict>", "Rosegarden"),
+        _c(
+            "<entry><key>keystore.password</key><value><![CDATA[Pinecrest!9]]></value></entry>",
+            "Pinecrest!9",
+        ),
+        _c(
+            "<Parameter><Name>/staging/app/DB_PASS</Name><Type>SecureString</Type>"
+            "<Value>Oakhollow2031</Value></Parameter>",
+            "Oakhollow2031",
+        ),
+    ],
+    "dotted keys qualified by their last component": [
+        _c("fs.s3a.secret.key=Briarwood81", "Briarwood81"),
+        _c("payments.api.key: Thornfield64", "Thornfield64"),
+        _c("-Dtoken.signing.key=Elmstead2020 -jar app.jar", "Elmstead2020"),
+        _c('"tls.private.key": "Ashcombe99"', "Ashcombe99"),
+        _c("minio.access.key = Kestrelvale12", "Kestrelvale12"),
+        _c("fs.azure.account.key.prodstore.blob.core.windows.net=Fernhill73", "Fernhill73"),
+    ],
 }
 
 # Ordinary lines of the same shapes: nothing in them is sensitive, so nothing may change.
@@ -399,4 +434,10 @@ BENIGN: list[str] = [
     '"sha": "3f2a9c1e5b7d4a6f8e0c2b4d6f8a0c2e4b6d8f0a"',
     "X-Request-Id: 9f8e7d6c5b4a39281706f5e4d3c2b1a0",
     "14:05:03.123 checkout-api started in 2.5s on port 8080",
+    "<property><name>dfs.replication</name><value>3</value></property>",
+    "<context-param><param-name>contextConfigLocation</param-name>"
+    "<param-value>/WEB-INF/app-context.xml</param-value></context-param>",
+    "<dict><key>CFBundleName</key><string>Checkout</string></dict>",
+    "<property><name>hive.metastore.db.password</name><value>${HIVE_DB_PASS}</value></property>",
+    "kafka.partition.key=order_id cache.key=stock",
 ]
