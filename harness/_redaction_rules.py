@@ -113,9 +113,20 @@ _TEMPLATE = re.compile(
     r"|\$(?P<j>[\w.\-]+)",
     re.DOTALL,
 )
+# Besides placeholders, a secret-named key often holds a *status* (``token=expired``,
+# ``auth=failed``, MySQL's ``using password: NO``): the word a diagnosis needs, and no secret.
 _INERT_WORDS = frozenset(
     {"%s", "%d", "?", "null", "none", "nil", "true", "false", "undefined", "empty", "|", ">",
-     "|-", ">-", "|+", ">+"}
+     "|-", ">-", "|+", ">+", "n/a", "na", "-",
+     "yes", "no", "on", "off", "ok", "okay", "set", "unset", "notset", "not_set", "not-set",
+     "valid", "invalid", "expired", "revoked", "rotated", "failed", "failure", "success",
+     "succeeded", "missing", "required", "optional", "incorrect", "correct", "wrong",
+     "denied", "rejected", "accepted", "granted", "refused", "mismatch", "mismatched",
+     "matched", "match", "present", "absent", "provided", "not_provided", "supplied",
+     "redacted", "masked", "hidden", "removed", "omitted", "filtered", "sensitive",
+     "verified", "unverified", "malformed", "unknown", "disabled", "enabled", "blank",
+     "error", "ignored", "pending", "stale", "too_short", "too_long", "weak", "strong",
+     "changed", "reset", "locked", "unlocked", "skipped"}
 )  # fmt: skip
 _NAME_PIECE = re.compile(r"[a-z0-9]+|[A-Z0-9]+|(?:[A-Z]?[a-z]+)+\d*")
 _NAME_SPLIT = re.compile(r"[\s._\-/:\[\]'\"|()]+")

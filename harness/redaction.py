@@ -347,22 +347,23 @@ def _key_value(text: str, match: re.Match[str]) -> tuple[str, int]:
         special = _wrapped_value(text, match, strength) or _auth_credential(text, match, strength)
         if special is not None:
             return special
+    end = match.end()
+    if quote is None and strength == 2 and "\t" not in match.group("sep"):
+        end = _passphrase_end(text, value, end)
+    # A status word is inert alone (``password: incorrect``), not as a passphrase's first word.
     secret = (
         bool(value)
-        and not _inert(value)
+        and (end > match.end() or not _inert(value))
         and (strength == 2 or (strength == 1 and _looks_credential(value)))
     )
     head = key + match.group("sep") + match.group("scheme")
     tail = ""
-    end = match.end()
     if quote is not None:
         head += quote
         tail = match.group("qc")
     if not secret:
         # The value may itself hold a keyed secret (``url=...?token=...``).
-        return head + _key_values(value) + tail, end
-    if quote is None and strength == 2 and "\t" not in match.group("sep"):
-        end = _passphrase_end(text, value, end)
+        return head + _key_values(value) + tail, match.end()
     return head + SECRET + tail, end
 
 

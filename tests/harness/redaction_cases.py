@@ -390,6 +390,13 @@ CASES: dict[str, list[Case]] = {
         _c("minio.access.key = Kestrelvale12", "Kestrelvale12"),
         _c("fs.azure.account.key.prodstore.blob.core.windows.net=Fernhill73", "Fernhill73"),
     ],
+    "status words beside real secrets": [
+        _c("auth=failed password=Expired2024!", "Expired2024!"),
+        _c("token=expired-7Hq2LmZ9xWv4", "7Hq2LmZ9xWv4"),
+        _c('{"signature": "invalid", "api_key": "Mismatch#88"}', "Mismatch#88"),
+        _c("password: incorrectHorse42", "incorrectHorse42"),
+        _c("pin=0000ok", "0000ok"),
+    ],
 }
 
 # Ordinary lines of the same shapes: nothing in them is sensitive, so nothing may change.
@@ -440,4 +447,10 @@ BENIGN: list[str] = [
     "<dict><key>CFBundleName</key><string>Checkout</string></dict>",
     "<property><name>hive.metastore.db.password</name><value>${HIVE_DB_PASS}</value></property>",
     "kafka.partition.key=order_id cache.key=stock",
+    "token=expired user=bob",
+    "login failed: auth=FAILED reason=signature_mismatch signature=invalid",
+    "Access denied for user 'app'@'db-host' (using password: YES)",
+    "ERROR 1045 (28000): Access denied for user 'root' (using password: NO)",
+    '{"password": "redacted", "api_key": "[REDACTED]", "session_token": "missing"}',
+    "mfa: otp=required pin=not_set credentials=revoked",
 ]
