@@ -38,6 +38,7 @@ __all__ = [
     "redact",
 ]
 
+from harness._redaction_encoded import ENCODED_GATE, encoded_pairs
 from harness._redaction_keys import (
     HINT_RE,
     SPLIT_KEY,
@@ -199,6 +200,8 @@ def _redact_block(text: str) -> str:
 def _pass(text: str) -> str:
     if not text:
         return text
+    if ("%" in text or "\\" in text) and ENCODED_GATE.search(text):
+        text = encoded_pairs(text, _redact_line)
     low = text.lower()
     if ("begin" in low and "----" in text) or "putty-user-key-file" in low:
         text = _PEM.sub(SECRET, text)

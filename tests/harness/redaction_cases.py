@@ -397,6 +397,15 @@ CASES: dict[str, list[Case]] = {
         _c("password: incorrectHorse42", "incorrectHorse42"),
         _c("pin=0000ok", "0000ok"),
     ],
+    "escaped separators and percent-encoded pairs": [
+        _c('{"log":"retry with db_password\\u003dQuillmoor58 host\\u003ddb"}', "Quillmoor58"),
+        _c('{"req":"{\\u0022clientSecret\\u0022:\\u0022Tarnwick#31\\u0022}"}', "Tarnwick#31"),
+        _c("{'cfg': '{\\u0027api_key\\u0027\\u003a \\u0027Holloway77\\u0027}'}", "Holloway77"),
+        _c("GET /sso?return=%2Fhome%3Fsession_token%3DGlenrock2025%26tab%3D1 302", "Glenrock2025"),
+        _c("callback=https%3A%2F%2Fapi.example.org%2Fhook%3Fsecret%3DWyndham%2142", "Wyndham"),
+        _c("data=%7B%22user%22%3A%22eve%22%2C%22password%22%3A%22Corvale19%22%7D", "Corvale19"),
+        _c("state=%252Fcb%253Faccess_token%253DMarlowe8841%2526x%253D2", "Marlowe8841"),
+    ],
 }
 
 # Ordinary lines of the same shapes: nothing in them is sensitive, so nothing may change.
@@ -453,4 +462,7 @@ BENIGN: list[str] = [
     "ERROR 1045 (28000): Access denied for user 'root' (using password: NO)",
     '{"password": "redacted", "api_key": "[REDACTED]", "session_token": "missing"}',
     "mfa: otp=required pin=not_set credentials=revoked",
+    "GET /search?q=%22blue%20shoes%22%26size%3D42&page=2 HTTP/1.1 200",
+    '{"msg":"cart\\u003d3 items total\\u003d59.90 currency\\u003dEUR"}',
+    "next=%2Forders%3Fstatus%3Dshipped%26token%3Dexpired",
 ]
