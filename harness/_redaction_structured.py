@@ -17,11 +17,13 @@ from harness._redaction_rules import _PLACEHOLDER_RE, SECRET, _inert, _looks_cre
 
 __all__ = [
     "CLI_WORDS",
+    "ORACLE_WORDS",
     "ORM_WORDS",
     "SQL_WORDS",
     "cli_credentials",
     "cookies",
     "name_value_pairs",
+    "oracle_logins",
     "orm_binds",
     "sql_spans",
     "xml_values",
@@ -370,3 +372,34 @@ def cli_credentials(text: str) -> str:
         if program.search(text):
             text = flag.sub(_cli_flag, text)
     return text
+
+
+# ----------------------------------------------------------------------------- Oracle logins
+
+# Oracle spells a login ``user/password@service``: in its JDBC URLs, on the command line of
+# its tools, and in ``CONNECT`` / ``userid=`` / RMAN ``target``. After a keyword the service is
+# required (``connect to api/v1`` is prose); a tool's own first argument needs none.
+ORACLE_WORDS = ("oracle", "sqlplus", "expdp", "impdp", "sqlldr", "rman", "dgmgrl", "conn",
+                "userid", "target", "catalog", "auxiliary", "exp ", "imp ")  # fmt: skip
+_ORACLE_USER = r"(?P<q>[\"']?)(?P<user>[A-Za-z_][\w$#.]{0,127})/"
+_ORACLE_PASSWORD = r"(?P<pw>(?!" + _PLACEHOLDER_RE + r")[^\s/@\"']+)"
+_ORACLE_KEYWORD = re.compile(
+    r"(?P<h>jdbc:oracle:\w+:|(?<![\w\-])(?i:conn(?:ect)?|userid|target|auxiliary|catalog)"
+    r"[^\S\n]*=?[^\S\n]*)" + _ORACLE_USER + _ORACLE_PASSWORD + r"(?=@)"
+)
+_ORACLE_TOOL = re.compile(
+    r"(?P<h>(?<![\w\-])(?i:sqlplus|expdp|impdp|sqlldr|rman|dgmgrl|exp|imp)"
+    r"(?:[^\S\n]+-\w+)*[^\S\n]+)" + _ORACLE_USER + _ORACLE_PASSWORD + r"(?=@|[\"']?(?:\s|\Z))"
+)
+
+
+def _oracle_login(match: re.Match[str]) -> str:
+    if _inert(match.group("pw")):
+        return match.group(0)
+    return match.group("h") + match.group("q") + match.group("user") + "/" + SECRET
+
+
+def oracle_logins(text: str) -> str:
+    """``jdbc:oracle:thin:scott/X@//db``, ``sqlplus system/X@ORCL``, ``connect u/X@db``."""
+    text = _ORACLE_KEYWORD.sub(_oracle_login, text)
+    return _ORACLE_TOOL.sub(_oracle_login, text)

@@ -107,11 +107,13 @@ from harness._redaction_rules import (
 )
 from harness._redaction_structured import (
     CLI_WORDS,
+    ORACLE_WORDS,
     ORM_WORDS,
     SQL_WORDS,
     cli_credentials,
     cookies,
     name_value_pairs,
+    oracle_logins,
     orm_binds,
     sql_spans,
     xml_values,
@@ -211,6 +213,8 @@ def _pass(text: str) -> str:
         text = orm_binds(text)
     if " -" in text and any(word in low for word in CLI_WORDS):
         text = cli_credentials(text)
+    if "/" in text and any(word in low for word in ORACLE_WORDS):
+        text = oracle_logins(text)
     if _has_hint(text):
         if _YAML_BLOCK_GATE.search(text):
             text = yaml_blocks(text)

@@ -406,6 +406,19 @@ CASES: dict[str, list[Case]] = {
         _c("data=%7B%22user%22%3A%22eve%22%2C%22password%22%3A%22Corvale19%22%7D", "Corvale19"),
         _c("state=%252Fcb%253Faccess_token%253DMarlowe8841%2526x%253D2", "Marlowe8841"),
     ],
+    "oracle user/password@service": [
+        _c(
+            "datasource url=jdbc:oracle:thin:billing/Kestrel#204@//ora-prod:1521/BILL",
+            "Kestrel#204",
+        ),
+        _c("jdbc:oracle:oci:reports/Lowmead88@(DESCRIPTION=(ADDRESS=(PORT=1521)))", "Lowmead88"),
+        _c("$ sqlplus -s -L hr/Ambergate31@PDB1 @nightly.sql", "Ambergate31"),
+        _c('sqlplus "sys/Quarry!55@cdb as sysdba"', "Quarry!55"),
+        _c("impdp admin/Thistle2029@prod schemas=APP directory=DP", "Thistle2029"),
+        _c("rman target / catalog rcat/Bramble77@catdb", "Bramble77"),
+        _c("SQL> CONNECT app_owner/Windle42x@orclpdb", "Windle42x"),
+        _c("sqlldr userid=loader/Fenwick19@dw control=load.ctl", "Fenwick19"),
+    ],
 }
 
 # Ordinary lines of the same shapes: nothing in them is sensitive, so nothing may change.
@@ -465,4 +478,8 @@ BENIGN: list[str] = [
     "GET /search?q=%22blue%20shoes%22%26size%3D42&page=2 HTTP/1.1 200",
     '{"msg":"cart\\u003d3 items total\\u003d59.90 currency\\u003dEUR"}',
     "next=%2Forders%3Fstatus%3Dshipped%26token%3Dexpired",
+    "sqlplus / as sysdba @startup.sql",
+    "unable to connect to api/v1 upstream",
+    "make target src/main failed",
+    "SQL> connect hr/$HR_PASSWORD@pdb1",
 ]
