@@ -329,7 +329,8 @@ def orm_binds(text: str) -> str:
 # ----------------------------------------------------------------------------- command lines
 
 CLI_WORDS = ("mysql", "mariadb", "sshpass", "redis-cli", "ldap", "smbclient", "sqlcmd", "bcp",
-             "osql", "isql", "openssl", "7z", "rar", "zip", "mongo", "htpasswd")  # fmt: skip
+             "osql", "isql", "openssl", "7z", "rar", "zip", "mongo", "htpasswd", "login",
+             "stdin", "sudo", "curl")  # fmt: skip
 _VALUE = r"(?P<q>[\"']?)(?P<v>(?!" + _PLACEHOLDER_RE + r")[^\s\"']+)(?P=q)"
 _CLI_RULES: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = tuple(
     (re.compile(program, re.IGNORECASE), re.compile(flag))
@@ -346,6 +347,17 @@ _CLI_RULES: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = tuple(
         (r"\b(?:zip|unzip)\b", r"(?<=\s)(?P<f>-P[^\S\n]+)" + _VALUE),
         (r"\bmongo\w*\b", r"(?<=\s)(?P<f>-p[^\S\n]+)" + _VALUE),
         (r"\bhtpasswd\b", r"(?P<f>-b\w*[^\S\n]+\S+[^\S\n]+\S+[^\S\n]+)" + _VALUE),
+        # A registry or platform login (docker, podman, oc, cf, helm, az, ...): ``-p`` after
+        # the ``login`` subcommand, in the same command.
+        (r"\blogin\b", r"(?P<f>\blogin(?:[^\S\n]+[^\s|;&]+)*?[^\S\n]+-p(?:[^\S\n]+|=))"
+         + _VALUE),
+        # A password piped to a command that reads it from standard input.
+        (r"--password-stdin|--stdin\b|\bsudo\b[^\n]*[^\S\n]-S\b",
+         r"(?P<f>(?<![\w\-])(?:echo|printf)[^\S\n]+(?:-\w+[^\S\n]+|[\"']?%s(?:\\n)?[\"']?[^\S\n]+)*)"
+         + _VALUE + r"(?=[^\S\n]*\|)"),
+        # curl's user and password glued to the flag: ``-ubob:X`` (the pair goes, as with -u).
+        (r"\bcurl\b", r"(?<=\s)(?P<f>-u)(?P<q>[\"']?)(?P<v>[^\s\"':\-][^\s\"':]*:[^\s\"']+)"
+         r"(?P=q)"),
     )
 )  # fmt: skip
 
@@ -360,12 +372,14 @@ def _cli_flag(match: re.Match[str]) -> str:
 
 _PROGRAMS = re.compile(
     r"(?i)(?<![\w\-])(?:mysql\w*|mariadb\w*|sshpass|redis-cli|ldap\w+|smbclient|sqlcmd|bcp"
-    r"|osql|isql|openssl|7za?|unrar|rar|unzip|zip|mongo\w*|htpasswd)(?![\w\-])"
+    r"|osql|isql|openssl|7za?|unrar|rar|unzip|zip|mongo\w*|htpasswd|login|curl|sudo)(?![\w\-])"
+    r"|--(?:password-)?stdin\b"
 )
 
 
 def cli_credentials(text: str) -> str:
-    """Passwords given to known tools on their command line (``mysql -pX``, ``sshpass -p X``)."""
+    """Passwords given to known tools on their command line (``mysql -pX``, ``sshpass -p X``,
+    ``docker login -p X``, ``echo X | docker login --password-stdin``, ``curl -uuser:X``)."""
     if " -" not in text or _PROGRAMS.search(text) is None:
         return text
     for program, flag in _CLI_RULES:

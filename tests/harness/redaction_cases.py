@@ -419,6 +419,16 @@ CASES: dict[str, list[Case]] = {
         _c("SQL> CONNECT app_owner/Windle42x@orclpdb", "Windle42x"),
         _c("sqlldr userid=loader/Fenwick19@dw control=load.ctl", "Fenwick19"),
     ],
+    "registry logins and piped passwords": [
+        _c("+ podman login -u deployer -p Wrenfield#12 registry.corp.example", "Wrenfield#12"),
+        _c("oc login https://api.ocp4:6443 -u kubeadmin -p Pqx7-Mnb2-Lkc9", "Pqx7-Mnb2-Lkc9"),
+        _c("cf login -a https://api.sys -o org -u ops -p Greystone44", "Greystone44"),
+        _c("helm registry login oci.example.com -u ci -p=Larkspur2020", "Larkspur2020"),
+        _c("echo Harrowgate77 | skopeo login -u ci --password-stdin quay.io", "Harrowgate77"),
+        _c("printf '%s' 'Mossbank!5' | nerdctl login --password-stdin -u ci ghcr.io", "Mossbank!5"),
+        _c("echo 'Tillbrook99' | sudo -S apt-get update", "Tillbrook99"),
+        _c("curl -s -uadmin:Cobbleton31 https://nexus/service/rest", "Cobbleton31"),
+    ],
 }
 
 # Ordinary lines of the same shapes: nothing in them is sensitive, so nothing may change.
@@ -482,4 +492,8 @@ BENIGN: list[str] = [
     "unable to connect to api/v1 upstream",
     "make target src/main failed",
     "SQL> connect hr/$HR_PASSWORD@pdb1",
+    "echo $REGISTRY_TOKEN | docker login ghcr.io -u ci --password-stdin",
+    "login succeeded; podman run -p 8080:80 nginx",
+    "ssh -p 2222 deploy@bastion login shell",
+    "curl -sS -o /dev/null https://api.example.com/health",
 ]
