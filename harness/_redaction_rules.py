@@ -40,7 +40,10 @@ _HS = r"(?:[^\S\n]|[\u200b-\u200f\u2060-\u2064\ufeff\u00ad])"
 
 # A quoted value (plain or JSON-escaped quotes; an unterminated quote runs to the end of the
 # line), or an unquoted one that runs to whitespace or a list separator. An HTTP auth scheme
-# in front of the value stays visible.
+# in front of the value stays visible. An unquoted value goes on over what only *may* end it:
+# a ``&`` not followed by the next ``key=`` (``password=ab&Cd9``), a backslash escape that is
+# not a JSON quote or control escape (``ab\Cd``, Java's ``ab\=cd``), and a quote glued
+# between two of its characters (``ab"Cd``); a value never runs to a later pair's key.
 _SCHEME = (
     r"(?:(?i:Bearer|Basic|Token|Digest|Bot|JWT|Negotiate|Api-Token|OAuth|SSWS|NTLM|Kerberos|"
     r"ApiKey|Api-Key|SharedKey|SharedAccessSignature|GenieKey|SSO-Key|Splunk|HMAC|Hawk|DPoP|"
@@ -50,7 +53,8 @@ _VALUE = (
     r"(?!" + _SCHEME + _PLACEHOLDER_RE + r")"
     r"(?P<scheme>" + _SCHEME + r")"
     r"(?:(?P<q>\\*[\"'`])(?P<qv>[^\n]*?)(?P<qc>(?P=q)|(?=\n)|\Z)"
-    r"|(?P<uv>(?:[^\s\"'`\\,;&)}\]]|[,;)}\]](?=[^\s\"'`,;]))+))"
+    r"|(?P<uv>(?:[^\s\"'`\\,;&)}\]]|[,;)}\]](?=[^\s\"'`,;])|&(?![\w.\-\[\]%]*=|amp;|&)"
+    r"|\\[^\s\"'`\\nrtu]|(?<=[^\W_])[\"'](?=[^\W_]))+))"
 )
 
 _FLAGS = re.compile(

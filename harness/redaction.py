@@ -357,6 +357,10 @@ def _key_value(text: str, match: re.Match[str]) -> tuple[str, int]:
     end = match.end()
     if quote is None and strength == 2 and "\t" not in match.group("sep"):
         end = _passphrase_end(text, value, end)
+    elif quote is not None and match.group("qc"):
+        close = _closing_quote(text, match.start("qv"), quote)
+        if close is not None:
+            value, end = text[match.start("qv") : close], close + len(quote)
     # A status word is inert alone (``password: incorrect``), not as a passphrase's first word.
     secret = (
         bool(value)
@@ -370,8 +374,33 @@ def _key_value(text: str, match: re.Match[str]) -> tuple[str, int]:
         tail = match.group("qc")
     if not secret:
         # The value may itself hold a keyed secret (``url=...?token=...``).
+        value = match.group("qv") if quote is not None else value
         return head + _key_values(value) + tail, match.end()
     return head + SECRET + tail, end
+
+
+def _closing_quote(text: str, start: int, quote: str) -> int | None:
+    """Where a quoted value really ends: the first ``quote`` on the line that is not escaped.
+
+    A quote of ``k`` backslashes and a quote character (``"`` in JSON, ``\\"`` in JSON inside
+    a JSON string) closes when the backslashes before its character number ``k`` modulo
+    ``2(k + 1)``: ``\\"`` inside a JSON string, and ``\\\\\\"`` inside an escaped one, are
+    quote characters of the value.
+    """
+    char = quote[-1]
+    escapes = len(quote) - 1
+    index = text.find(char, start)
+    while index != -1:
+        if "\n" in text[start:index]:
+            return None
+        run = index
+        while run > start and text[run - 1] == "\\":
+            run -= 1
+        backslashes = index - run
+        if backslashes >= escapes and backslashes % (2 * escapes + 2) == escapes:
+            return index - escapes
+        index = text.find(char, index + 1)
+    return None
 
 
 def _wrapped_value(text: str, match: re.Match[str], strength: int) -> tuple[str, int] | None:

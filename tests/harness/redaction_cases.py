@@ -429,6 +429,15 @@ CASES: dict[str, list[Case]] = {
         _c("echo 'Tillbrook99' | sudo -S apt-get update", "Tillbrook99"),
         _c("curl -s -uadmin:Cobbleton31 https://nexus/service/rest", "Cobbleton31"),
     ],
+    "values that go on past a separator-like character": [
+        _c("password=Rook&Castle2021 user=bob", "Castle2021"),
+        _c("GET /login?user=bob&pwd=Tea&Scones9&lang=en", "Scones9"),
+        _c("export DB_PASS=Lynx\\Ferngully4", "Ferngully4"),
+        _c("ldap.bind.password=Sea\\=Shell88 ldap.user=cn=admin", "Shell88"),
+        _c("api_secret: Dew'Drop5566", "Drop5566"),
+        _c('{"user":"bob","password":"Ivy\\"Holloway31","remember":true}', "Holloway31"),
+        _c('{"log":"{\\"token\\":\\"Oak\\\\\\"Moor2024\\"}"}', "Moor2024"),
+    ],
 }
 
 # Ordinary lines of the same shapes: nothing in them is sensitive, so nothing may change.
@@ -496,4 +505,7 @@ BENIGN: list[str] = [
     "login succeeded; podman run -p 8080:80 nginx",
     "ssh -p 2222 deploy@bastion login shell",
     "curl -sS -o /dev/null https://api.example.com/health",
+    "GET /cb?token=expired&user=bob&lang=en 302",
+    '{"password": "", "user": "bob", "note": "say \\"hi\\""}',
+    "token=none&amp;user=bob",
 ]
