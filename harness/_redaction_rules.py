@@ -230,15 +230,50 @@ _PREFIXED_RE = re.compile(
 )
 # Hex digests that say they are digests (image digests, checksums, commits) stay visible.
 # A hex run labelled as a digest or an identifier (a commit, a trace or span, a request or
-# event id): evidence, not a secret.
+# event id, a job or container): evidence, not a secret. Header-style labels may spell their
+# words apart with ``.``, ``-`` or ``_`` (``trace.id``, ``x-amz-request-id``, ``X-B3-TraceId``);
+# git's own messages and deploy labels name a commit in prose (``Checking out``,
+# ``HEAD is now at``, ``release=app@``, ``+git.``), Sleuth's ``[app,trace,span]`` by place, and
+# a container runtime's URL (``containerd://<id>``, the run starting at ``//``) by its scheme.
 _DIGEST_LABEL = re.compile(
-    r"(?i:sha(?:1|224|256|384|512)?|md5|checksum|digest|commit|integrity|revision|rev|git_?sha|"
-    r"trace_?id|traceid|span_?id|spanid|parent_?id|request_?id|req_?id|event_?id|"
-    r"correlation_?id|x-b3-traceid|x-b3-spanid|x-request-id|etag)[\"']?"
-    r"(?:[ \t]*[:=@][ \t]*[\"']?|[ \t]+)\Z"
+    r"(?i:(?:(?:sha(?:1|224|256|384|512)?|md5|checksum|digest|integrity|revision|rev|etag|b3"
+    r"|git[_.\-]?sha|commit(?:[_.\-]?(?:id|sha|hash))?|x-amz-id-2|x-amz-cf-id|cf-ray"
+    r"|(?:[\w\-]*[_.\-])?(?:trace|span|parent|request|req|event|correlation|job|build"
+    r"|container|image|message|msg)(?:[_.\-]?id)?)[\"']?(?:[ \t]*[:=@][ \t]*[\"']?|[ \t]+)"
+    r"|checking out[ \t]+|checkout(?:[ \t]+-\w+)*[ \t]+|head is now at[ \t]+|merge[ \t]+"
+    r"|cherry-pick(?:[ \t]+-\w+)*[ \t]+|revert[ \t]+|release[ \t]*=[ \t]*[\w.\-]+@|\+git\."
+    r"|(?:image|tag)[ \t]*[=:][ \t]*[\w.\-/]+:|\[[\w.\-]+,(?:[0-9a-f]{16,32},)?"
+    r"|(?:containerd|docker|cri-o|crio|podman|rkt):))\Z"
 )
 # A W3C traceparent: version, trace id, parent span id, flags.
 _TRACEPARENT = re.compile(r"[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}")
+# Identifiers whose shape names them, wherever they stand: AWS resource ids (``i-``, ``sg-``,
+# ``vpc-``, ... and 8 or 17 hex digits), Stripe object ids (``ch_``, ``cus_``, ``pi_``, ...;
+# its secrets, ``sk_``/``rk_``/``whsec_``, are not among them), an X-Ray trace id, a B3 header
+# and a Cloud Trace context. They name a resource; knowing one grants nothing.
+_KNOWN_ID = re.compile(
+    r"(?:i|sg|vpc|subnet|eni|vol|snap|ami|rtb|igw|eigw|nat|acl|vpce|pcx|tgw|tgw-attach|dopt"
+    r"|eipalloc|eipassoc|lt|fs|fsmt|vgw|cgw|elb|r|sir|sfr|fleet|h|pl)-(?:[0-9a-f]{8}|[0-9a-f]{17})"
+    r"|(?:ch|cus|pi|pm|in|ii|il|sub|si|evt|txn|re|pyr|po|tr|price|prod|acct|seti|cs|src|card|ba"
+    r"|cbtxn|dp|du|fee|file|link|plink|plan|coupon|promo|sku|or|py|iv|ipi|qt|rcpt|sub_sched"
+    r"|setatt|trr|cn|bpc|cuss)_(?:(?:test|live)_)?[A-Za-z0-9]{8,66}"
+    r"|1-[0-9a-f]{8}-[0-9a-f]{24}|[0-9a-f]{16}(?:[0-9a-f]{16})?-[0-9a-f]{16}(?:-[01d](?:-[0-9a-f]{16})?)?"
+    r"|[0-9a-f]{16,32}/\d+"
+)
+# A run labelled as an identifier by a name ending in ``id`` (``request_id=``, ``"_id": "``,
+# ``InstanceId=``, ``Container ID: docker://``): the label and separator before the run.
+_ID_LABEL = re.compile(
+    r"(?P<label>(?:[A-Za-z_][\w.\-]*[ \t])?(?:(?i:ids?)|[\w.\-]*[_.\-](?i:ids?)"
+    r"|[\w.\-]*[a-z0-9](?:Id|ID)s?|(?i:uuid|guid|ulid|ksuid|nanoid|objectid|oid)))"
+    r"[\"']?(?:[ \t]*[:=][ \t]*[\"']?(?:[a-z\-]+:)?|[ \t]+)\Z"
+)
+# The shapes of generated identifiers: hex (Mongo ObjectIds, container ids after ``docker://``),
+# ULIDs, base32 ids, KSUIDs (27 base62 characters) and nanoids (21). A random run of any other
+# length under an ``*_id`` label is judged as any run (detect-secrets' ``foreign_key_id``).
+_ID_SHAPE = re.compile(
+    r"(?://)?(?:[0-9a-fA-F]{8,64}|[0-7][0-9A-HJKMNP-TV-Z]{25}|[0-9a-hjkmnp-tv-z]{26}"
+    r"|[a-z2-7]{26}|[0-9A-Za-z]{27}|[A-Za-z0-9_\-]{21})"
+)
 
 _URL_USERINFO = re.compile(
     # user:password@ in URLs and DSNs (jdbc:mysql://, postgres://, redis://, amqp://, ...).

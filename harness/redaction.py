@@ -67,11 +67,14 @@ from harness._redaction_rules import (
     _HOST_SUFFIX_RE,
     _HOST_SUFFIXES,
     _HS,
+    _ID_LABEL,
+    _ID_SHAPE,
     _IP4_GATE,
     _IP4_RE,
     _IP6_GATE,
     _IP6_RE,
     _KEY_VALUE,
+    _KNOWN_ID,
     _OPENS,
     _PASSPHRASE_WORD,
     _PCT_EMAIL,
@@ -634,11 +637,31 @@ def _prefixed(match: re.Match[str]) -> str:
 def _run(match: re.Match[str]) -> str:
     run = match.group(0)
     start = match.start()
-    if _HEX.fullmatch(run) and _DIGEST_LABEL.search(match.string, max(0, start - 24), start):
+    hex_run = run.lstrip("/") if run.startswith("//") else run
+    if _HEX.fullmatch(hex_run) and _DIGEST_LABEL.search(match.string, max(0, start - 48), start):
         return run
-    if _TRACEPARENT.fullmatch(run):
+    if ("-" in run or "_" in run or "/" in run) and (
+        _TRACEPARENT.fullmatch(run) or _KNOWN_ID.fullmatch(run.rstrip("."))
+    ):
+        return run
+    if _labelled_id(match.string, start, run):
         return run
     return _redact_run(run)
+
+
+def _labelled_id(text: str, start: int, run: str) -> bool:
+    """Whether ``run`` is an identifier by its label (``request_id=01ARZ3ND…``, ``"_id": …``).
+
+    A label that names a credential stays a credential (``session_id``, ``secret_id``), and a
+    token with a known secret prefix is one whatever its label says.
+    """
+    if not _ID_SHAPE.fullmatch(run) or _PREFIXED_RE.match(run.lstrip("/")):
+        return False
+    before = text[max(0, start - 48) : start]
+    if "id" not in before.lower():
+        return False
+    label = _ID_LABEL.search(before)
+    return label is not None and key_strength(label.group("label")) == 0
 
 
 @lru_cache(maxsize=65536)
@@ -669,6 +692,10 @@ def _is_path(run: str) -> bool:
     return "/" in run and _PATH_WORD.search(run) is not None
 
 
+# A path or version piece that names the hex piece after it.
+_ID_PIECE_LABELS = ("trace", "traces", "span", "spans", "commit", "commits", "git", "sha")
+
+
 def _judge_run(run: str) -> str:
     """Redact a long token run whole when it is random, else only its random pieces.
 
@@ -686,6 +713,12 @@ def _judge_run(run: str) -> str:
     parts = _RUN_PIECES.split(run)
     random_chars = 0
     for index in range(0, len(parts), 2):
+        if (
+            index
+            and parts[index - 2].lower().endswith(_ID_PIECE_LABELS)
+            and _HEX.fullmatch(parts[index])
+        ):
+            continue  # ``projects/p/traces/<id>``, ``1.4.2+git.<sha>``: named by the piece before
         if _is_random(parts[index]):
             random_chars += len(parts[index])
             parts[index] = SECRET

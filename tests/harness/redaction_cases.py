@@ -438,6 +438,26 @@ CASES: dict[str, list[Case]] = {
         _c('{"user":"bob","password":"Ivy\\"Holloway31","remember":true}', "Holloway31"),
         _c('{"log":"{\\"token\\":\\"Oak\\\\\\"Moor2024\\"}"}', "Moor2024"),
     ],
+    "secrets beside identifiers that stay": [
+        _c(
+            "charge ch_3PqRsTuVwXyZ0123 created with sk_live_51HqLmN0pQrStUvWxYz",
+            "51HqLmN0pQrStUvWxYz",
+        ),
+        _c("customer=cus_Q1w2E3r4T5y6U7 key=rk_test_9aZ8bY7cX6dW5eV4", "9aZ8bY7cX6dW5eV4"),
+        _c("evt_1OaBcDeFgHiJkLmN signed with whsec_Zq8Xw7Vu6Ts5Rq4Po3Nm2", "Zq8Xw7Vu6Ts5Rq4Po3Nm2"),
+        _c(
+            "request_id=01HV3K7ZQ5N8M2B4C6D8E0F2G4 session_id=2aVq9RtLmX8pKz3W0nYbC5dE7fGhJ",
+            "2aVq9RtLmX8pKz3W0nYbC5dE7fGhJ",
+        ),
+        _c(
+            "instance i-0a1b2c3d4e5f67890 user-data secret_id=01HV3K7ZQ5N8M2B4C6D8E0F2G4",
+            "01HV3K7ZQ5N8M2B4C6D8E0F2G4",
+        ),
+        _c(
+            "trace.id=4bf92f3577b34da6a3ce929d0e0e4736 Authorization: Bearer Zk9mQ2vL8pXa7RtY5wZ8nB4c",
+            "Zk9mQ2vL8pXa7RtY5wZ8nB4c",
+        ),
+    ],
 }
 
 # Ordinary lines of the same shapes: nothing in them is sensitive, so nothing may change.
@@ -508,4 +528,22 @@ BENIGN: list[str] = [
     "GET /cb?token=expired&user=bob&lang=en 302",
     '{"password": "", "user": "bob", "note": "say \\"hi\\""}',
     "token=none&amp;user=bob",
+    "TerminateInstances i-0a1b2c3d4e5f67890 in vpc-1a2b3c4d subnet-0fedcba9876543210",
+    "sg-0123456789abcdef0 ingress from eni-0a1b2c3d4e5f60718; snapshot snap-0fedcba987654321f.",
+    "refund re_3PqRsTuVwXyZ0123AbCd for charge ch_3PqRsTuVwXyZ0123AbCd customer cus_NffrFeUfNV2Hib",
+    "invoice in_1OaBcDeFgHiJkLmNoP paid by pm_1OaBcDeFgHiJkLmNoP (acct_1Nv0FGQ9RKHgCVdK)",
+    "containerID: containerd://4f8c2b1a9d7e6f5c3b2a1908e7d6c5b4a39281706f5e4d3c2b1a0f9e8d7c6b5a",
+    "Container ID: docker://0b7d5e3f2a1c9e8d7f6a5b4c3d2e1f0a9b8c7d6e5f4a3b2c1d0e9f8a7b6c5d4e",
+    "job_id=01HV3K7ZQ5N8M2B4C6D8E0F2G4 request_id: 01hv3k7zq5n8m2b4c6d8e0f2g4 status=done",
+    '{"_id": "65a1b2c3d4e5f60718293a4b", "orderId": "2ZyXwVuTsRqPoNmLkJiHgFeDcBa"}',
+    "trace.id=4bf92f3577b34da6a3ce929d0e0e4736 span.id=00f067aa0ba902b7",
+    "x-amz-request-id: 4442587FB7D0A2F9 X-B3-TraceId: 463ac35c9f6413ad48485a3953bb6124",
+    "uber-trace-id: 4bf92f3577b34da6:00f067aa0ba902b7:0:1",
+    "X-Amzn-Trace-Id: Root=1-5759e988-bd862e3fe1be46a994272793;Parent=53995c3f42cd8ad8;Sampled=1",
+    "b3: 80f198ee56343ba864fe8b2a57d3eff7-e457b5a2e4d86bd1-1",
+    "INFO [checkout-api,4bf92f3577b34da6,00f067aa0ba902b7] order placed",
+    '"commitId": "9c1e5b7d4a6f8e0c2b4d6f8a0c2e4b6d8f0a3f2a"',
+    "release=checkout@9c1e5b7d4a6f8e0c2b4d6f8a0c2e4b6d8f0a3f2a deployed",
+    "Checking out 9c1e5b7d4a6f8e0c2b4d6f8a0c2e4b6d8f0a3f2a; HEAD is now at 9c1e5b7d4a6f",
+    "version=2.7.0+git.9c1e5b7d4a6f8e0c2b4d6f8a0c2e4b6d8f0a3f2a",
 ]
