@@ -81,11 +81,36 @@ _KEY_VALUE = re.compile(
 # with a quoted X ("with password 'X'", ``requirepass "X"``; up to 200 characters on one line).
 _PROSE_KEY = re.compile(
     r"(?P<key>[^\W\d]" + _KEY_CHARS + r"*+)"
-    r"(?P<sep>" + _HS + r"+(?:(?:is|was|are|were|set to|changed to|reset to|is now|now|became"
-    r"|est|ist|war|es|era|是|为|は|が|:)" + _HS + r"+)?)"
+    r"(?P<sep>" + _HS + r"+(?:(?:temporary|temporaire|provisoire|temporal|temporanea|initial"
+    r"|new|nouveau|neues|nuevo|nueva|nova|nuova)" + _HS + r"+)?"
+    r"(?:(?:is|was|are|were|set to|changed to|reset to|is now|now|became"
+    r"|est|ist|war|es|era|lautet|lauten|é|è|to|是|为|は|が|:|—|–)[:：]?" + _HS + r"+)?)"
     r"(?:(?P<q>[\"'`])(?P<qv>[^\"'`\n]{1,200})(?P=q)"
     r"|(?P<uv>(?!" + _PLACEHOLDER_RE + r")[^\s\"'`,;]+))",
     re.IGNORECASE,
+)
+# The same in languages written without spaces: ``密码是X``, ``新密码为X``, ``パスワードはXです``,
+# ``비밀번호는 X``. The key ends where its word ends, a particle may follow, and the value is the
+# run of ASCII characters after it.
+_CJK_PROSE = re.compile(
+    r"(?P<key>密码|密碼|口令|密钥|秘钥|令牌|パスワード|暗証番号|トークン|비밀번호|암호|토큰)"
+    r"(?P<sep>(?:[是为為はがも]|는|은|이|가)?[:：]?" + _HS + r"*)"
+    r"(?P<v>(?!" + _PLACEHOLDER_RE + r")[!-~]+)"
+)
+# English prose that puts words between the key and its value (``password for bob changed to
+# X``, ``token for svc-deploy is X``) or the value before the key (``use X as the password``).
+_PROSE_WORD_KEY = r"(?:password|passwd|passphrase|passcode|token|secret|api[ _\-]?key|pin)"
+_PROSE_FOR = re.compile(
+    r"(?i)(?P<head>(?<![\w\-])" + _PROSE_WORD_KEY + r"s?[ \t]+for[ \t]+"
+    r"(?:(?:the|user|account|service|role)[ \t]+)?[^\s\"'`,;]+[ \t]+"
+    r"(?:(?:has|have|been|was|is|now|changed|set|reset|updated)[ \t]+){0,3}(?:is|to)[:]?[ \t]+)"
+    r"(?P<v>(?!" + _PLACEHOLDER_RE + r")[^\s\"'`,;]+)"
+)
+_PROSE_AS = re.compile(
+    r"(?i)(?P<head>(?<![\w\-])use[ \t]+)(?P<v>(?!" + _PLACEHOLDER_RE + r")[^\s\"'`,;]+)"
+    r"(?P<tail>[ \t]+as[ \t]+(?:(?:the|your|a|an|new|temporary|initial)[ \t]+)*"
+    + _PROSE_WORD_KEY
+    + r")\b"
 )
 _PROSE_STOP = frozenset(
     {"for", "from", "to", "at", "on", "in", "by", "with", "via", "as", "and", "or", "not",

@@ -53,6 +53,7 @@ from harness._redaction_numbers import numbers
 from harness._redaction_rules import (
     _AUTH_CREDENTIAL,
     _AUTH_SCHEME,
+    _CJK_PROSE,
     _CLOSES,
     _CLOUD_HOST_RE,
     _DASHED_GATE,
@@ -85,6 +86,8 @@ from harness._redaction_rules import (
     _POD_RE,
     _PREFIXED_RE,
     _PREVIOUS_WORDS,
+    _PROSE_AS,
+    _PROSE_FOR,
     _PROSE_KEY,
     _PROSE_STOP,
     _REJECTED_VALUE,
@@ -230,6 +233,7 @@ def _pass(text: str) -> str:
         if " -" in text or text.startswith("-"):
             text = _FLAGS.sub(_flag, text)
         text = _key_values(text)
+        text = _prose_spans(text, low)
     if "%" in text:
         text = _PCT_KEY.sub(_pct_key, text)
         text = _PCT_EMAIL.sub(EMAIL, text)
@@ -509,6 +513,10 @@ def _prose_value(text: str, match: re.Match[str]) -> tuple[str | None, int]:
         return None, match.end()  # the "key" is itself a value (grant_type=client_credentials)
     if _strength(text, start, key) != 2 or not _prose_credential(value):
         return None, match.end()
+    if match.group("sep").strip().rstrip(":：").lower() == "to" and not _TO_KEYS.search(
+        skeleton(key)
+    ):
+        return None, match.end()  # ``hasło to X``; in English, ``password to bob`` is prose
     if quote is not None:
         return key + match.group("sep") + quote + SECRET + quote, match.end()
     attached = _NEXT_KEY.match(value)
@@ -521,9 +529,32 @@ def _prose_value(text: str, match: re.Match[str]) -> tuple[str | None, int]:
     return key + match.group("sep") + SECRET, match.end()
 
 
+# Keys of languages where a bare ``to`` says "is" (Polish, Czech).
+_TO_KEYS = re.compile(r"(?:haslo|heslo)$")
 # A prose "value" that is a secret's key name with its separator, or followed by one.
 _ASSIGNMENT = re.compile(_HS + r"*(?:=>|:=|[=＝]|[:：](?!//))")
 _NEXT_KEY = re.compile(r"(?P<k>[^\W\d][\w.\-]*)(?:[=＝]|[:：](?!//))$")
+
+
+def _prose_spans(text: str, low: str) -> str:
+    """Prose the key rules cannot take apart: keys glued to their value by a particle
+    (``密码是X``), words between key and value (``password for bob is X``), and a value before
+    its key (``use X as the password``)."""
+    if not text.isascii():
+        text = _CJK_PROSE.sub(_prose_span, text)
+    if " for " in low:
+        text = _PROSE_FOR.sub(_prose_span, text)
+    if "use " in low and " as " in low:
+        text = _PROSE_AS.sub(_prose_span, text)
+    return text
+
+
+def _prose_span(match: re.Match[str]) -> str:
+    if not _prose_credential(match.group("v")):
+        return match.group(0)
+    start, end = match.span("v")
+    whole = match.group(0)
+    return whole[: start - match.start()] + SECRET + whole[end - match.start() :]
 
 
 def _prose_credential(value: str) -> bool:

@@ -458,6 +458,22 @@ CASES: dict[str, list[Case]] = {
             "Zk9mQ2vL8pXa7RtY5wZ8nB4c",
         ),
     ],
+    "prose connectors in more languages": [
+        _c("Ihr Zugangspasswort lautet: Tannenweg17", "Tannenweg17"),
+        _c("das neue Kennwort lautet Rheinblick#4", "Rheinblick#4"),
+        _c("sua senha é Jabuti2023", "Jabuti2023"),
+        _c("la tua password è Gondola88!", "Gondola88!"),
+        _c("Twoje hasło to Wisla2024", "Wisla2024"),
+        _c("временный пароль — Berezka77", "Berezka77"),
+        _c("初始密码是Qm8xPanda", "Qm8xPanda"),
+        _c("新しいパスワードはSakura2099です", "Sakura2099"),
+        _c("임시 비밀번호는 Hangang55! 입니다", "Hangang55!"),
+        _c("nouveau mot de passe provisoire : Lavande42", "Lavande42"),
+        _c("Password for user alice has been set to Orchid#903", "Orchid#903"),
+        _c("API token for svc-billing is Zt9wQ4mPx2", "Zt9wQ4mPx2"),
+        _c("please use Copperleaf71 as the temporary password", "Copperleaf71"),
+        _c("your one-time password is: Vx82kq", "Vx82kq"),
+    ],
 }
 
 # Ordinary lines of the same shapes: nothing in them is sensitive, so nothing may change.
@@ -546,4 +562,10 @@ BENIGN: list[str] = [
     "release=checkout@9c1e5b7d4a6f8e0c2b4d6f8a0c2e4b6d8f0a3f2a deployed",
     "Checking out 9c1e5b7d4a6f8e0c2b4d6f8a0c2e4b6d8f0a3f2a; HEAD is now at 9c1e5b7d4a6f",
     "version=2.7.0+git.9c1e5b7d4a6f8e0c2b4d6f8a0c2e4b6d8f0a3f2a",
+    "a password to bob2 was e-mailed",
+    "the token for user bob is expired",
+    "use bob2 as the username",
+    "密码错误，请重试",
+    "パスワードは8文字以上です",
+    "das Passwort lautet falsch",
 ]
