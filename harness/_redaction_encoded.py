@@ -3,7 +3,8 @@
 A ``key=value`` pair can hide behind its own escaping: Gson writes ``=`` as ``\\u003d`` and
 quotes as ``\\u0022``, and a query parameter carries a whole nested query or JSON body
 percent-encoded (``next=%2Fcb%3Fpassword%3DX``, ``body=%7B%22token%22%3A%22X%22%7D``), once
-or twice (``%253D``). No rule sees a key, a separator and a value there.
+or twice (``%253D``), and HTML escapes its quotes (``&quot;password&quot;:&quot;X&quot;``). No rule
+sees a key, a separator and a value there.
 
 So such text is also judged in a *decoded reading*: every escape of a printable ASCII
 character replaced by that character, each decoded character remembering the span of the
@@ -22,10 +23,18 @@ from harness._redaction_rules import _PLACEHOLDER_RE
 __all__ = ["ENCODED_GATE", "encoded_pairs"]
 
 # An escaped separator or quote: without one, nothing can hide behind escaping.
-ENCODED_GATE = re.compile(r"%(?:25){0,2}(?:3[dDaA]|2[2267])|\\+u00(?:3[dDaA]|2[2267])")
+ENCODED_GATE = re.compile(
+    r"%(?:25){0,2}(?:3[dDaA]|2[2267])|\\+u00(?:3[dDaA]|2[2267])"
+    r"|&(?:quot|apos|#0*(?:61|58|34|39|38)|#[xX]0*(?:3[dDaA]|2[2267]));"
+)
 # One escape of a printable ASCII character: JSON ``\u00XX`` (its backslash escaped any number
-# of times) or a percent escape (percent-encoded once more, twice at most: ``%253D``).
-_ESCAPE = re.compile(r"\\+u00(?P<u>[2-7][0-9a-fA-F])|%(?:25){0,2}(?P<p>[2-7][0-9a-fA-F])")
+# of times), a percent escape (percent-encoded once more, twice at most: ``%253D``), or an
+# HTML character reference (``&quot;``, ``&#61;``, ``&#x3D;``).
+_ESCAPE = re.compile(
+    r"\\+u00(?P<u>[2-7][0-9a-fA-F])|%(?:25){0,2}(?P<p>[2-7][0-9a-fA-F])"
+    r"|&(?:(?P<n>quot|apos|amp|lt|gt)|#[xX]0*(?P<x>[2-7][0-9a-fA-F])|#0*(?P<d>3[2-9]|[4-9]\d|1[01]\d|12[0-6]));"
+)
+_NAMED = {"quot": '"', "apos": "'", "amp": "&", "lt": "<", "gt": ">"}
 _PLACEHOLDER = re.compile(f"({_PLACEHOLDER_RE})")
 # Aligning the redacted reading with the reading is a backtracking match; a line with more
 # placeholders than this is left to the other rules rather than risk a slow match.
@@ -43,8 +52,7 @@ def _decoded(text: str) -> tuple[str, list[int], list[int]]:
             chars.append(text[index])
             starts.append(index)
             ends.append(index + 1)
-        code = found.group("u") or found.group("p")
-        chars.append(chr(int(code, 16)))
+        chars.append(_character(found))
         starts.append(found.start())
         ends.append(found.end())
         last = found.end()
@@ -53,6 +61,14 @@ def _decoded(text: str) -> tuple[str, list[int], list[int]]:
         starts.append(index)
         ends.append(index + 1)
     return "".join(chars), starts, ends
+
+
+def _character(escape: re.Match[str]) -> str:
+    if escape.group("n") is not None:
+        return _NAMED[escape.group("n")]
+    if escape.group("d") is not None:
+        return chr(int(escape.group("d")))
+    return chr(int(escape.group("u") or escape.group("p") or escape.group("x"), 16))
 
 
 def _replaced_spans(reading: str, redacted: str) -> list[tuple[int, int, str]] | None:

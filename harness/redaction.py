@@ -208,7 +208,7 @@ def _redact_block(text: str) -> str:
 def _pass(text: str) -> str:
     if not text:
         return text
-    if ("%" in text or "\\" in text) and ENCODED_GATE.search(text):
+    if ("%" in text or "\\" in text or "&" in text) and ENCODED_GATE.search(text):
         text = encoded_pairs(text, _redact_line)
     low = text.lower()
     if ("begin" in low and "----" in text) or "putty-user-key-file" in low:

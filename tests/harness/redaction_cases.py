@@ -405,6 +405,9 @@ CASES: dict[str, list[Case]] = {
         _c("callback=https%3A%2F%2Fapi.example.org%2Fhook%3Fsecret%3DWyndham%2142", "Wyndham"),
         _c("data=%7B%22user%22%3A%22eve%22%2C%22password%22%3A%22Corvale19%22%7D", "Corvale19"),
         _c("state=%252Fcb%253Faccess_token%253DMarlowe8841%2526x%253D2", "Marlowe8841"),
+        _c("<pre>&quot;db_password&quot;: &quot;Saltmarsh62&quot;</pre>", "Saltmarsh62"),
+        _c('<input value="smtp.password&#61;Kingsbury08">', "Kingsbury08"),
+        _c("config: api.secret&#x3D;Ravenscar4410&amp;region=eu", "Ravenscar4410"),
     ],
     "oracle user/password@service": [
         _c(
@@ -568,4 +571,6 @@ BENIGN: list[str] = [
     "密码错误，请重试",
     "パスワードは8文字以上です",
     "das Passwort lautet falsch",
+    "<td>&quot;status&quot;: &quot;ok&quot;, &quot;items&quot;: 3</td>",
+    "Tom &amp; Jerry &lt;tom@example&gt; region&#61;eu-west-1",
 ]
