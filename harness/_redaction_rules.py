@@ -261,14 +261,16 @@ _PREFIXED_RE = re.compile(
 # ``HEAD is now at``, ``release=app@``, ``+git.``), Sleuth's ``[app,trace,span]`` by place, and
 # a container runtime's URL (``containerd://<id>``, the run starting at ``//``) by its scheme.
 _DIGEST_LABEL = re.compile(
-    r"(?i:(?:(?:sha(?:1|224|256|384|512)?|md5|checksum|digest|integrity|revision|rev|etag|b3"
-    r"|git[_.\-]?sha|commit(?:[_.\-]?(?:id|sha|hash))?|x-amz-id-2|x-amz-cf-id|cf-ray"
-    r"|(?:[\w\-]*[_.\-])?(?:trace|span|parent|request|req|event|correlation|job|build"
-    r"|container|image|message|msg)(?:[_.\-]?id)?)[\"']?(?:[ \t]*[:=@][ \t]*[\"']?|[ \t]+)"
+    # Every label starts a word (a lookbehind the engine checks before any scan), so the search
+    # over the characters before a run stays linear.
+    r"(?i:(?<![\w.\-])(?:(?:[\w\-]*[_.\-])?(?:sha(?:1|224|256|384|512)?|md5|checksum|digest"
+    r"|integrity|revision|rev|etag|b3|git[_.\-]?sha|commit(?:[_.\-]?(?:id|sha|hash))?|x-amz-id-2"
+    r"|x-amz-cf-id|cf-ray|trace|span|parent|request|req|event|correlation|job|build|container"
+    r"|image|message|msg)(?:[_.\-]?id)?[\"']?(?:[ \t]*[:=@][ \t]*[\"']?|[ \t]+)"
     r"|checking out[ \t]+|checkout(?:[ \t]+-\w+)*[ \t]+|head is now at[ \t]+|merge[ \t]+"
-    r"|cherry-pick(?:[ \t]+-\w+)*[ \t]+|revert[ \t]+|release[ \t]*=[ \t]*[\w.\-]+@|\+git\."
-    r"|(?:image|tag)[ \t]*[=:][ \t]*[\w.\-/]+:|\[[\w.\-]+,(?:[0-9a-f]{16,32},)?"
-    r"|(?:containerd|docker|cri-o|crio|podman|rkt):))\Z"
+    r"|cherry-pick(?:[ \t]+-\w+)*[ \t]+|revert[ \t]+|release[ \t]*=[ \t]*[\w.\-]+@"
+    r"|(?:image|tag)[ \t]*[=:][ \t]*[\w.\-/]+:|(?:containerd|docker|cri-o|crio|podman|rkt):)"
+    r"|\+git\.|\[[\w.\-]+,(?:[0-9a-f]{16,32},)?)\Z"
 )
 # A W3C traceparent: version, trace id, parent span id, flags.
 _TRACEPARENT = re.compile(r"[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}")
@@ -288,7 +290,7 @@ _KNOWN_ID = re.compile(
 # A run labelled as an identifier by a name ending in ``id`` (``request_id=``, ``"_id": "``,
 # ``InstanceId=``, ``Container ID: docker://``): the label and separator before the run.
 _ID_LABEL = re.compile(
-    r"(?P<label>(?:[A-Za-z_][\w.\-]*[ \t])?(?:(?i:ids?)|[\w.\-]*[_.\-](?i:ids?)"
+    r"(?<![\w.\-])(?P<label>(?:[A-Za-z_][\w.\-]*[ \t])?(?:(?i:ids?)|[\w.\-]*[_.\-](?i:ids?)"
     r"|[\w.\-]*[a-z0-9](?:Id|ID)s?|(?i:uuid|guid|ulid|ksuid|nanoid|objectid|oid)))"
     r"[\"']?(?:[ \t]*[:=][ \t]*[\"']?(?:[a-z\-]+:)?|[ \t]+)\Z"
 )

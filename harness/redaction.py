@@ -666,7 +666,15 @@ def _prefixed(match: re.Match[str]) -> str:
 
 
 def _run(match: re.Match[str]) -> str:
+    """A run redacted, unless it is an identifier by its shape or its label.
+
+    The cached redaction comes first: most runs come back unchanged, and only a run that
+    would change needs its label looked up.
+    """
     run = match.group(0)
+    redacted = _redact_run(run)
+    if redacted == run:
+        return run
     start = match.start()
     hex_run = run.lstrip("/") if run.startswith("//") else run
     if _HEX.fullmatch(hex_run) and _DIGEST_LABEL.search(match.string, max(0, start - 48), start):
@@ -677,7 +685,7 @@ def _run(match: re.Match[str]) -> str:
         return run
     if _labelled_id(match.string, start, run):
         return run
-    return _redact_run(run)
+    return redacted
 
 
 def _labelled_id(text: str, start: int, run: str) -> bool:
