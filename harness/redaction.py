@@ -4,10 +4,13 @@ Everything a projector shows the model passes through :func:`redact`. Each class
 value becomes a typed placeholder, so the model still sees *that* something was there:
 
 ============= ========================================================================
-``<SECRET>``  passwords/tokens/keys in ``k=v``, ``k: v``, ``"k": "v"``, ``--flag v`` forms,
+``<SECRET>``  passwords/tokens/keys in ``k=v``, ``k: v``, ``"k": "v"``, ``--flag v`` forms
+              (also behind escaped separators: ``\\u003d``, ``%3D``, ``&quot;``), in prose,
               ``Authorization`` values, JWTs, cloud/SaaS tokens with known prefixes, PEM
-              private keys, ``user:pass@`` in URLs/DSNs, ``curl -u user:pass``, and
-              high-entropy strings of 16+ characters
+              private keys, ``user:pass@`` in URLs/DSNs, Oracle's ``user/pass@db``,
+              ``curl -u user:pass``, and high-entropy strings of 16+ characters; identifiers
+              (AWS resource ids, Stripe object ids, labelled trace/commit/``*_id`` values) and
+              status words (``token=expired``) stay
 ``<POD>``     Kubernetes pod names (``name-<hash>-<5 chars>``, ``pod=...``)
 ``<HOST>``    ``ip-10-0-3-17``-style and internal FQDNs (``.internal``, ``.local``, ...);
               Kubernetes service names (``*.svc.cluster.local``) stay visible
