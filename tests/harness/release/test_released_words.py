@@ -327,13 +327,20 @@ def test_an_observation_quoting_planted_instructions_downgrades_to_a_fallback() 
     assert all("curl" not in f.quote for f in result.observed_facts)
 
 
-def test_a_knowledge_answer_repeating_planted_instructions_is_withheld() -> None:
+@pytest.mark.parametrize(
+    "answer",
+    [
+        f"The runbook says: {POISONED_STEP}",  # planted instructions, repeated
+        DROP_STEP,  # a dangerous command, recommended
+    ],
+)
+def test_a_knowledge_answer_repeating_planted_instructions_is_withheld(answer: str) -> None:
     def reply(request: ModelRequest) -> ModelReply:
         if request.component is Component.ROUTER:
             return text_reply(json.dumps({"intent": "KNOWLEDGE_QA"}))
         if not any(m.role == "tool" for m in request.messages):
             return tool_reply(("search_knowledge", KB, "kb"))
-        return text_reply(f"The runbook says: {POISONED_STEP}")
+        return text_reply(answer)
 
     backends = {"search_knowledge": RecordingBackend(raw=lambda _r: _kb_raw(RUNBOOK))}
     deps = fake_deps(
@@ -414,23 +421,6 @@ def test_a_conclusion_may_name_a_dangerous_command_but_not_prescribe_one(
     else:
         assert isinstance(result, SafeFallback) and result.failure_stage == "CONTENT"
         assert "DANGEROUS_COMMAND conclusion=c2" in result.validation_issues
-
-
-def test_a_knowledge_answer_recommending_a_dangerous_command_is_withheld() -> None:
-    def reply(request: ModelRequest) -> ModelReply:
-        if request.component is Component.ROUTER:
-            return text_reply(json.dumps({"intent": "KNOWLEDGE_QA"}))
-        if not any(m.role == "tool" for m in request.messages):
-            return tool_reply(("search_knowledge", KB, "kb"))
-        return text_reply("If the pool stays exhausted, DROP TABLE shop.orders and recreate it.")
-
-    backends = {"search_knowledge": RecordingBackend(raw=lambda _r: _kb_raw(RUNBOOK))}
-    deps = fake_deps(
-        FunctionModel(reply), backends=backends, projectors={"search_knowledge": RagProjector()}
-    )
-    diagnosis = DiagnosisRun(RunRequest(question="How do I fix the pool?"), deps, run_id="r3")
-    result = asyncio.run(diagnosis.execute())
-    assert isinstance(result, Answer) and result.text == WITHHELD_ANSWER
 
 
 # ---------------------------------------------------------------- the draft's own refs
