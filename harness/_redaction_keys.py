@@ -100,7 +100,7 @@ _HINTS = (
     "zugang", "пароль", "токен", "ключ", "секрет", "密码", "密碼", "口令", "密钥", "秘钥",
     "令牌", "凭证", "凭据", "私钥", "验证码", "安全码", "金鑰", "パスワード", "暗証", "トークン",
     "秘密", "鍵", "キー", "認証", "비밀번호", "암호", "토큰", "비밀", "psw", "sess", "kode", "bearer",
-    "jelsz", "geslo", "lozink", "parool", "sandi",
+    "jelsz", "geslo", "lozink", "parool", "sandi", "psk", "mnemonic", "phrase", "activation",
 )  # fmt: skip
 
 
@@ -144,7 +144,8 @@ _STRONG_SUFFIXES = (
     "applicationkey", "appkey", "secretid", "masterauth", "parola", "jelszo", "geslo",
     "lozinka", "parool", "katasandi", "passwords", "apikeys", "passphrases", "accountkey",
     "storagekey", "sharedkey", "licensekey", "clientkey", "consumerkey", "webhookkey", "servicekey",
-    "adminkey", "deploykey", "restkey", "serverkey", "integrationkey",
+    "adminkey", "deploykey", "restkey", "serverkey", "integrationkey", "mnemonic", "seedphrase", "psk",
+    "recoveryphrase", "secretphrase", "activationcode", "enrollmentcode", "unlockcode",
 )  # fmt: skip
 # ... unless it ends in one of these ordinary words.
 _NOT_SECRET = (
@@ -153,7 +154,7 @@ _NOT_SECRET = (
 )  # fmt: skip
 # A key whose last word is one of these holds a secret (too short to be a suffix).
 _STRONG_WORDS = frozenset(
-    {"auth", "sig", "salt", "otp", "pin", "bearer", "cle", "csc", "ssn", "pass", "passe"}
+    {"auth", "sig", "salt", "otp", "pin", "bearer", "cle", "csc", "ssn", "pass", "passe", "psk"}
 )
 # Trailing words that only say how the secret is written: ``password_b64``, ``tokenValue``.
 _MODIFIERS = (

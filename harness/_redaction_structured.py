@@ -417,3 +417,37 @@ def oracle_logins(text: str) -> str:
     """``jdbc:oracle:thin:scott/X@//db``, ``sqlplus system/X@ORCL``, ``connect u/X@db``."""
     text = _ORACLE_KEYWORD.sub(_oracle_login, text)
     return _ORACLE_TOOL.sub(_oracle_login, text)
+
+
+# ----------------------------------------------------------------------------- protocol traces
+
+# Credentials as a server's command trace shows them: Redis MONITOR (``"AUTH" "X"`` and
+# ``"AUTH" "user" "X"``), IMAP's tagged ``a001 LOGIN user X`` (at the start of a line or after a
+# client marker ``C:`` or ``>``), SASL's ``AUTH PLAIN <base64>``
+# (the user and password, base64-encoded). The words are upper case in every protocol.
+PROTOCOL_WORDS = ("AUTH", "LOGIN")
+_PROTOCOL = re.compile(
+    r"(?P<h>(?i:\"auth\")(?:[^\S\n]+\"[^\"\n]*\")?[^\S\n]+\")(?P<v>[^\"\n]+)(?P<t>\")"
+    r"|(?P<h2>(?<![\w\-])AUTH[^\S\n]+PLAIN[^\S\n]+)(?P<v2>[A-Za-z0-9+/]{8,}={0,2})"
+    r"|(?P<h3>(?:^|(?<=C:[^\S\n])|(?<=>[^\S\n]))[A-Za-z]?\d{1,6}[^\S\n]+LOGIN[^\S\n]+"
+    r"(?:\"[^\"\n]*\"|\S+)[^\S\n]+)(?P<v3>\"[^\"\n]*\"|\S+)(?=[^\S\n]*$)",
+    re.MULTILINE,
+)
+
+
+def _protocol(match: re.Match[str]) -> str:
+    for head, value, tail in (("h", "v", "t"), ("h2", "v2", None), ("h3", "v3", None)):
+        if match.group(head) is not None:
+            secret = match.group(value)
+            if _inert(secret.strip('"')):
+                return match.group(0)
+            quoted = secret.startswith('"') and secret.endswith('"') and len(secret) > 1
+            masked = f'"{SECRET}"' if quoted else SECRET
+            return match.group(head) + masked + (match.group(tail) if tail else "")
+    return match.group(0)
+
+
+def protocol_credentials(text: str) -> str:
+    """Passwords in a protocol trace: Redis ``"AUTH" "X"``, IMAP ``a1 LOGIN bob X``, SASL
+    ``AUTH PLAIN <base64>``."""
+    return _PROTOCOL.sub(_protocol, text)

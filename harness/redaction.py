@@ -118,12 +118,14 @@ from harness._redaction_structured import (
     CLI_WORDS,
     ORACLE_WORDS,
     ORM_WORDS,
+    PROTOCOL_WORDS,
     SQL_WORDS,
     cli_credentials,
     cookies,
     name_value_pairs,
     oracle_logins,
     orm_binds,
+    protocol_credentials,
     sql_spans,
     xml_values,
     yaml_blocks,
@@ -224,6 +226,8 @@ def _pass(text: str) -> str:
         text = cli_credentials(text)
     if "/" in text and any(word in low for word in ORACLE_WORDS):
         text = oracle_logins(text)
+    if any(word in text for word in PROTOCOL_WORDS) or '"auth"' in low:
+        text = protocol_credentials(text)
     if _has_hint(text):
         if _YAML_BLOCK_GATE.search(text):
             text = yaml_blocks(text)

@@ -351,9 +351,22 @@ CASES: dict[str, list[Case]] = {
         _c("sessionid=9f8e7d6c5b4a39281706f5e4d3c2b1a0x", "9f8e7d6c5b4a3928"),
         _c("parola=Roma2024x", "Roma2024x"),
         _c("jelszó=Hunter2024", "Hunter2024"),
+        # Wi-Fi pre-shared keys, wallet seed phrases, activation codes.
+        _c("wpa_psk=Lindenhof42x ssid=office", "Lindenhof42x"),
+        _c("psk: Corvid-Harbor-77", "Corvid-Harbor-77"),
+        _c('mnemonic="abandon ability able about above absent"', "abandon ability"),
+        _c("seed_phrase: maple river stone", "maple river stone"),
+        _c("activationCode=7QX2-99LP", "7QX2-99LP"),
         # A "$" in front of a password does not make it a shell variable.
         _c("password=$Summer2024", "Summer2024"),
         _c('{"password": "$ecret123"}', "ecret123"),
+    ],
+    "protocol traces": [
+        _c('1733212800.5 [0 10.2.0.7:6379] "AUTH" "Lindenhof42x"', "Lindenhof42x"),
+        _c('1733212800.5 [0 lua] "auth" "svc-cache" "Corvid-Harbor-77"', "Corvid-Harbor-77"),
+        _c("a17 LOGIN ops@example.com Meadow-Gate-19", "Meadow-Gate-19"),
+        _c('C: 3 LOGIN "ops" "tall oak 42"', "tall oak 42"),
+        _c("C: AUTH PLAIN AG9wcwBMaW5kZW5ob2Y0Mng=", "AG9wcwBMaW5kZW5ob2Y0Mng="),
     ],
     "xml name and value siblings": [
         _c(
@@ -481,6 +494,10 @@ CASES: dict[str, list[Case]] = {
 
 # Ordinary lines of the same shapes: nothing in them is sensitive, so nothing may change.
 BENIGN: list[str] = [
+    # Protocol words in ordinary log lines.
+    "2026-11-02 14:03:11 LOGIN alice from web-2",
+    "ERR AUTH failed: WRONGPASS invalid username-password pair",
+    '"AUTH" "invalid"',
     "password reset requested for user bob",
     "the password was changed by an administrator",
     "password 'expired' for user bob",
