@@ -451,3 +451,27 @@ def protocol_credentials(text: str) -> str:
     """Passwords in a protocol trace: Redis ``"AUTH" "X"``, IMAP ``a1 LOGIN bob X``, SASL
     ``AUTH PLAIN <base64>``."""
     return _PROTOCOL.sub(_protocol, text)
+
+
+# ----------------------------------------------------------------------------- OAuth codes
+
+# An OAuth authorization code is a credential until it is exchanged: whoever reads it from a
+# callback URL can trade it for tokens. ``code`` names one only in a URL that is an OAuth
+# callback: beside ``state=``, or under a path that names the flow.
+OAUTH_GATE = re.compile(r"(?i)[?&]code=")
+_OAUTH_URL = re.compile(
+    r"(?i)(?P<h>(?:(?:/[^\s?#]*(?:callback|oauth|authorize|redirect|signin|sso|login)[^\s?#]*"
+    r"\?(?:[^\s#]*?&)?)|(?<=[?&]state=)[^\s&#]+&(?:[^\s#]*?&)?|(?=\?code=[^\s&#]+[^\s#]*"
+    r"&state=)\?)code=)(?P<v>(?!" + _PLACEHOLDER_RE + r")[^\s&#\"']+)"
+)
+
+
+def _oauth(match: re.Match[str]) -> str:
+    if _inert(match.group("v")):
+        return match.group(0)
+    return match.group("h") + SECRET
+
+
+def oauth_codes(text: str) -> str:
+    """``/oauth/callback?code=X&state=…``: the authorization code goes, the rest stays."""
+    return _OAUTH_URL.sub(_oauth, text)

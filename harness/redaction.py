@@ -116,6 +116,7 @@ from harness._redaction_rules import (
 )
 from harness._redaction_structured import (
     CLI_WORDS,
+    OAUTH_GATE,
     ORACLE_WORDS,
     ORM_WORDS,
     PROTOCOL_WORDS,
@@ -123,6 +124,7 @@ from harness._redaction_structured import (
     cli_credentials,
     cookies,
     name_value_pairs,
+    oauth_codes,
     oracle_logins,
     orm_binds,
     protocol_credentials,
@@ -228,6 +230,8 @@ def _pass(text: str) -> str:
         text = oracle_logins(text)
     if any(word in text for word in PROTOCOL_WORDS) or '"auth"' in low:
         text = protocol_credentials(text)
+    if "code=" in low and OAUTH_GATE.search(text):
+        text = oauth_codes(text)
     if _has_hint(text):
         if _YAML_BLOCK_GATE.search(text):
             text = yaml_blocks(text)

@@ -361,6 +361,15 @@ CASES: dict[str, list[Case]] = {
         _c("password=$Summer2024", "Summer2024"),
         _c('{"password": "$ecret123"}', "ecret123"),
     ],
+    "oauth authorization codes": [
+        _c("GET /oauth2/callback?code=Qm9vdHN0cmFwNzc&state=a81 HTTP/1.1", "Qm9vdHN0cmFwNzc"),
+        _c("GET /cb?state=z9k2&code=4zTqWw8xLp0v HTTP/2.0", "4zTqWw8xLp0v"),
+        _c("302 Location: https://app.example/signin-oidc?code=LmNoP7q8rS", "LmNoP7q8rS"),
+        _c(
+            'level=info msg="callback" url="/sso/return?code=Zx81LmQe2Tw&session_state=9f"',
+            "Zx81LmQe2Tw",
+        ),
+    ],
     "protocol traces": [
         _c('1733212800.5 [0 10.2.0.7:6379] "AUTH" "Lindenhof42x"', "Lindenhof42x"),
         _c('1733212800.5 [0 lua] "auth" "svc-cache" "Corvid-Harbor-77"', "Corvid-Harbor-77"),
@@ -497,6 +506,9 @@ BENIGN: list[str] = [
     # Protocol words in ordinary log lines.
     "2026-11-02 14:03:11 LOGIN alice from web-2",
     "ERR AUTH failed: WRONGPASS invalid username-password pair",
+    "GET /api/countries?code=US&page=2 HTTP/1.1",
+    "process exited with code=137 (OOMKilled)",
+    "GET /oauth/callback?error=access_denied&state=a81 HTTP/1.1",
     '"AUTH" "invalid"',
     "password reset requested for user bob",
     "the password was changed by an administrator",
