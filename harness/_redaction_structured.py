@@ -475,3 +475,29 @@ def _oauth(match: re.Match[str]) -> str:
 def oauth_codes(text: str) -> str:
     """``/oauth/callback?code=X&state=…``: the authorization code goes, the rest stays."""
     return _OAUTH_URL.sub(_oauth, text)
+
+
+# ----------------------------------------------------------------------------- credential files
+
+# Lines of files that hold a password by position, not by key: Bundler's per-host credentials
+# (``BUNDLE_GEMS__EXAMPLE__COM=user:X``: a host spelled with ``__`` for dots) and PostgreSQL's
+# ``.pgpass`` (``host:port:database:user:X``, each of the first four possibly ``*``), a whole
+# line of its own.
+CREDENTIAL_FILE_GATE = re.compile(r"BUNDLE_\w+__|^[^\s:]+:(?:\d+|\*):[^\s:]+:[^\s:]+:\S", re.M)
+_CREDENTIAL_FILE = re.compile(
+    r"(?P<h>\bBUNDLE_[A-Z0-9_]*[A-Z0-9]__[A-Z0-9_]+=(?P<q>[\"']?)[^\s:\"']+:)(?P<v>[^\s\"']+)"
+    r"|(?P<h2>^[^\s:]+:(?:\d{1,5}|\*):[^\s:]+:[^\s:]+:)(?P<v2>\S+)$",
+    re.MULTILINE,
+)
+
+
+def _credential_file(match: re.Match[str]) -> str:
+    head, value = ("h", "v") if match.group("h") is not None else ("h2", "v2")
+    if _inert(match.group(value)) or re.fullmatch(_PLACEHOLDER_RE, match.group(value)):
+        return match.group(0)
+    return match.group(head) + SECRET
+
+
+def credential_files(text: str) -> str:
+    """``BUNDLE_GEMS__EXAMPLE__COM=user:X`` and a ``.pgpass`` line ``db:5432:shop:app:X``."""
+    return _CREDENTIAL_FILE.sub(_credential_file, text)

@@ -116,6 +116,7 @@ from harness._redaction_rules import (
 )
 from harness._redaction_structured import (
     CLI_WORDS,
+    CREDENTIAL_FILE_GATE,
     OAUTH_GATE,
     ORACLE_WORDS,
     ORM_WORDS,
@@ -123,6 +124,7 @@ from harness._redaction_structured import (
     SQL_WORDS,
     cli_credentials,
     cookies,
+    credential_files,
     name_value_pairs,
     oauth_codes,
     oracle_logins,
@@ -232,6 +234,8 @@ def _pass(text: str) -> str:
         text = protocol_credentials(text)
     if "code=" in low and OAUTH_GATE.search(text):
         text = oauth_codes(text)
+    if ":" in text and CREDENTIAL_FILE_GATE.search(text):
+        text = credential_files(text)
     if _has_hint(text):
         if _YAML_BLOCK_GATE.search(text):
             text = yaml_blocks(text)

@@ -370,6 +370,14 @@ CASES: dict[str, list[Case]] = {
             "Zx81LmQe2Tw",
         ),
     ],
+    "credential files": [
+        _c("BUNDLE_GEMS__CONTRIBSYS__COM=0a1b2c3d:Lindenhof42x", "Lindenhof42x"),
+        _c(
+            'export BUNDLE_RUBYGEMS__PKG__GITHUB__COM="ci-bot:Corvid-Harbor-77"', "Corvid-Harbor-77"
+        ),
+        _c("db-primary.internal:5432:shop:app:Meadow-Gate-19", "Meadow-Gate-19"),
+        _c("*:*:*:replicator:tall-oak-42x", "tall-oak-42x"),
+    ],
     "protocol traces": [
         _c('1733212800.5 [0 10.2.0.7:6379] "AUTH" "Lindenhof42x"', "Lindenhof42x"),
         _c('1733212800.5 [0 lua] "auth" "svc-cache" "Corvid-Harbor-77"', "Corvid-Harbor-77"),
@@ -508,6 +516,8 @@ BENIGN: list[str] = [
     "ERR AUTH failed: WRONGPASS invalid username-password pair",
     "GET /api/countries?code=US&page=2 HTTP/1.1",
     "process exited with code=137 (OOMKilled)",
+    "BUNDLE_PATH=vendor/bundle BUNDLE_JOBS=4",
+    "checkout-api:8080:v2:live:ok",
     "GET /oauth/callback?error=access_denied&state=a81 HTTP/1.1",
     '"AUTH" "invalid"',
     "password reset requested for user bob",
