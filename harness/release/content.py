@@ -184,7 +184,9 @@ _INJECTION_CLASSES: tuple[tuple[str, Rules], ...] = (
             r"\b(system|developer)\s+(notice|prompt|message|override|directive|instructions?|"
             r"command)\s*(:|\]|-{1,2}\s)|\bsystem\s+override\b|"
             r"\b(system|developer)\s+(update|note)\s*(:|\]|-{1,2}\s)" + _DIRECTED + r"|"
-            r"\b(important|urgent|new|updated|additional|special|mandatory)\s+instructions?\s*:|"
+            r"\b(important|urgent|updated|additional|special|mandatory)\s+instructions?\s*:"
+            + _DIRECTED
+            + r"|\bnew\s+instructions?\s*:|"
             r"\b(begin|start|end)\s+(of\s+)?(the\s+)?(system|developer)\s+(message|prompt|"
             r"instructions?)\b|"
             r"</?\s*[a-z_]*(injection|instruction|directive|prompt)[a-z_]*\s*>",
