@@ -44,7 +44,7 @@ PIPE_TO_SHELL = Rules(
     r"(\bbash|\bsh|(^|\s)\.)\s*(<<<\s*[\"']?\$\(|<\()\s*(curl|wget)\b|"
     r"\bexec\s*\(\s*(urllib\.request\.)?urlopen\(|\beval\s*\(\s*file_get_contents\(\s*['\"]https?:|"
     r"\bpowershell(\.exe)?\s+(-\w+\s+)*-e(nc|ncodedcommand)?\s+[a-z0-9+/=]{20,}|"
-    r"\bnpx\s+https?://|\bpip3?\s+install\s+(\S+\s+)*(https?://|--trusted-host\b)|"
+    r"\bnpx\s+https?://|\bpip3?\s+install\s+(\S+[^\S\n]+){0,4}(https?://|--trusted-host\b)|"
     r"\b(curl|wget)\b[^|\n]{0,200}\|\s*" + _SUDO + _SHELL + r"(python\d?|perl|ruby|node|php)\b|"
     r"\b((ba|z)?sh\s+(-c\s+)?|eval\s+|source\s+)[\"']?\s*(<\(|\$\()\s*(curl|wget)\b|"
     r"\bbase64\s+(-d|--decode)\b[^|;\n]{0,80}\|\s*" + _SUDO + r"(ba)?sh\b|"

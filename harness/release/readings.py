@@ -40,6 +40,16 @@ _LEET_WORD = re.compile(r"(?<![\w$@])[\w$@]*?[^\W\d_][013457$@][\w$@]*")
 _LEET = str.maketrans("013457$@", "oieastsa")
 # A base64 token long enough to hold a sentence.
 _BASE64 = re.compile(r"[A-Za-z0-9+/]{24,}={0,2}")
+# A log line's timestamp (ISO 8601 or syslog's) and level, as they lead the line.
+_TIMESTAMP = (
+    r"\s*(?:\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?|"
+    r"[A-Z][a-z]{2} +\d{1,2} \d\d:\d\d:\d\d)"
+)
+_LOG_TIMESTAMP = re.compile(_TIMESTAMP)
+_LOG_PREFIX = re.compile(
+    rf"^(?:{_TIMESTAMP})?\s*\[?(?:TRACE|DEBUG|INFO|NOTICE|WARN|WARNING|ERROR|FATAL|CRITICAL)?"
+    r"\]?:?\s*"
+)
 _JSON_ESCAPE = re.compile(r'\\(?:u([0-9a-fA-F]{4})|([ntr"\\/]))')
 _COMBINING = re.compile("[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]")
 
@@ -64,7 +74,8 @@ def readings(text: str) -> tuple[str, ...]:
     """:func:`surface`, then each further reading that differs from it: tag characters and
     JSON string escapes decoded; invisible separators read as spaces, spaced letters joined,
     HTML entities and percent-escapes decoded, underscores as spaces, combining marks dropped;
-    then digits read as letters; then base64 runs decoded."""
+    then digits read as letters; then log lines joined without their timestamps and levels;
+    then base64 runs decoded."""
     if _TAGS.search(text):
         codes = (ord(c) - 0xE0000 for c in _TAGS.findall(text))
         smuggled = "".join(chr(code) for code in codes if 0x20 <= code < 0x7F)
@@ -83,6 +94,14 @@ def readings(text: str) -> tuple[str, ...]:
     leet = _LEET_WORD.sub(_unleet, decoded)
     if leet not in seen:
         found.append(leet)
+    lines = base.split("\n")
+    if len(lines) > 1 and sum(_LOG_TIMESTAMP.match(line) is not None for line in lines) > 1:
+        # Log lines read as one text: a sentence split over lines, each behind its timestamp
+        # and level, is the sentence a reader of the lines takes in.
+        joined = " ".join(_LOG_PREFIX.sub("", line) for line in lines)
+        if joined not in seen:
+            found.append(joined)
+            seen.add(joined)
     tokens = (token.strip("\"'()[]{}<>,;:.") for token in base.split() if len(token) >= 24)
     runs = [_decoded(token) for token in tokens if _BASE64.fullmatch(token)]
     if any(runs):

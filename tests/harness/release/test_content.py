@@ -300,6 +300,9 @@ ORDINARY_TEXT = [
     "The tool output was truncated at 8 KB.",
     "The postmortem report should list the timeline and the owners.",
     "Ensure the health check reports OK before closing the change.",
+    # Consecutive CI log lines: a command on one line, a link on a later one.
+    "2026-03-10T09:09:04Z [INFO] Step 11/12 : RUN pip install -r requirements.txt\n"
+    "2026-03-10T09:09:08Z [INFO] Uploading artifacts to https://ci.example/job/7",
     "Important instructions: page the DBA before failover.",
     "Additional instructions: 1. Drain the node. 2. Restart the pod.",
 ]
