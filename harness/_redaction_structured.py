@@ -501,3 +501,51 @@ def _credential_file(match: re.Match[str]) -> str:
 def credential_files(text: str) -> str:
     """``BUNDLE_GEMS__EXAMPLE__COM=user:X`` and a ``.pgpass`` line ``db:5432:shop:app:X``."""
     return _CREDENTIAL_FILE.sub(_credential_file, text)
+
+
+# ----------------------------------------------------------------------------- code
+
+# A secret set in code, as a config snippet or a debug log shows it: a call whose first string
+# argument names the secret and whose second is its value (``props.put("password", "X")``,
+# ``System.setProperty("…keyStorePassword", "X")``, PHP's ``define('DB_PASSWORD', 'X')``,
+# ``os.Setenv("DB_PASS", "X")``), an item assignment (``os.environ["API_TOKEN"] = "X"``) and a
+# setter named for it (``setPassword("X")``).
+CODE_GATE = re.compile(r"[(\[]\s*[\"']")
+_STRING = r"(?P<q>[\"'])(?P<v>(?!" + _PLACEHOLDER_RE + r")[^\"'\n]*)(?P=q)"
+_CODE = re.compile(
+    r"(?P<h>\(\s*(?P<k1>[\"'])(?P<k>[^\"'\n]{1,80})(?P=k1)\s*,\s*)"
+    + _STRING
+    + r"|(?P<h2>\[\s*(?P<k2q>[\"'])(?P<k2>[^\"'\n]{1,80})(?P=k2q)\s*\]\s*=\s*)"
+    + _STRING.replace("(?P<q>", "(?P<q2>").replace("(?P=q)", "(?P=q2)").replace("(?P<v>", "(?P<v2>")
+)
+_FORMAT = re.compile(r"%[-+ 0#]*\d*[sdifr]|\{\d*\}")
+# A setter's call is matched on its own pass: ``setProperty("…Password", "X")`` is a pair.
+_SETTER = re.compile(
+    r"(?P<h3>\bset(?P<k3>[A-Z]\w{2,60})\(\s*)"
+    + _STRING.replace("(?P<q>", "(?P<q3>").replace("(?P=q)", "(?P=q3)").replace("(?P<v>", "(?P<v3>")
+    + r"(?=\s*[),])"
+)
+
+
+def _code(match: re.Match[str]) -> str:
+    names = match.re.groupindex
+    for head, key, quote, value in (("h", "k", "q", "v"), ("h2", "k2", "q2", "v2"),
+                                    ("h3", "k3", "q3", "v3")):  # fmt: skip
+        if head not in names or match.group(head) is None:
+            continue
+        secret = match.group(value)
+        if (
+            key_strength(match.group(key)) != 2
+            or not secret
+            or _inert(secret)
+            or _FORMAT.search(secret)  # a log call's message: log.info("password", "%s …")
+        ):
+            return match.group(0)
+        mark = match.group(quote)
+        return match.group(head) + mark + SECRET + mark
+    return match.group(0)
+
+
+def code_assignments(text: str) -> str:
+    """``props.put("password", "X")``, ``os.environ["API_TOKEN"] = "X"``, ``setPassword("X")``."""
+    return _SETTER.sub(_code, _CODE.sub(_code, text))

@@ -116,6 +116,7 @@ from harness._redaction_rules import (
 )
 from harness._redaction_structured import (
     CLI_WORDS,
+    CODE_GATE,
     CREDENTIAL_FILE_GATE,
     OAUTH_GATE,
     ORACLE_WORDS,
@@ -123,6 +124,7 @@ from harness._redaction_structured import (
     PROTOCOL_WORDS,
     SQL_WORDS,
     cli_credentials,
+    code_assignments,
     cookies,
     credential_files,
     name_value_pairs,
@@ -236,6 +238,8 @@ def _pass(text: str) -> str:
         text = oauth_codes(text)
     if ":" in text and CREDENTIAL_FILE_GATE.search(text):
         text = credential_files(text)
+    if ("(" in text or "[" in text) and CODE_GATE.search(text) and _has_hint(text):
+        text = code_assignments(text)
     if _has_hint(text):
         if _YAML_BLOCK_GATE.search(text):
             text = yaml_blocks(text)
