@@ -47,7 +47,7 @@ _HS = r"(?:[^\S\n]|[\u200b-\u200f\u2060-\u2064\ufeff\u00ad])"
 _SCHEME = (
     r"(?:(?i:Bearer|Basic|Token|Digest|Bot|JWT|Negotiate|Api-Token|OAuth|SSWS|NTLM|Kerberos|"
     r"ApiKey|Api-Key|SharedKey|SharedAccessSignature|GenieKey|SSO-Key|Splunk|HMAC|Hawk|DPoP|"
-    r"AWS4-HMAC-SHA256)[ \t]+)?"
+    r"AWS4-HMAC-SHA256)[ \t]+|!!?[A-Za-z][\w\-]*[ \t]+)?"  # and a YAML tag: ``!!str X``
 )
 _VALUE = (
     r"(?!" + _SCHEME + _PLACEHOLDER_RE + r")"

@@ -378,6 +378,12 @@ CASES: dict[str, list[Case]] = {
         _c("db-primary.internal:5432:shop:app:Meadow-Gate-19", "Meadow-Gate-19"),
         _c("*:*:*:replicator:tall-oak-42x", "tall-oak-42x"),
     ],
+    "yaml tags": [
+        _c("password: !!str Lindenhof42x", "Lindenhof42x"),
+        _c("  client_secret: !!str 'Corvid-Harbor-77'", "Corvid-Harbor-77"),
+        _c("token: !!binary TWVhZG93LUdhdGUtMTk=", "TWVhZG93LUdhdGUtMTk="),
+        _c("db_password: !secret tall-oak-42x", "tall-oak-42x"),
+    ],
     "secrets set in code": [
         _c('props.put("db.password", "Lindenhof42x");', "Lindenhof42x"),
         _c('System.setProperty("javax.net.ssl.trustStorePassword", "Corvid-77x")', "Corvid-77x"),
@@ -529,6 +535,7 @@ BENIGN: list[str] = [
     'map.put("region", "eu-west-1");',
     'log.info("password", "changed for user %s", user)',
     'setTimeout("retry", 5000)',
+    "password: !ENV ${DB_PASSWORD}",
     "GET /oauth/callback?error=access_denied&state=a81 HTTP/1.1",
     '"AUTH" "invalid"',
     "password reset requested for user bob",
