@@ -218,12 +218,18 @@ def _inert_pair(pair: str) -> bool:
     return bool(password) and _inert(password)
 
 
+# An object store or file path under a weak key (``object_key=uploads/2024/a1b2.png``, S3's
+# ``Key: orders/2024/part-0001.parquet``): path segments and a file extension. A base64 key
+# has slashes too, but no extension after a dot.
+_OBJECT_PATH = re.compile(r"/?(?:[\w.\-=]+/)+[\w\-=]+(?:\.[A-Za-z][A-Za-z0-9]{0,6})+/?")
+
+
 def _looks_credential(value: str) -> bool:
     """Weak-key values (``key=...``) count only when they look generated, not like words.
 
     Namespaced cache/map keys (``stock:SKU-11554``, ``user:42:cart``) are not credentials.
     """
-    if len(value) < 12 or ":" in value or _is_wordy(value):
+    if len(value) < 12 or ":" in value or _is_wordy(value) or _OBJECT_PATH.fullmatch(value):
         return False
     has_digit = any(c.isdigit() for c in value)
     has_alpha = any(c.isalpha() for c in value)

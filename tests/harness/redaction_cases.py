@@ -378,6 +378,12 @@ CASES: dict[str, list[Case]] = {
         _c("db-primary.internal:5432:shop:app:Meadow-Gate-19", "Meadow-Gate-19"),
         _c("*:*:*:replicator:tall-oak-42x", "tall-oak-42x"),
     ],
+    "slashes in a weak key's value": [
+        _c("aws_key=wJalrXUtnFEMI/K7MDENG/bPxRfiCYzQ2kPLm9", "bPxRfiCYzQ2kPLm9"),
+        _c("signing key=Zk9/qW3rT8uV/2xYa7bN4cD1", "Zk9/qW3rT8uV"),
+        _c("api_key=uploads/2024/x.png", "uploads/2024/x.png"),
+        _c("storage_key=Ab3dE6gH9jK/Mn2pQ5sT8vW+yZ1bC4eF7hJ0kL3n==", "Mn2pQ5sT8vW"),
+    ],
     "yaml tags": [
         _c("password: !!str Lindenhof42x", "Lindenhof42x"),
         _c("  client_secret: !!str 'Corvid-Harbor-77'", "Corvid-Harbor-77"),
@@ -536,6 +542,10 @@ BENIGN: list[str] = [
     'log.info("password", "changed for user %s", user)',
     'setTimeout("retry", 5000)',
     "password: !ENV ${DB_PASSWORD}",
+    # Object and file paths under a weak key are not credentials.
+    "PutObject bucket=exports object_key=uploads/2024/11/a1b2c3d4e5f6.png size=48213",
+    "S3 GetObject Key: orders/2024/01/01/part-0001.snappy.parquet",
+    "cache miss cache_key=tenant/7/report-2024-11.json",
     "GET /oauth/callback?error=access_denied&state=a81 HTTP/1.1",
     '"AUTH" "invalid"',
     "password reset requested for user bob",
