@@ -444,6 +444,21 @@ def _is_wordy(text: str) -> bool:
     return wordy * 2 >= len(text)
 
 
+# A resource name as clusters and clouds generate them: lower-case words and short hashes
+# joined by ``-`` (``gke-prod-default-pool-1a2b3c4d-xk9z``, a ReplicaSet's
+# ``checkout-api-7d9f8b6c5d``, a kubelet's ``<pod>_<namespace>``). What a diagnosis names.
+_RESOURCE_NAME = re.compile(r"[a-z][a-z0-9]*(?:[\-_][a-z0-9]+)+")
+_SEGMENT = re.compile(r"[\-_]")
+
+
+def _is_resource_name(body: str) -> bool:
+    if not _RESOURCE_NAME.fullmatch(body):
+        return False
+    segments = _SEGMENT.split(body)
+    words = sum(segment.isalpha() and len(segment) >= 3 for segment in segments)
+    return words >= 2 and all(len(segment) <= 12 for segment in segments)
+
+
 def _is_random(piece: str) -> bool:
     """Whether a token-character string looks generated (key, token, hash), not written."""
     body = piece.rstrip("=")
@@ -454,6 +469,8 @@ def _is_random(piece: str) -> bool:
     if not (has_digit and has_alpha):
         return False
     if _UUID.fullmatch(body.strip("-_")) or _POD_FULL.fullmatch(body) or _is_masked(body):
+        return False
+    if _is_resource_name(body):
         return False
     if _HEX.fullmatch(body):
         return _entropy(body) >= 3.0

@@ -546,6 +546,10 @@ BENIGN: list[str] = [
     "PutObject bucket=exports object_key=uploads/2024/11/a1b2c3d4e5f6.png size=48213",
     "S3 GetObject Key: orders/2024/01/01/part-0001.snappy.parquet",
     "cache miss cache_key=tenant/7/report-2024-11.json",
+    # Names clusters and clouds generate: a node pool's node, a ReplicaSet.
+    "Node gke-prod-default-pool-1a2b3c4d-xk9z status is now: NodeNotReady",
+    "Scaled down replica set checkout-api-7d9f8b6c5d to 0",
+    "eks nodegroup shop-workers-2024a1b2 scaled to 3",
     "GET /oauth/callback?error=access_denied&state=a81 HTTP/1.1",
     '"AUTH" "invalid"',
     "password reset requested for user bob",
