@@ -278,6 +278,15 @@ _DIGEST_LABEL = re.compile(
     r"|(?:image|tag)[ \t]*[=:][ \t]*[\w.\-/]+:|(?:containerd|docker|cri-o|crio|podman|rkt):)"
     r"|\+git\.|\[[\w.\-]+,(?:[0-9a-f]{16,32},)?)\Z"
 )
+# Labels that only ever hold a digest or a request's id, whatever its encoding: a base64 MD5,
+# an npm/SRI integrity hash, a multipart ETag, Cloudflare's ray id with its colo.
+DIGEST_ONLY_LABEL = re.compile(
+    r"(?i:(?<![\w.\-])(?:content-md5|integrity|etag|checksum|x-amz-request-id|x-amz-id-2|cf-ray"
+    r"|x-request-id|x-correlation-id|request-id)[\"']?(?:[ \t]*[:=][ \t]*[\"']?))\Z"
+)
+DIGEST_VALUE = re.compile(
+    r"(?:sha(?:1|256|384|512)-)?[A-Za-z0-9+/_]{8,}={0,2}(?:-(?:\d{1,5}|[A-Z]{3}))?"
+)
 # A W3C traceparent: version, trace id, parent span id, flags.
 _TRACEPARENT = re.compile(r"[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}")
 # Identifiers whose shape names them, wherever they stand: AWS resource ids (``i-``, ``sg-``,

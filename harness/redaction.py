@@ -100,6 +100,8 @@ from harness._redaction_rules import (
     _TRACEPARENT,
     _URL_USERINFO,
     _USERINFO,
+    DIGEST_ONLY_LABEL,
+    DIGEST_VALUE,
     EMAIL,
     HOST,
     IP,
@@ -697,6 +699,12 @@ def _run(match: re.Match[str]) -> str:
     start = match.start()
     hex_run = run.lstrip("/") if run.startswith("//") else run
     if _HEX.fullmatch(hex_run) and _DIGEST_LABEL.search(match.string, max(0, start - 48), start):
+        return run
+    if (
+        DIGEST_VALUE.fullmatch(run)
+        and not _PREFIXED_RE.match(run)
+        and DIGEST_ONLY_LABEL.search(match.string, max(0, start - 32), start)
+    ):
         return run
     if ("-" in run or "_" in run or "/" in run) and (
         _TRACEPARENT.fullmatch(run) or _KNOWN_ID.fullmatch(run.rstrip("."))

@@ -384,6 +384,15 @@ CASES: dict[str, list[Case]] = {
         _c("api_key=uploads/2024/x.png", "uploads/2024/x.png"),
         _c("storage_key=Ab3dE6gH9jK/Mn2pQ5sT8vW+yZ1bC4eF7hJ0kL3n==", "Mn2pQ5sT8vW"),
     ],
+    "a secret under a digest's label": [
+        _c(
+            "x-request-id: ghp_R8uT2mQ9xW4kL7vB3nC6yF1hJ5sD0aZ",
+            "ghp_R8uT2mQ9xW4kL7vB3nC6yF1hJ5sD0aZ",
+        ),
+        _c("etag: xoxb-2048-4096-Qw8Er7Ty6Ui5Op4As3Df", "Qw8Er7Ty6Ui5Op4As3Df"),
+        _c("checksum=AKIAIOSFODNN7ZQ3XK2M", "AKIAIOSFODNN7ZQ3XK2M"),
+        _c("Content-MD5: sk_live_4eC39HqLyjWDarjtT1zdp7dc", "4eC39HqLyjWDarjtT1zdp7dc"),
+    ],
     "yaml tags": [
         _c("password: !!str Lindenhof42x", "Lindenhof42x"),
         _c("  client_secret: !!str 'Corvid-Harbor-77'", "Corvid-Harbor-77"),
@@ -550,6 +559,11 @@ BENIGN: list[str] = [
     "Node gke-prod-default-pool-1a2b3c4d-xk9z status is now: NodeNotReady",
     "Scaled down replica set checkout-api-7d9f8b6c5d to 0",
     "eks nodegroup shop-workers-2024a1b2 scaled to 3",
+    # Digests and request ids under labels that hold nothing else, whatever their encoding.
+    "PUT /exports/a.csv Content-MD5: XrY7u+Ae7tCTyyK7j1rNww== 200",
+    'resolved lodash "integrity": "sha512-v2kDEe57lecTulaDIuNTPy3Ry4gLGJ6Z1O3vE1krgXZNrsQ+LFTGHVxVjcXPs17LhbZVGedAJv8XZ1tvj5FvSg=="',
+    'S3 upload complete ETag: "9b2cf535f27731c974343645a3985328-12"',
+    "cf-ray: 7d4ca709851eaf16-AMS status=502",
     "GET /oauth/callback?error=access_denied&state=a81 HTTP/1.1",
     '"AUTH" "invalid"',
     "password reset requested for user bob",
