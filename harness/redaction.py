@@ -238,11 +238,11 @@ def _pass(text: str) -> str:
         text = protocol_credentials(text)
     if "code=" in low and OAUTH_GATE.search(text):
         text = oauth_codes(text)
-    if ":" in text and CREDENTIAL_FILE_GATE.search(text):
+    if ("BUNDLE_" in text or text.count(":") >= 4) and CREDENTIAL_FILE_GATE.search(text):
         text = credential_files(text)
-    if ("(" in text or "[" in text) and CODE_GATE.search(text) and _has_hint(text):
-        text = code_assignments(text)
     if _has_hint(text):
+        if ("(" in text or "[" in text) and CODE_GATE.search(text):
+            text = code_assignments(text)
         if _YAML_BLOCK_GATE.search(text):
             text = yaml_blocks(text)
         if "value" in low or "Value" in text:
