@@ -8,9 +8,13 @@ value becomes a typed placeholder, so the model still sees *that* something was 
               (also behind escaped separators: ``\\u003d``, ``%3D``, ``&quot;``), in prose,
               ``Authorization`` values, JWTs, cloud/SaaS tokens with known prefixes, PEM
               private keys, ``user:pass@`` in URLs/DSNs, Oracle's ``user/pass@db``,
-              ``curl -u user:pass``, and high-entropy strings of 16+ characters; identifiers
-              (AWS resource ids, Stripe object ids, labelled trace/commit/``*_id`` values) and
-              status words (``token=expired``) stay
+              ``curl -u user:pass``, protocol traces (Redis ``"AUTH"``, IMAP ``LOGIN``,
+              ``AUTH PLAIN``), OAuth codes in callback URLs, credential files (Bundler,
+              ``.pgpass``), secrets set in code (``props.put("password", x)``), and
+              high-entropy strings of 16+ characters; identifiers (AWS resource ids, Stripe
+              object ids, labelled trace/commit/``*_id`` values, digests under their labels,
+              generated resource names), object paths under a weak key and status words
+              (``token=expired``) stay
 ``<POD>``     Kubernetes pod names (``name-<hash>-<5 chars>``, ``pod=...``)
 ``<HOST>``    ``ip-10-0-3-17``-style and internal FQDNs (``.internal``, ``.local``, ...);
               Kubernetes service names (``*.svc.cluster.local``) stay visible
