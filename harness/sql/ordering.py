@@ -95,14 +95,13 @@ _SET_MEMBERSHIP = (exp.In, exp.Exists, exp.Any, exp.All)
 # column there (arithmetic that can overflow, a function that can fail or be slow) runs only
 # on the rows the scan reaches before the match, in the order of an index on a hidden value:
 # an error or a timeout on a chosen row then tells how two hidden values sort.
-_FIRST_MATCH_SAFE = _classes(
-    "EQ NEQ GT GTE LT LTE NullSafeEQ NullSafeNEQ Is In Between Like ILike And Or Not Paren "
-    "Alias Where Having Join Group Order Ordered Tuple Distinct Select From Subquery Exists "
-    "Any All"
-)
 # Per-row values that are 0, 1 or NULL: a sum of them counts rows, exactly, in any order.
 _PREDICATES = _classes(
     "EQ NEQ GT GTE LT LTE NullSafeEQ NullSafeNEQ Is In Between Like ILike And Or Not"
+)
+_FIRST_MATCH_SAFE = _PREDICATES + _classes(
+    "Paren Alias Where Having Join Group Order Ordered Tuple Distinct Select From Subquery "
+    "Exists Any All"
 )
 _FOLDED_CLAUSES = frozenset({"from", "from_", "joins", "where", "group"})
 
@@ -427,12 +426,20 @@ def _chooses_rows(expression: exp.Expr) -> bool:
 
 def _is_scalar(scope: Scope) -> bool:
     """True for a subquery used as a value (SQLite takes its first row), not as a set."""
-    if not scope.is_subquery:
-        return False
+    return scope.is_subquery and not _in_set_membership(scope)
+
+
+def _stops_at_first_match(scope: Scope) -> bool:
+    """True for a subquery of EXISTS, IN, ANY or ALL: the database may stop reading it at the
+    first row that matches."""
+    return scope.is_subquery and _in_set_membership(scope)
+
+
+def _in_set_membership(scope: Scope) -> bool:
     parent = scope.expression.parent
     while isinstance(parent, (exp.Subquery, exp.Paren)):
         parent = parent.parent
-    return not isinstance(parent, _SET_MEMBERSHIP)
+    return isinstance(parent, _SET_MEMBERSHIP)
 
 
 def _source_aliases(select: exp.Select) -> list[str]:
@@ -512,17 +519,6 @@ def _small_integer(value: exp.Expr | None) -> bool:
     except ValueError:
         return False
     return number.is_integer() and abs(number) <= _SMALL_INTEGER
-
-
-def _stops_at_first_match(scope: Scope) -> bool:
-    """True for a subquery of EXISTS, IN, ANY or ALL: the database may stop reading it at the
-    first row that matches."""
-    if not scope.is_subquery:
-        return False
-    parent = scope.expression.parent
-    while isinstance(parent, (exp.Subquery, exp.Paren)):
-        parent = parent.parent
-    return isinstance(parent, _SET_MEMBERSHIP)
 
 
 def _refuse_computed_columns(scope: Scope) -> None:
