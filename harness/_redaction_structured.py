@@ -512,38 +512,26 @@ def credential_files(text: str) -> str:
 # setter named for it (``setPassword("X")``).
 CODE_GATE = re.compile(r"[(\[]\s*[\"']")
 _STRING = r"(?P<q>[\"'])(?P<v>(?!" + _PLACEHOLDER_RE + r")[^\"'\n]*)(?P=q)"
+# The pair ``("key", "X")`` and the item ``["key"] = "X"``: a quoted key, then the value.
 _CODE = re.compile(
-    r"(?P<h>\(\s*(?P<k1>[\"'])(?P<k>[^\"'\n]{1,80})(?P=k1)\s*,\s*)"
-    + _STRING
-    + r"|(?P<h2>\[\s*(?P<k2q>[\"'])(?P<k2>[^\"'\n]{1,80})(?P=k2q)\s*\]\s*=\s*)"
-    + _STRING.replace("(?P<q>", "(?P<q2>").replace("(?P=q)", "(?P=q2)").replace("(?P<v>", "(?P<v2>")
+    r"(?P<h>[(\[]\s*(?P<kq>[\"'])(?P<k>[^\"'\n]{1,80})(?P=kq)\s*(?:,|\]\s*=)\s*)" + _STRING
 )
-_FORMAT = re.compile(r"%[-+ 0#]*\d*[sdifr]|\{\d*\}")
 # A setter's call is matched on its own pass: ``setProperty("…Password", "X")`` is a pair.
-_SETTER = re.compile(
-    r"(?P<h3>\bset(?P<k3>[A-Z]\w{2,60})\(\s*)"
-    + _STRING.replace("(?P<q>", "(?P<q3>").replace("(?P=q)", "(?P=q3)").replace("(?P<v>", "(?P<v3>")
-    + r"(?=\s*[),])"
-)
+_SETTER = re.compile(r"(?P<h>\bset(?P<k>[A-Z]\w{2,60})\(\s*)" + _STRING + r"(?=\s*[),])")
+_FORMAT = re.compile(r"%[-+ 0#]*\d*[sdifr]|\{\d*\}")
 
 
 def _code(match: re.Match[str]) -> str:
-    names = match.re.groupindex
-    for head, key, quote, value in (("h", "k", "q", "v"), ("h2", "k2", "q2", "v2"),
-                                    ("h3", "k3", "q3", "v3")):  # fmt: skip
-        if head not in names or match.group(head) is None:
-            continue
-        secret = match.group(value)
-        if (
-            key_strength(match.group(key)) != 2
-            or not secret
-            or _inert(secret)
-            or _FORMAT.search(secret)  # a log call's message: log.info("password", "%s …")
-        ):
-            return match.group(0)
-        mark = match.group(quote)
-        return match.group(head) + mark + SECRET + mark
-    return match.group(0)
+    secret = match.group("v")
+    if (
+        key_strength(match.group("k")) != 2
+        or not secret
+        or _inert(secret)
+        or _FORMAT.search(secret)  # a log call's message: log.info("password", "%s …")
+    ):
+        return match.group(0)
+    mark = match.group("q")
+    return match.group("h") + mark + SECRET + mark
 
 
 def code_assignments(text: str) -> str:

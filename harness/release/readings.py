@@ -50,6 +50,7 @@ _LOG_PREFIX = re.compile(
     rf"^(?:{_TIMESTAMP})?\s*\[?(?:TRACE|DEBUG|INFO|NOTICE|WARN|WARNING|ERROR|FATAL|CRITICAL)?"
     r"\]?:?\s*"
 )
+_ESCAPED = {"n": "\n", "t": " ", "r": "", '"': '"', "\\": "\\", "/": "/"}
 _JSON_ESCAPE = re.compile(r'\\(?:u([0-9a-fA-F]{4})|([ntr"\\/]))')
 _COMBINING = re.compile("[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]")
 
@@ -121,7 +122,7 @@ def _escape(match: re.Match[str]) -> str:
     code = match.group(1)
     if code is not None:
         return chr(int(code, 16))
-    return {"n": "\n", "t": " ", "r": "", '"': '"', "\\": "\\", "/": "/"}[match.group(2)]
+    return _ESCAPED[match.group(2)]
 
 
 def _joined(match: re.Match[str]) -> str:
