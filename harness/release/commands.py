@@ -96,6 +96,8 @@ _DANGEROUS = RuleBook(
                 r"\b(drop|truncate)\s+(table|database|schema|keyspace|index)\b|"
                 r"\btruncate\s+(?!table\b)[\w.`\"]+\s*(;|$|,|['\"]|restart\b|cascade\b|continue\b)|"
                 r"\bdelete\s+from\s+[\w.`\"]+\s*(;|$|\)|--|#|['\"]|limit\b)|"
+                # T-SQL and Oracle allow a DELETE without FROM: a whole table as a statement.
+                r"\bdelete\s+(?!from\b)[\w.`\"\[\]]+\s*;|"
                 r"\bflush(all|db)\b|\bmkfs(\.\w+)?\b|\bdd\s+(\S+\s+)*of=/dev/(?!null\b)|"
                 r"\b(lv|vg|pv)remove\b|\bwipefs\b|\bshred\b|"
                 r"\bkubectl\s+"
@@ -237,7 +239,7 @@ _DANGEROUS = RuleBook(
                 r"\b(disable|stop|off|down|kill)\b|"
                 r"\b(systemctl|service)\s+(\S+\s+)*(disable|stop|mask|kill)\s+(\S+\s+)*"
                 r"(firewalld|ufw|apparmor|auditd|falco|iptables|nftables|fail2ban|falcon-sensor|"
-                r"osqueryd|wazuh-agent|clamav\w*)\b|"
+                r"osqueryd|wazuh-agent|clamav\w*|sshd?|systemd-journald|rsyslog|syslog-ng)\b|"
                 r"\b(disable|stop|kill|turn\s+off)\s+(the\s+)?(firewall(?!\s+rules?\b)|ufw|firewalld|"
                 r"apparmor|selinux|auditd|antivirus|edr|waf|mfa|2fa|audit\s+(log\w*|trail)|cloudtrail|"
                 r"(tls|ssl)(?!\s*v?\d|[\s-]+(renegotiation|session|compression|tickets?|resumption|"

@@ -443,6 +443,9 @@ _INJECTION_CLASSES: tuple[tuple[str, Rules], ...] = (
             r"issue|ticket|alert|service|database|run|case|error|finding)\s+as\s+(resolved|healthy|"
             r"fixed|closed|benign|false\s+positive|expected|normal|fine|noise|not\s+an\s+issue)\b|"
             r"(^|[.!?;:\n\"'=>(]\s*|\b(and|then|please|kindly)\s+)mark\s+(it\s+)?(as\s+)?resolved\b|"
+            # Closing the incident as a sentence of its own: nothing to do but close it.
+            r"(^|[.!?;:\n\"'=>(]\s*|\b(please|kindly)\s+)(close|resolve)\s+(out\s+)?(the|this)\s+"
+            r"(incident|ticket|case|outage|alert|page)(\s+(now|immediately|right\s+away))?\s*([.!\n]|$)|"
             r"(^|[.!?;:\n\"'=>(]\s*|\b(please|kindly)\s+)recommend\s+(disabling|turning\s+off|"
             r"deleting|dropping|removing|ignoring|skipping)\b|"
             r"\b(would|'d)\s+(appreciate|prefer|like|love|be\s+(best|great|ideal|helpful|good))\b"

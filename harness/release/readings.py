@@ -3,8 +3,9 @@
 An instruction planted in tool data is written to reach a model while slipping past a
 scanner: zero-width and full-width characters, letters that look Latin, invisible Unicode
 tag characters that spell ASCII ("ASCII smuggling"), letters spaced apart, digits for letters,
-an instruction in base64. :func:`readings` turns one text into the texts a model would
-understand from it; a check that matches any of them matches the text. :func:`surface`
+an instruction in ROT13, written backwards or in an encoding (:mod:`.decodings`: base64, hex,
+Morse…). :func:`readings` turns one text into the texts a model would understand from it; a
+check that matches any of them matches the text. :func:`surface`
 gives only the first two (what the text shows, and the same with look-alikes folded), which
 suits checks for commands, where digits and spacing carry meaning.
 
@@ -14,14 +15,13 @@ other whitespace runs to one space, so a pattern can anchor at the start of a li
 
 from __future__ import annotations
 
-import base64
-import binascii
 import html
 import re
 import unicodedata
 from functools import lru_cache
 from urllib.parse import unquote
 
+from harness.release.decodings import ciphered, decoded_runs
 from harness.textnorm import plain, visible
 
 __all__ = ["readings", "surface"]
@@ -38,8 +38,6 @@ _INVISIBLE = re.compile("[\u200b\u200c\u200d\u2060\ufeff\u180e\u200e\u200f\u061c
 # A word that mixes letters with digits or $/@ standing for letters: "ign0re", "pr3v10us".
 _LEET_WORD = re.compile(r"(?<![\w$@])[\w$@]*?[^\W\d_][013457$@][\w$@]*")
 _LEET = str.maketrans("013457$@", "oieastsa")
-# A base64 token long enough to hold a sentence.
-_BASE64 = re.compile(r"[A-Za-z0-9+/]{24,}={0,2}")
 # A log line's timestamp (ISO 8601 or syslog's) and level, as they lead the line.
 _TIMESTAMP = (
     r"\s*(?:\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?|"
@@ -76,7 +74,8 @@ def readings(text: str) -> tuple[str, ...]:
     JSON string escapes decoded; invisible separators read as spaces, spaced letters joined,
     HTML entities and percent-escapes decoded, underscores as spaces, combining marks dropped;
     then digits read as letters; then log lines joined without their timestamps and levels;
-    then base64 runs decoded."""
+    then the text through ROT13 and backwards; then its encoded runs decoded (base64, hex,
+    Morse…: :func:`~harness.release.decodings.decoded_runs`)."""
     if _TAGS.search(text):
         codes = (ord(c) - 0xE0000 for c in _TAGS.findall(text))
         smuggled = "".join(chr(code) for code in codes if 0x20 <= code < 0x7F)
@@ -95,6 +94,7 @@ def readings(text: str) -> tuple[str, ...]:
     leet = _LEET_WORD.sub(_unleet, decoded)
     if leet not in seen:
         found.append(leet)
+        seen.add(leet)
     lines = base.split("\n")
     if len(lines) > 1 and sum(_LOG_TIMESTAMP.match(line) is not None for line in lines) > 1:
         # Log lines read as one text: a sentence split over lines, each behind its timestamp
@@ -103,10 +103,13 @@ def readings(text: str) -> tuple[str, ...]:
         if joined not in seen:
             found.append(joined)
             seen.add(joined)
-    tokens = (token.strip("\"'()[]{}<>,;:.") for token in base.split() if len(token) >= 24)
-    runs = [_decoded(token) for token in tokens if _BASE64.fullmatch(token)]
-    if any(runs):
-        found.append(_folded("\n".join(r for r in runs if r)))
+    for reading in ciphered(base):
+        if reading not in seen:
+            found.append(reading)
+            seen.add(reading)
+    runs = decoded_runs(text)
+    if runs:
+        found.append(_folded("\n".join(runs)))
     return tuple(found)
 
 
@@ -152,16 +155,3 @@ def _unleet(match: re.Match[str]) -> str:
     if sum(c.isalpha() for c in word) < 2 or not any(c in "013457$@" for c in word[first:]):
         return word
     return word.translate(_LEET)
-
-
-def _decoded(run: str) -> str | None:
-    """The run decoded from base64 when it is text a reader would read (printable, with
-    spaces), else None."""
-    try:
-        raw = base64.b64decode(run + "=" * (-len(run) % 4), validate=True)
-        text = raw.decode("utf-8")
-    except (binascii.Error, ValueError):
-        return None
-    if " " not in text or not text.isprintable():
-        return None
-    return text

@@ -178,7 +178,12 @@ class Rules:
 class RuleBook:
     """Named :class:`Rules`, checked in order, with one pass for the anchors of all of them (an
     Aho-Corasick automaton: every occurrence of every anchor, overlapping ones included, in time
-    linear in the text), built on first use."""
+    linear in the text), built on first use.
+
+    The alternatives of all the rules are numbered in order, and each anchor names the ones
+    that need it: a text runs the alternatives without anchors and those its anchors name, in
+    their order, without a look at the hundreds of others (most texts hold few anchors).
+    """
 
     def __init__(self, rules: tuple[tuple[str, Rules], ...]) -> None:
         self.rules = rules
@@ -186,12 +191,29 @@ class RuleBook:
     @cached_property
     def _automaton(self) -> Any:
         automaton = ahocorasick.Automaton()
-        for _, r in self.rules:
-            for alternative in r.alternatives:
-                for anchor in alternative.anchors or ():
-                    automaton.add_word(anchor, anchor)
+        for anchor in self._index.needing:
+            automaton.add_word(anchor, anchor)
         automaton.make_automaton()
         return automaton
+
+    @cached_property
+    def _index(self) -> _Index:
+        numbered: list[tuple[str, re.Pattern[str]]] = []
+        needing: dict[str, list[int]] = {}
+        always: list[int] = []
+        for name, rules in self.rules:
+            for alternative in rules.alternatives:
+                number = len(numbered)
+                numbered.append((name, alternative.pattern))
+                if alternative.anchors is None:
+                    always.append(number)
+                for anchor in alternative.anchors or ():
+                    needing.setdefault(anchor, []).append(number)
+        return _Index(
+            numbered=tuple(numbered),
+            needing={anchor: tuple(numbers) for anchor, numbers in needing.items()},
+            always=frozenset(always),
+        )
 
     def hits(self, text: str) -> frozenset[str]:
         """The anchors that occur in ``text`` (compared in lower case)."""
@@ -199,11 +221,25 @@ class RuleBook:
 
     def matches(self, text: str) -> Iterator[tuple[str, re.Match[str]]]:
         """Every (name, match) in rule order."""
-        hits = self.hits(text)
-        for name, rules in self.rules:
-            for match in rules.finditer(text, hits):
+        index = self._index
+        wanted = set(index.always)
+        for anchor in self.hits(text):
+            wanted.update(index.needing[anchor])
+        for number in sorted(wanted):
+            name, pattern = index.numbered[number]
+            for match in pattern.finditer(text):
                 yield name, match
 
     def first(self, text: str) -> str | None:
         """The name of the first rules that match ``text``, or None."""
         return next((name for name, _ in self.matches(text)), None)
+
+
+@dataclass(frozen=True, kw_only=True)
+class _Index:
+    numbered: tuple[tuple[str, re.Pattern[str]], ...]
+    """Each alternative of each rule, in order, with its rule's name."""
+    needing: dict[str, tuple[int, ...]]
+    """The numbers of the alternatives that need each anchor."""
+    always: frozenset[int]
+    """The numbers of the alternatives without anchors."""

@@ -99,6 +99,19 @@ def test_every_rule_book_finds_what_its_whole_patterns_find(text: str) -> None:
             assert found is (rules.pattern.search(text) is not None), (text, _name)
 
 
+@settings(max_examples=400)
+@given(TEXT)
+def test_a_rule_book_matches_as_its_rules_do_one_after_another(text: str) -> None:
+    for book in (_INJECTIONS, _DANGEROUS):
+        hits = book.hits(text)
+        expected = [
+            (name, match.span())
+            for name, rules in book.rules
+            for match in rules.finditer(text, hits)
+        ]
+        assert [(name, match.span()) for name, match in book.matches(text)] == expected
+
+
 def test_a_rule_book_reports_rules_in_order() -> None:
     book = RuleBook((("FIRST", Rules(r"\bdelete\b")), ("SECOND", Rules(r"\brm\s+-rf\b"))))
     assert book.first("rm -rf x and delete y") == "FIRST"
