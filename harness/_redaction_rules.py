@@ -74,8 +74,15 @@ _FLAGS = re.compile(
 _KEY_CHARS = r"(?:[\w.\-$@%]|[\u200b-\u200f\u2060-\u2064\ufeff\u00ad])"
 _KEY_VALUE = re.compile(
     r"(?P<key>[^\W\d]" + _KEY_CHARS + r"*+)"
-    # The separator is atomic: "=>" must not back off to "=" and take ">" as a value.
-    r"(?P<sep>(?>(?:\\*[\"'`])?" + _HS + r"*(?:=>|:=|[=＝]|[:：](?!//))" + _HS + r"*|\t+))" + _VALUE
+    # The separator is atomic: "=>" must not back off to "=" and take ">" as a value. A key
+    # may be closed by a quote or a bracket: PHP's ``[password] => X`` (``print_r``), a form's
+    # ``user[password]=X``.
+    r"(?P<sep>(?>(?:\\*[\"'`]|\])?"
+    + _HS
+    + r"*(?:=>|:=|[=＝]|[:：](?!//))"
+    + _HS
+    + r"*|\t+))"
+    + _VALUE
 )
 # A key in prose: "the password was X", "requirepass X", "with credentials X", and the same
 # with a quoted X ("with password 'X'", ``requirepass "X"``; up to 200 characters on one line).
@@ -468,6 +475,24 @@ def _is_resource_name(body: str) -> bool:
     return words >= 2 and all(len(segment) <= 12 for segment in segments)
 
 
+# A ULID: 26 characters of Crockford's base32, the first ten a time in milliseconds. One
+# whose time falls in this century's likely span is an identifier (an order, an event), not a
+# secret: a random run of those characters has a time there about once in a thousand.
+_ULID = re.compile(r"[0-7][0-9A-HJKMNP-TV-Z]{25}")
+_CROCKFORD = {c: i for i, c in enumerate("0123456789ABCDEFGHJKMNPQRSTVWXYZ")}
+_ULID_SPAN_MS = (1_420_070_400_000, 2_208_988_800_000)  # 2015-01-01 to 2040-01-01
+
+
+def _is_ulid(body: str) -> bool:
+    upper = body.upper()
+    if not _ULID.fullmatch(upper):
+        return False
+    ms = 0
+    for char in upper[:10]:
+        ms = ms * 32 + _CROCKFORD[char]
+    return _ULID_SPAN_MS[0] <= ms <= _ULID_SPAN_MS[1]
+
+
 def _is_random(piece: str) -> bool:
     """Whether a token-character string looks generated (key, token, hash), not written."""
     body = piece.rstrip("=")
@@ -479,7 +504,7 @@ def _is_random(piece: str) -> bool:
         return False
     if _UUID.fullmatch(body.strip("-_")) or _POD_FULL.fullmatch(body) or _is_masked(body):
         return False
-    if _is_resource_name(body):
+    if _is_resource_name(body) or _is_ulid(body):
         return False
     if _HEX.fullmatch(body):
         return _entropy(body) >= 3.0

@@ -1,8 +1,9 @@
 """Secrets whose key and value are split by structure (private to :mod:`harness.redaction`).
 
 A ``key=value`` rule sees none of these: the key names the secret in one place and the value
-sits in another — a JSON or YAML ``name``/``value`` pair, a Kubernetes ``env`` entry, a YAML
-block scalar, an XML element or attribute pair, a ``Cookie`` header of many pairs, the bind
+sits in another — a JSON or YAML ``name``/``value`` pair, a Kubernetes ``env`` entry, a JSON
+Patch operation (``path`` and ``value``), a YAML block scalar (however deep under other
+keys), an XML element or attribute pair, a ``Cookie`` header of many pairs, the bind
 parameters an ORM logs apart from its SQL, SQL DCL and procedure calls, and the credential
 flags of command-line tools. Each rule is one function ``text -> text`` behind a cheap gate in
 the redactor; each only replaces the value, keeping the structure readable.
@@ -51,7 +52,8 @@ _YAML_BLOCK = re.compile(
 
 def _yaml_block(match: re.Match[str]) -> str:
     if key_strength(match.group("key")) != 2:
-        return match.group(0)
+        # A block under another key (``db:`` over ``password: >-``) holds its own blocks.
+        return match.group("head") + "\n" + yaml_blocks(match.group("body"))
     body = match.group("body")
     end = "\n" if body.endswith("\n") else ""
     return f"{match.group('head')}\n{match.group('indent')}  {SECRET}{end}"
@@ -66,7 +68,7 @@ def yaml_blocks(text: str) -> str:
 
 _NV_NAME = (
     r"(?<![\w\-])(?P<nq>\\?[\"']?)(?:name|key|Name|Key|NAME|KEY|ParameterKey|parameter|param"
-    r"|field|variable|var|env|property|header)(?P=nq)[^\S\n]*[:=][^\S\n]*\\?[\"']?"
+    r"|field|variable|var|env|property|header|path)(?P=nq)[^\S\n]*[:=][^\S\n]*\\?[\"']?"
     r"(?P<name>[^\"'\s,}{\\]+)"
 )
 _NV_VALUE = (
@@ -74,7 +76,7 @@ _NV_VALUE = (
     r"[^\S\n]*[:=][^\S\n]*)"
     r"(?P<v>\\?\"(?:[^\"\\\n]|\\.)*?\\?\"|'[^'\n]*'|(?!" + _PLACEHOLDER_RE + r")[^\s,}\]]+)"
 )
-_NV_GAP = r"(?P<mid>(?:(?![\"']?(?:name|key|Name|Key)[\"']?[^\S\n]*[:=])[^{}\[\]]){0,160}?)"
+_NV_GAP = r"(?P<mid>(?:(?![\"']?(?:name|key|Name|Key|path)[\"']?[^\S\n]*[:=])[^{}\[\]]){0,160}?)"
 _NAME_THEN_VALUE = re.compile(_NV_NAME + _NV_GAP + _NV_VALUE)
 _VALUE_THEN_NAME = re.compile(_NV_VALUE + _NV_GAP + _NV_NAME)
 
@@ -97,7 +99,8 @@ def _name_value(match: re.Match[str]) -> str:
 
 
 def name_value_pairs(text: str) -> str:
-    """``{"name": "DB_PASSWORD", "value": "..."}``, ``- name: X`` / ``value: Y``, either order."""
+    """``{"name": "DB_PASSWORD", "value": "..."}``, ``- name: X`` / ``value: Y``, either order;
+    also a JSON Patch operation, whose ``path`` names what its ``value`` sets."""
     text = _NAME_THEN_VALUE.sub(_name_value, text)
     return _VALUE_THEN_NAME.sub(_name_value, text)
 

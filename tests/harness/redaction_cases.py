@@ -520,6 +520,17 @@ CASES: dict[str, list[Case]] = {
             "Zk9mQ2vL8pXa7RtY5wZ8nB4c",
         ),
     ],
+    "keys in brackets, patch paths and nested yaml blocks": [
+        _c("Array ( [db_password] => Qx7pLm2Vn9 [user] => app )", "Qx7pLm2Vn9"),
+        _c("[password] => hunter2-Qx7", "hunter2-Qx7"),
+        _c("POST /login user[email]=a&user[password]=Hunter2024&commit=1", "Hunter2024"),
+        _c("$_POST[api_key] = 'k7Vq2Lm9Xp'", "k7Vq2Lm9Xp"),
+        _c('[{"op": "replace", "path": "/password", "value": "s3cr3tPassw0rd"}]', "s3cr3tPassw0rd"),
+        _c('{"value": "Zk4nWq8Lp2", "op": "add", "path": "/data/DB_PASSWORD"}', "Zk4nWq8Lp2"),
+        _c("db:\n  password: >-\n    s3cr3tPassw0rd\n  host: db-1\n", "s3cr3tPassw0rd"),
+        _c("config:\n  auth: |\n    Ax9Vn2Lq7Wm\n", "Ax9Vn2Lq7Wm"),
+        _c("a:\n  b:\n    token: |-\n      Tk5Wm8Qz3Lp\n", "Tk5Wm8Qz3Lp"),
+    ],
     "prose connectors in more languages": [
         _c("Ihr Zugangspasswort lautet: Tannenweg17", "Tannenweg17"),
         _c("das neue Kennwort lautet Rheinblick#4", "Rheinblick#4"),
@@ -540,6 +551,12 @@ CASES: dict[str, list[Case]] = {
 
 # Ordinary lines of the same shapes: nothing in them is sensitive, so nothing may change.
 BENIGN: list[str] = [
+    # Identifiers that look random but are generated ids an operator correlates on.
+    "order 01HF8Z6Q3M4W5X7Y8Z9A0B1C2D shipped to warehouse 3",
+    "event_ulid=01jd5x8k2m3n4p5q6r7s8t9v0w processed",
+    "items[3] => 42 items[4] => 7",
+    '[{"op": "replace", "path": "/spec/replicas", "value": 3}]',
+    "db:\n  host: db-1\n  pool: |\n    max=40\n",
     # Protocol words in ordinary log lines.
     "2026-11-02 14:03:11 LOGIN alice from web-2",
     "ERR AUTH failed: WRONGPASS invalid username-password pair",

@@ -68,6 +68,9 @@ _SHAPES = [
     "Cookie: a=1; sid={s}",
     "token=${{X:-{s}}}",
     "postgres://u:{s}@db/x",
+    "Array ( [password] => {s} )",
+    '{{"op": "replace", "path": "/spec/password", "value": "{s}"}}',
+    "app:\n  db:\n    password: >-\n      {s}\n",
 ]
 _FILLER = st.text(
     alphabet=st.sampled_from([*string.ascii_lowercase, *" .,;-_/", "\t"]), max_size=30
