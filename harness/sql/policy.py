@@ -218,6 +218,14 @@ class SqlPolicy(_Config):
     default_limit: int = Field(default=100, ge=1, description="LIMIT added when none is given.")
     max_limit: int = Field(default=500, ge=1, description="Larger LIMITs are clamped to this.")
     max_sql_chars: int = Field(default=4000, ge=16, description="Longer SQL text is rejected.")
+    max_offset: int = Field(
+        default=10_000,
+        ge=0,
+        description=(
+            "Largest OFFSET anywhere in a statement: the database reads and drops every row it "
+            "skips, so paging deep costs as much as reading it."
+        ),
+    )
     max_joins: int = Field(default=8, ge=0, description="Most JOINs in one statement.")
     max_subquery_depth: int = Field(
         default=4, ge=0, description="Deepest nesting of SELECTs (CTEs and subqueries)."

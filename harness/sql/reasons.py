@@ -35,6 +35,7 @@ class RejectReason(str, Enum):
     TOO_MANY_JOINS = "TOO_MANY_JOINS"
     SUBQUERY_TOO_DEEP = "SUBQUERY_TOO_DEEP"
     LIMIT_NOT_LITERAL = "LIMIT_NOT_LITERAL"
+    OFFSET_TOO_LARGE = "OFFSET_TOO_LARGE"
     UNKNOWN_DATASOURCE = "UNKNOWN_DATASOURCE"
     SCHEMA_NOT_ALLOWED = "SCHEMA_NOT_ALLOWED"
     TABLE_NOT_ALLOWED = "TABLE_NOT_ALLOWED"
@@ -63,6 +64,9 @@ EXPLANATIONS: dict[RejectReason, str] = {
     RejectReason.TOO_MANY_JOINS: "The statement joins more tables than the policy allows.",
     RejectReason.SUBQUERY_TOO_DEEP: "Subqueries are nested deeper than the policy allows.",
     RejectReason.LIMIT_NOT_LITERAL: "LIMIT and OFFSET must be non-negative integer literals.",
+    RejectReason.OFFSET_TOO_LARGE: (
+        "OFFSET skips more rows than the policy allows; narrow the rows with WHERE instead."
+    ),
     RejectReason.UNKNOWN_DATASOURCE: "The datasource is not configured.",
     RejectReason.SCHEMA_NOT_ALLOWED: "The schema is not allowlisted for this datasource.",
     RejectReason.TABLE_NOT_ALLOWED: "The table is not allowlisted (qualify it with its schema).",

@@ -14,7 +14,8 @@ The pipeline, each step refusing with a stable reason (see :mod:`harness.sql.rea
 8. in a statement that reads a table with sensitive columns, every row choice and every
    order-dependent value made total on non-sensitive values, or refused
    (:func:`harness.sql.ordering.enforce_total_order`);
-9. LIMIT enforced on the outermost query (added, or clamped to ``max_limit``).
+9. LIMIT enforced on the outermost query (added, or clamped to ``max_limit``); no OFFSET
+   anywhere above ``max_offset``.
 
 The plan carries the policy's ``max_explain_rows``: the executor refuses the plan when the
 database's own row estimate exceeds it (MySQL/MariaDB ``EXPLAIN``; see
@@ -114,7 +115,7 @@ class SqlValidator:
             max_joins=self._policy.max_joins,
             max_depth=self._policy.max_subquery_depth,
         )
-        _check_limit_literals(root)
+        _check_limit_literals(root, max_offset=self._policy.max_offset)
         try:
             return self._plan(datasource, source_policy, root)
         except SqlRejected:
@@ -215,9 +216,11 @@ def _int_literal(node: exp.Expr | None) -> int:
     reject(RejectReason.LIMIT_NOT_LITERAL)
 
 
-def _check_limit_literals(root: exp.Expr) -> None:
+def _check_limit_literals(root: exp.Expr, *, max_offset: int) -> None:
     for node in root.find_all(exp.Limit, exp.Offset):
-        _int_literal(node.expression)
+        value = _int_literal(node.expression)
+        if isinstance(node, exp.Offset) and value > max_offset:
+            reject(RejectReason.OFFSET_TOO_LARGE)
 
 
 def _bare_positions(root: exp.Expr) -> None:
