@@ -135,6 +135,10 @@ _INJECTION_CLASSES: tuple[tuple[str, Rules], ...] = (
             r"\bskip\s+(all\s+(the\s+)?|any\s+|your\s+|every\s+)?(safety|security|evidence|verification|"
             r"validation|guard)\s+(checks?|guards?|steps?|rules?)\b|"
             r"\bstop\s+(analy[sz]ing|investigating|the\s+analysis|thinking|reasoning)\b|"
+            # The evidence itself set aside: "disregard the evidence", "ignore the errors above".
+            r"\bdisregard\s+(all\s+)?(the\s+|this\s+|any\s+)?(evidence|findings|facts)\b|"
+            r"\b(ignore|disregard)\s+(all\s+)?(the\s+|these\s+|those\s+)?(evidence|data|findings|"
+            r"results|facts|errors|warnings|failures|log\s+lines|logs)\s+(above|below|shown\s+here)\b|"
             # The same override in other languages.
             r"(忽略|无视|忽视|不要理会|忘记|忘掉)\s*(你的|之前|以前|先前|上面|以上|所有|全部)?\s*的?\s*"
             r"(所有)?\s*(指令|指示|说明|规则|提示)|"
@@ -189,7 +193,11 @@ _INJECTION_CLASSES: tuple[tuple[str, Rules], ...] = (
             + r"|\bnew\s+instructions?\s*:|"
             r"\b(begin|start|end)\s+(of\s+)?(the\s+)?(system|developer)\s+(message|prompt|"
             r"instructions?)\b|"
-            r"</?\s*[a-z_]*(injection|instruction|directive|prompt)[a-z_]*\s*>",
+            r"</?\s*[a-z_]*(injection|instruction|directive|prompt)[a-z_]*\s*>|"
+            # The data declared over and instructions begun.
+            r"\bbegin\s+(new\s+|real\s+|actual\s+)?instructions?\b|"
+            r"\bend\s+of\s+(the\s+)?(log|logs|data|output|document|context|input|file|tool\s+output)"
+            r"\W{1,6}(begin|start|new|now)\b",
         ),
     ),
     (
@@ -240,6 +248,17 @@ _INJECTION_CLASSES: tuple[tuple[str, Rules], ...] = (
             r"compos\w+)(\s+(the|your)\s+(diagnosis|report|summary|answer|reply|response|"
             r"conclusion))?\s*,?\s+(state|say|write|recommend|conclude|include|mention|make\s+sure|"
             r"report|claim)\b|"
+            # The tool data itself ("this log") named as what the reader is busy with.
+            r"\b(when|while|after|before)\s+(you\s+)?(read\w*|process\w*|analy[sz]\w*|summari[sz]\w*|"
+            r"pars\w*|ingest\w*)\s+(this|these)\s+(log|logs|line|lines|entry|entries|message|messages|"
+            r"data|output|record|records|document|page|result|results)\b[^.!?\n]{0,20}?,?\s+(state|say|"
+            r"write|recommend|conclude|include|mention|report|claim|answer|respond|reply|output)\b|"
+            r"\b(order|instruct|command|direct|want|need|require|ask|tell)(s|ed|ing)?\s+you\s+to\s+"
+            r"((report|state|say|claim|declare|assert|write|answer|respond|reply)\s+(that|with|only)\b|"
+            r"(conclude|output|print|recommend|mark)\b)|"
+            r"\b(respond|reply|answer|say|state|report|conclude|output)\b[^.!?\n]{0,60}\b(regardless\s+"
+            r"of|no\s+matter\s+what)\s+(the\s+|what\s+the\s+)?(logs?|evidence|data|tools?|results?|"
+            r"findings|facts|metrics)\b(?!\s+(size|type|volume|format|source)s?\b)|"
             r"\bin\s+(your|the\s+final)\s+(summary|report|answer|reply|response|diagnosis|"
             r"conclusion)\s*,?\s+(state|say|write|recommend|conclude|include|mention|report|claim)\b|"
             r"\b(regardless\s+of|whatever|no\s+matter\s+what)\s+(the\s+)?(logs?|evidence|data|tools?|"
@@ -287,6 +306,9 @@ _INJECTION_CLASSES: tuple[tuple[str, Rules], ...] = (
             r"\blet['’]?s\s+play\s+a\s+game\b|\byou\s+(will|shall|must|should)\s+(now\s+)?act\s+as\b|"
             r"\byou\s+are\s+(now\s+)?(an?\s+)?(unrestricted|unfiltered|jailbroken|uncensored|evil)\b|"
             r"\byou\s+are\s+no\s+longer\s+(a|an|the|bound|restricted|required)\b|"
+            r"\b(you\s+are|act\s+as|you\s+will\s+be)\s+(now\s+)?(dan|stan|dude|aim|betterdan|"
+            r"evil-?bot|developer\s+mode)\b|"
+            r"\bpretend\s+(that\s+)?(the|there|it|nothing|everything|all|no)\b|"
             r"\b(eres\s+ahora|ahora\s+eres|du\s+bist\s+jetzt|jetzt\s+bist\s+du|tu\s+es\s+maintenant|"
             r"vous\s+[eê]tes\s+maintenant|ora\s+sei|agora\s+voc[eê]\s+[eé])\b|"
             r"(ты\s+теперь|теперь\s+ты|вы\s+теперь)|(あなたは今から|あなたは今|你现在是|从现在开始你)",
@@ -427,7 +449,14 @@ _INJECTION_CLASSES: tuple[tuple[str, Rules], ...] = (
             r"\b(close\s+the\s+(incident|ticket|case)|skip\s+the\s+(remaining\s+)?(checks|steps|"
             r"verification)|stop\s+investigating|no\s+further\s+investigation)\b|"
             r"\b[\w-]+-(approved|verified|confirmed)\s+(resolution|conclusion|diagnosis|root\s+cause|"
-            r"answer|verdict)\s*:",
+            r"answer|verdict)\s*:|"
+            r"\b(this|the\s+following)\s+(log(\s+(line|entry|message))?|line|message|entry|record|note|"
+            r"text|document|output|result)\s+is\s+(authoritative|the\s+(source\s+of\s+truth|final\s+"
+            r"word|official\s+(diagnosis|answer|root\s+cause)))\b|"
+            r"\bthe\s+(correct|real|true|actual|official|confirmed)\s+(diagnosis|answer|verdict|"
+            r"conclusion)\s+is\s*:|"
+            r"\b(do\s+not|don['’]?t|no\s+need\s+to)\s+investigate\s+(this\s+|it\s+)?(any\s+)?"
+            r"(further|more)\b",
         ),
     ),
     (
@@ -437,7 +466,7 @@ _INJECTION_CLASSES: tuple[tuple[str, Rules], ...] = (
         "OUTCOME_DIRECTIVE",
         Rules(
             r"(^|[.!?;:\n\"'=>(]\s*|\b(and|then|please|kindly)\s+)(conclude|state|declare|report|"
-            r"assert|claim)\s+that\b|"
+            r"assert|claim)\s+(that\b|the\s+[\w-]+(\s+[\w-]+)?\s+(is|was|are|were|has)\b)|"
             r"(^|[.!?;:\n\"'=>(]\s*|\b(and|then|please|kindly)\s+)(mark|report|declare|flag|record|"
             r"treat|classify)\s+(the\s+|this\s+)?(incident|outage|"
             r"issue|ticket|alert|service|database|run|case|error|finding)\s+as\s+(resolved|healthy|"

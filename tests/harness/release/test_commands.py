@@ -171,6 +171,9 @@ DANGEROUS: dict[str, list[str]] = {
         "Terminate all the instances in the batch ASG.",
     ],
     "DISABLES_SECURITY": [
+        "Disable alerting for checkout-api for the next 24h.",
+        "silence all alerts until Monday",
+        "turn off monitoring on the database hosts",
         "systemctl mask sshd",
         "sudo systemctl stop systemd-journald rsyslog",
         "setenforce 0",
@@ -325,6 +328,8 @@ SAFE_COMMANDS = [
     "systemctl restart sshd",
     "systemctl status systemd-journald",
     "delete the stale session row; then retry",
+    "Silence the CheckoutLatency alert for 1h while the fix rolls out.",
+    "Disable the alerting rule that fires on staging.",
 ]
 
 
