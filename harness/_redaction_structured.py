@@ -18,11 +18,15 @@ from harness._redaction_rules import _PLACEHOLDER_RE, SECRET, _inert, _looks_cre
 
 __all__ = [
     "CLI_WORDS",
+    "FLAG_ITEM_GATE",
+    "LOGIN_WORDS",
     "ORACLE_WORDS",
     "ORM_WORDS",
     "SQL_WORDS",
     "cli_credentials",
     "cookies",
+    "flag_items",
+    "login_calls",
     "name_value_pairs",
     "oracle_logins",
     "orm_binds",
@@ -540,3 +544,52 @@ def _code(match: re.Match[str]) -> str:
 def code_assignments(text: str) -> str:
     """``props.put("password", "X")``, ``os.environ["API_TOKEN"] = "X"``, ``setPassword("X")``."""
     return _SETTER.sub(_code, _CODE.sub(_code, text))
+
+
+LOGIN_WORDS = ("login", "log_in", "signin", "sign_in", "auth", "credentials", "bind")
+# A call that takes a user and a password by position: ``smtp.login("app", "X")``,
+# ``client.auth('app', 'X')``, ``HTTPBasicAuth("app", "X")``, ``ldap.simple_bind_s(dn, "X")``.
+_LOGIN_CALL = re.compile(
+    r"(?P<h>(?<![\w$])(?i:log_?in|sign_?in|auth|authenticate|basic_?auth|digest_?auth|"
+    r"http_?basic_?auth|http_?digest_?auth|proxy_?auth|with_?credentials|credentials|"
+    r"simple_?bind(?:_s)?|plain_?auth)\(\s*(?P<uq>[\"'])[^\"'\n]{0,200}(?P=uq)\s*,\s*)" + _STRING
+)
+
+
+def _login_call(match: re.Match[str]) -> str:
+    secret = match.group("v")
+    if not secret or _inert(secret) or _FORMAT.search(secret):
+        return match.group(0)
+    mark = match.group("q")
+    return match.group("h") + mark + SECRET + mark
+
+
+def login_calls(text: str) -> str:
+    """The password argument of a login call: ``login("app", "X")``, ``auth('app', 'X')``."""
+    return _LOGIN_CALL.sub(_login_call, text)
+
+
+# ----------------------------------------------------------------------------- flag items
+
+# A secret's command-line flag as one item of a list and its value as the next: a container's
+# ``args: [--db-password, X]``, a YAML block list (``- --password`` then ``- X``), a JSON
+# array over lines (``"--token",`` then ``"X"``). The per-line flag rule sees only
+# ``--flag value`` and ``--flag=value``.
+FLAG_ITEM_GATE = re.compile(r"-[\w.\-]*[\"']?[ \t]*(?:,|\n[ \t]*-[ \t])")
+_FLAG_ITEM = re.compile(
+    r"(?P<h>(?P<kq>[\"']?)(?P<flag>(?<![\w\-])--?[A-Za-z][\w.\-]*)(?P=kq)[ \t]*"
+    r"(?:,[ \t\r\n]*|\n[ \t]*-[ \t]+))"
+    r"(?P<v>\"[^\"\n]*\"|'[^'\n]*'|(?!-)(?!" + _PLACEHOLDER_RE + r")[^\s,\])}#\"']+)"
+)
+
+
+def _flag_item(match: re.Match[str]) -> str:
+    value = match.group("v")
+    if key_strength(match.group("flag")) != 2 or _inert(value.strip("\"'")):
+        return match.group(0)
+    return match.group("h") + _secret_value(value)
+
+
+def flag_items(text: str) -> str:
+    """``[--db-password, X]``, ``- --password`` / ``- X`` and ``"--token",`` / ``"X"``."""
+    return _FLAG_ITEM.sub(_flag_item, text)

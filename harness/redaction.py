@@ -8,9 +8,12 @@ value becomes a typed placeholder, so the model still sees *that* something was 
               (also behind escaped separators: ``\\u003d``, ``%3D``, ``&quot;``), in prose,
               ``Authorization`` values, JWTs, cloud/SaaS tokens with known prefixes, PEM
               private keys, ``user:pass@`` in URLs/DSNs, Oracle's ``user/pass@db``,
-              ``curl -u user:pass``, protocol traces (Redis ``"AUTH"``, IMAP ``LOGIN``,
-              ``AUTH PLAIN``), OAuth codes in callback URLs, credential files (Bundler,
-              ``.pgpass``), secrets set in code (``props.put("password", x)``), and
+              ``curl -u user:pass``, login calls (``login("app", X)``), a flag and its
+              value as list items (``[--password, X]``), protocol traces (Redis
+              ``"AUTH"``, IMAP ``LOGIN``, ``AUTH PLAIN``), OAuth codes in callback URLs,
+              credential files (Bundler, ``.pgpass``), secrets set in code
+              (``props.put("password", x)``), keys in brackets (``[password] => x``), JSON
+              Patch values, YAML block scalars at any depth, and
               high-entropy strings of 16+ characters; identifiers (AWS resource ids, Stripe
               object ids, labelled trace/commit/``*_id`` values, digests under their labels,
               generated resource names), object paths under a weak key and status words
@@ -124,6 +127,8 @@ from harness._redaction_structured import (
     CLI_WORDS,
     CODE_GATE,
     CREDENTIAL_FILE_GATE,
+    FLAG_ITEM_GATE,
+    LOGIN_WORDS,
     OAUTH_GATE,
     ORACLE_WORDS,
     ORM_WORDS,
@@ -133,6 +138,8 @@ from harness._redaction_structured import (
     code_assignments,
     cookies,
     credential_files,
+    flag_items,
+    login_calls,
     name_value_pairs,
     oauth_codes,
     oracle_logins,
@@ -219,6 +226,8 @@ def _redact_block(text: str) -> str:
         text = name_value_pairs(text)
     if "</" in text and _has_hint(text):
         text = xml_values(text)
+    if FLAG_ITEM_GATE.search(text) and _has_hint(text):
+        text = flag_items(text)
     return "\n".join(_redact_line(line) for line in text.split("\n"))
 
 
@@ -244,9 +253,13 @@ def _pass(text: str) -> str:
         text = oauth_codes(text)
     if ("BUNDLE_" in text or text.count(":") >= 4) and CREDENTIAL_FILE_GATE.search(text):
         text = credential_files(text)
+    if "(" in text and any(word in low for word in LOGIN_WORDS) and CODE_GATE.search(text):
+        text = login_calls(text)
     if _has_hint(text):
         if ("(" in text or "[" in text) and CODE_GATE.search(text):
             text = code_assignments(text)
+        if "-" in text and "," in text and FLAG_ITEM_GATE.search(text):
+            text = flag_items(text)
         if _YAML_BLOCK_GATE.search(text):
             text = yaml_blocks(text)
         if "value" in low or "Value" in text:

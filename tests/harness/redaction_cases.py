@@ -531,6 +531,15 @@ CASES: dict[str, list[Case]] = {
         _c("config:\n  auth: |\n    Ax9Vn2Lq7Wm\n", "Ax9Vn2Lq7Wm"),
         _c("a:\n  b:\n    token: |-\n      Tk5Wm8Qz3Lp\n", "Tk5Wm8Qz3Lp"),
     ],
+    "credentials by position and flags as list items": [
+        _c('smtp.login("alerts@example.com", "Mx8vQ2pLk7")', "Mx8vQ2pLk7"),
+        _c("client.auth('app', 'hunter2-Qx7')", "hunter2-Qx7"),
+        _c('requests.get(url, auth=HTTPBasicAuth("svc", "Pq4Wz9Lm2x"))', "Pq4Wz9Lm2x"),
+        _c('ldap.simple_bind_s("cn=admin,dc=corp", "Ld4pPw9Xz")', "Ld4pPw9Xz"),
+        _c("args: [--db-password, Zq8Wx3Vn7p, --verbose]", "Zq8Wx3Vn7p"),
+        _c("args:\n  - --user\n  - app\n  - --password\n  - Kc7Vn2Qx9L\n", "Kc7Vn2Qx9L"),
+        _c('"args": [\n  "--token",\n  "Tq5Lm8Wz2X"\n]', "Tq5Lm8Wz2X"),
+    ],
     "prose connectors in more languages": [
         _c("Ihr Zugangspasswort lautet: Tannenweg17", "Tannenweg17"),
         _c("das neue Kennwort lautet Rheinblick#4", "Rheinblick#4"),
@@ -555,6 +564,10 @@ BENIGN: list[str] = [
     "order 01HF8Z6Q3M4W5X7Y8Z9A0B1C2D shipped to warehouse 3",
     "event_ulid=01jd5x8k2m3n4p5q6r7s8t9v0w processed",
     "items[3] => 42 items[4] => 7",
+    'log.info("login(%s, %s)", user, attempts)',
+    'login("bob", "")',
+    "args: [--port, 8080, --password-file, /run/secrets/db]",
+    "args:\n  - --user\n  - app\n  - --port\n  - 5432\n",
     '[{"op": "replace", "path": "/spec/replicas", "value": 3}]',
     "db:\n  host: db-1\n  pool: |\n    max=40\n",
     # Protocol words in ordinary log lines.
