@@ -46,10 +46,13 @@ def _holds_secret(name: str, value: str) -> bool:
 
 # ----------------------------------------------------------------------------- YAML blocks
 
-# ``password: |`` / ``>-`` block scalars, and a plain value on the following, deeper lines.
+# ``password: |`` / ``>-`` block scalars, and a plain value on the following, deeper lines;
+# the same after ``=`` (an INI or properties value continued on the next line) and after a
+# shell's line continuation (``DB_PASSWORD=\\``).
 _YAML_BLOCK = re.compile(
-    r"(?m)^(?P<head>(?P<indent>[ \t]*)(?:-[ \t]+)?[\"']?(?P<key>[^\s:\"']+)[\"']?[ \t]*:[ \t]*"
-    r"(?:[|>][+\-]?\d*[ \t]*)?(?:#[^\n]*)?)\n"
+    r"(?m)^(?P<head>(?P<indent>[ \t]*)(?:-[ \t]+|(?:export|set|setx|declare[ \t]+-x)[ \t]+)?"
+    r"[\"']?(?P<key>[^\s:=\"'\\]+)[\"']?[ \t]*"
+    r"(?::|=>?|:=)[ \t]*(?:\\[ \t]*)?(?:[|>][+\-]?\d*[ \t]*)?(?:#[^\n]*)?)\n"
     r"(?P<body>(?:(?P=indent)[ \t]+\S[^\n]*(?:\n|\Z)|[ \t]*\n(?=(?P=indent)[ \t]+\S))+)"
 )
 

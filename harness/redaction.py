@@ -154,7 +154,7 @@ from harness._redaction_structured import (
 # corpora); the bound only guards against a future rule that could oscillate.
 _MAX_PASSES = 6
 _ZERO_WIDTH = frozenset(ZERO_WIDTH)
-_YAML_BLOCK_GATE = re.compile(r":[ \t]*(?:[|>][+\-]?\d*[ \t]*)?(?:#[^\n]*)?\n")
+_YAML_BLOCK_GATE = re.compile(r"(?::|=>?)[ \t]*(?:\\[ \t]*)?(?:[|>][+\-]?\d*[ \t]*)?(?:#[^\n]*)?\n")
 
 
 class Redactor:

@@ -540,6 +540,12 @@ CASES: dict[str, list[Case]] = {
         _c("args:\n  - --user\n  - app\n  - --password\n  - Kc7Vn2Qx9L\n", "Kc7Vn2Qx9L"),
         _c('"args": [\n  "--token",\n  "Tq5Lm8Wz2X"\n]', "Tq5Lm8Wz2X"),
     ],
+    "values continued on the next line": [
+        _c("password =\n    Wq7Lp2Xz9K\n", "Wq7Lp2Xz9K"),
+        _c("export DB_PASSWORD=\\\n  Zx8Vn3Qm6L\n", "Zx8Vn3Qm6L"),
+        _c("[db]\napi_key =\n\tKp4Wz7Lm2Q\n", "Kp4Wz7Lm2Q"),
+        _c("spring.datasource.password = \\\n    Rt6Yq2Wz8N\n", "Rt6Yq2Wz8N"),
+    ],
     "prose connectors in more languages": [
         _c("Ihr Zugangspasswort lautet: Tannenweg17", "Tannenweg17"),
         _c("das neue Kennwort lautet Rheinblick#4", "Rheinblick#4"),
@@ -564,6 +570,7 @@ BENIGN: list[str] = [
     "order 01HF8Z6Q3M4W5X7Y8Z9A0B1C2D shipped to warehouse 3",
     "event_ulid=01jd5x8k2m3n4p5q6r7s8t9v0w processed",
     "items[3] => 42 items[4] => 7",
+    "retries =\n    5\n",
     'log.info("login(%s, %s)", user, attempts)',
     'login("bob", "")',
     "args: [--port, 8080, --password-file, /run/secrets/db]",
