@@ -529,9 +529,24 @@ def injection(text: str) -> str | None:
 
 # ---------------------------------------------------------------- links
 
+# A link a reader can open: a URL with a scheme (the special schemes as browsers read them,
+# with any mix of slashes and backslashes after the colon), a protocol-relative one (``//host``,
+# as markdown and HTML resolve it) and a bare ``www.`` host (chat and markdown renderers link
+# it). The authority ends at the first ``/``, ``\``, ``?`` or ``#``: browsers read a backslash
+# as a slash, so ``https://evil.example\@corp.example/`` opens evil.example.
 _URL = re.compile(
-    r"\b((?:https?|ftp|wss?|file)://)([^\s/?#<>\"'`)\]]+)([^\s<>\"'`)\]]*)", re.IGNORECASE
+    r"(?P<scheme>\b(?:https?|ftp|wss?|file):[/\\]+|\b(?!hxxps?://|fxp://)[a-z][a-z0-9+.\-]*://"
+    r"|(?<![^\s(\[\"'=<])//(?=[a-z0-9])|(?<![\w.\-/@\\])(?=www\.[a-z0-9]))"
+    r"(?P<authority>(?:\[\.\]|\[[0-9a-f:.]+\]|[^\s/\\?#<>\"'`)\[\]])+)(?P<rest>[^\s<>\"'`)\]]*)",
+    re.IGNORECASE,
 )
+# Links that run code or open content where they are clicked, and a mail link.
+_SCRIPT_URI = re.compile(
+    r"\b(javascript|vbscript|livescript|data(?=:[\w.+\-]+/[\w.+\-]+[;,])):", re.I
+)
+_MAILTO = re.compile(r"\bmailto:(?P<to>[^\s?<>\"'`)\]]+)", re.IGNORECASE)
+# A Windows UNC path to a named host: opening it sends the reader's NTLM credentials there.
+_UNC = re.compile(r"(?<![\w\\])\\\\(?P<host>[a-z0-9\-]+(?:\.[a-z0-9\-]+)+)(?=\\)", re.IGNORECASE)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -541,7 +556,8 @@ class ContentPolicy:
     Attributes:
         allowed_url_hosts: Hosts whose URLs stay clickable: an exact host, or a domain that
             admits its subdomains (``corp.example`` admits ``wiki.corp.example``). Every other
-            URL is defanged.
+            link is defanged: URLs of any scheme, protocol-relative and ``www.`` links, mail
+            links, UNC paths to a named host; ``javascript:`` and ``data:`` links always.
     """
 
     allowed_url_hosts: frozenset[str] = frozenset()
@@ -551,15 +567,31 @@ class ContentPolicy:
         return any(host == h or host.endswith("." + h) for h in self.allowed_url_hosts)
 
     def defang(self, text: str) -> str:
-        """``text`` with every URL outside the allowlist made unclickable."""
+        """``text`` with every link outside the allowlist made unclickable (idempotent)."""
 
         def rewrite(match: re.Match[str]) -> str:
-            scheme, host, rest = match.group(1), match.group(2), match.group(3)
-            if self.allows(host):
+            scheme, authority = match.group("scheme"), match.group("authority")
+            if "[.]" in authority or self.allows(authority):
                 return match.group(0)
             fanged = scheme.lower().replace("http", "hxxp").replace("ftp", "fxp")
-            if fanged == scheme.lower():  # a scheme without a conventional defanged form
-                fanged = fanged.replace("://", "[://]")
-            return f"{fanged}{host.replace('.', '[.]')}{rest}"
+            if fanged == scheme.lower() and "://" in fanged:
+                fanged = fanged.replace("://", "[://]")  # no conventional defanged form
+            return f"{fanged}{authority.replace('.', '[.]')}{match.group('rest')}"
 
-        return _URL.sub(rewrite, text)
+        def mail(match: re.Match[str]) -> str:
+            if self.allows(match.group("to")):
+                return match.group(0)
+            return "mailto[:]" + match.group("to").replace(".", "[.]")
+
+        def unc(match: re.Match[str]) -> str:
+            if self.allows(match.group("host")):
+                return match.group(0)
+            return "\\\\" + match.group("host").replace(".", "[.]")
+
+        text = _URL.sub(rewrite, text)
+        if ":" in text:
+            text = _SCRIPT_URI.sub(r"\1[:]", text)
+            text = _MAILTO.sub(mail, text)
+        if "\\\\" in text:
+            text = _UNC.sub(unc, text)
+        return text

@@ -427,6 +427,25 @@ POLICY = ContentPolicy(allowed_url_hosts=frozenset({"corp.example", "runbooks.in
         ("wss://evil.example/s", "wss[://]evil[.]example/s"),
         ("https://user:pw@runbooks.internal/x", "https://user:pw@runbooks.internal/x"),
         ("HTTPS://EVIL.EXAMPLE", "hxxps://EVIL[.]EXAMPLE"),
+        # Links a reader can still open without a plain http(s) scheme in front.
+        ("![x](//evil.example/p.png?d=1)", "![x](//evil[.]example/p.png?d=1)"),
+        ('<img src="//evil.example/x">', '<img src="//evil[.]example/x">'),
+        ("visit www.evil.example/reset", "visit www[.]evil[.]example/reset"),
+        ("https://evil.example\\@corp.example/", "hxxps://evil[.]example\\@corp.example/"),
+        ("https:/\\evil.example/x", "hxxps:/\\evil[.]example/x"),
+        ("smb://evil.example/share", "smb[://]evil[.]example/share"),
+        ("open \\\\evil.example\\share", "open \\\\evil[.]example\\share"),
+        ("[docs](javascript:alert(1))", "[docs](javascript[:]alert(1))"),
+        ("[a](data:text/html;base64,PHA+)", "[a](data[:]text/html;base64,PHA+)"),
+        (
+            "mailto:attacker@evil.example?subject=keys",
+            "mailto[:]attacker@evil[.]example?subject=keys",
+        ),
+        ("https://[2001:db8::1]/x", "hxxps://[2001:db8::1]/x"),
+        # Allowed hosts, and text that only looks like a link, stay as they are.
+        ("mailto:oncall@corp.example", "mailto:oncall@corp.example"),
+        ("www.corp.example/x", "www.corp.example/x"),
+        ("a // comment, data: 5 rows", "a // comment, data: 5 rows"),
     ],
 )
 def test_links_outside_the_allowlist_are_defanged(text: str, expected: str) -> None:
@@ -437,10 +456,11 @@ def test_links_outside_the_allowlist_are_defanged(text: str, expected: str) -> N
 def test_defanging_is_idempotent_and_leaves_no_clickable_foreign_link(
     noise: str, host: str
 ) -> None:
-    text = f"{noise} https://{host}/path {noise}"
-    once = POLICY.defang(text)
-    assert POLICY.defang(once) == once
-    assert f"https://{host}" not in once
+    for link in (f"https://{host}/path", f"//{host}/path", f"https://{host}\\@corp.example/"):
+        text = f"{noise} {link} {noise}"
+        once = POLICY.defang(text)
+        assert POLICY.defang(once) == once
+        assert f"//{host}" not in once
 
 
 @pytest.mark.parametrize(
