@@ -30,6 +30,7 @@ __all__ = [
     "name_value_pairs",
     "oracle_logins",
     "orm_binds",
+    "smtp_logins",
     "sql_spans",
     "xml_values",
     "yaml_blocks",
@@ -461,6 +462,47 @@ def protocol_credentials(text: str) -> str:
     """Passwords in a protocol trace: Redis ``"AUTH" "X"``, IMAP ``a1 LOGIN bob X``, SASL
     ``AUTH PLAIN <base64>``."""
     return _PROTOCOL.sub(_protocol, text)
+
+
+# SMTP ``AUTH LOGIN`` sends the user and then the password base64-encoded, each on a line of
+# its own after the server's ``334`` challenge (``send: 'aHVudGVyMg==\\r\\n'`` in smtplib's
+# debug output); the user may ride on the command line itself.
+# The end of a line as protocol traces write it: an escaped CRLF, a closing quote, spaces.
+_TRACE_EOL = r"(?:\\r\\n|\\r|\\n)?[\"']?[^\S\n]*$"
+_AUTH_LOGIN = re.compile(
+    r"(?i)(?<![\w\-])auth[^\S\n]+login"
+    r"(?:[^\S\n]+(?P<user>[A-Za-z0-9+/]{2,}={0,2})(?=" + _TRACE_EOL + r")|(?=" + _TRACE_EOL + r"))"
+)
+_SMTP_REPLY = re.compile(r"(?<![\w.])334(?:[^\S\n]|$)|\breply:")
+# A client's answer: one base64 token on its line, behind a trace's prefix (``C:``,
+# ``send: '``), never the word inside a placeholder such as ``<SECRET>``.
+_SMTP_ANSWER = re.compile(
+    r"^[^\S\n]*(?:[A-Za-z]{1,8}:[^\S\n]*)?(?:b?[\"'])?(?P<t>[A-Za-z0-9+/]{4,}={0,2})" + _TRACE_EOL
+)
+# How many lines after ``AUTH LOGIN`` the exchange may take (challenges and the two answers).
+_AUTH_LOGIN_SPAN = 6
+
+
+def smtp_logins(text: str) -> str:
+    """The base64 password line of an SMTP ``AUTH LOGIN`` exchange, over lines."""
+    lines = text.split("\n")
+    for index, line in enumerate(lines):
+        found = _AUTH_LOGIN.search(line)
+        if found is None:
+            continue
+        answers = 1 if found.group("user") else 2  # the client's lines to come; the last: password
+        for later in range(index + 1, min(len(lines), index + 1 + _AUTH_LOGIN_SPAN)):
+            if _SMTP_REPLY.search(lines[later]):
+                continue
+            answer = _SMTP_ANSWER.match(lines[later])
+            if answer is None:
+                break
+            answers -= 1
+            if answers == 0:
+                row = lines[later]
+                lines[later] = row[: answer.start("t")] + SECRET + row[answer.end("t") :]
+                break
+    return "\n".join(lines)
 
 
 # ----------------------------------------------------------------------------- OAuth codes

@@ -145,6 +145,7 @@ from harness._redaction_structured import (
     oracle_logins,
     orm_binds,
     protocol_credentials,
+    smtp_logins,
     sql_spans,
     xml_values,
     yaml_blocks,
@@ -228,6 +229,8 @@ def _redact_block(text: str) -> str:
         text = xml_values(text)
     if FLAG_ITEM_GATE.search(text) and _has_hint(text):
         text = flag_items(text)
+    if "auth" in low and "login" in low:
+        text = smtp_logins(text)
     return "\n".join(_redact_line(line) for line in text.split("\n"))
 
 

@@ -413,6 +413,17 @@ CASES: dict[str, list[Case]] = {
         _c("a17 LOGIN ops@example.com Meadow-Gate-19", "Meadow-Gate-19"),
         _c('C: 3 LOGIN "ops" "tall oak 42"', "tall oak 42"),
         _c("C: AUTH PLAIN AG9wcwBMaW5kZW5ob2Y0Mng=", "AG9wcwBMaW5kZW5ob2Y0Mng="),
+        # SMTP AUTH LOGIN: the password is the client's second base64 answer (or its first,
+        # when the user rides on the command).
+        _c(
+            "C: AUTH LOGIN\nS: 334 VXNlcm5hbWU6\nC: b3Bz\nS: 334 UGFzc3dvcmQ6\nC: V2lsbG93NzchQg==\n",
+            "V2lsbG93NzchQg==",
+        ),
+        _c(
+            "send: 'AUTH LOGIN b3BzQGV4YW1wbGUuY29t\\r\\n'\nreply: b'334 UGFzc3dvcmQ6\\r\\n'\n"
+            "send: 'TWVhZG93R2F0ZTE5\\r\\n'\n",
+            "TWVhZG93R2F0ZTE5",
+        ),
     ],
     "xml name and value siblings": [
         _c(
@@ -570,6 +581,8 @@ BENIGN: list[str] = [
     "order 01HF8Z6Q3M4W5X7Y8Z9A0B1C2D shipped to warehouse 3",
     "event_ulid=01jd5x8k2m3n4p5q6r7s8t9v0w processed",
     "items[3] => 42 items[4] => 7",
+    "AUTH LOGIN failed for user bob\nretrying in 5s",
+    "auth login ok\n2026-11-02 INFO done",
     "retries =\n    5\n",
     'log.info("login(%s, %s)", user, attempts)',
     'login("bob", "")',
