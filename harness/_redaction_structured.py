@@ -25,6 +25,7 @@ __all__ = [
     "SQL_WORDS",
     "cli_credentials",
     "cookies",
+    "exchange_lines",
     "flag_items",
     "login_calls",
     "name_value_pairs",
@@ -481,6 +482,12 @@ _SMTP_ANSWER = re.compile(
 )
 # How many lines after ``AUTH LOGIN`` the exchange may take (challenges and the two answers).
 _AUTH_LOGIN_SPAN = 6
+
+
+def exchange_lines(line: str) -> int:
+    """How many of the lines after ``line`` may belong to it: an SMTP ``AUTH LOGIN`` command's
+    challenges and answers (:func:`smtp_logins` reads them together); 0 for any other line."""
+    return _AUTH_LOGIN_SPAN if _AUTH_LOGIN.search(line) else 0
 
 
 def smtp_logins(text: str) -> str:

@@ -15,7 +15,7 @@ import re
 import sys
 from typing import IO, Any
 
-from harness.redaction import Redactor
+from harness.redaction import Redactor, exchange_lines
 
 __all__ = ["redact_stream", "register"]
 
@@ -24,10 +24,6 @@ _EXIT_USAGE = 2
 _MAX_RECORD_LINES = 2000
 _KEY_BEGIN = re.compile(r"-{4,5} ?BEGIN [A-Z0-9 ]*PRIVATE KEY|PuTTY-User-Key-File-\d+:")
 _KEY_END = re.compile(r"-{4,5} ?END [A-Z0-9 ]*PRIVATE KEY|Private-MAC:")
-# An SMTP ``AUTH LOGIN`` command: the challenges and answers on the lines after it (at most
-# this many) belong to its record, so that the password answer is redacted with the command.
-_AUTH_LOGIN = re.compile(r"(?i)(?<![\w\-])auth[^\S\n]+login\b")
-_AUTH_LOGIN_LINES = 6
 _SQL = re.compile(r"(?i)\b(?:select|insert|update|delete|replace|create|alter|grant|set)\b")
 _SQL_CONTINUES = re.compile(
     r"(?i)[ \t]*(?:from|where|and|or|set|values|join|left|right|inner|outer|on|order|group"
@@ -76,8 +72,8 @@ def _continues(record: list[str], line: str) -> bool:
     text = "".join(record)
     if _KEY_BEGIN.search(text) and not _KEY_END.search(text):
         return True
-    if len(record) <= _AUTH_LOGIN_LINES and _AUTH_LOGIN.search(record[0]):
-        return True
+    if len(record) <= exchange_lines(record[0]):
+        return True  # an exchange over lines (SMTP AUTH LOGIN) is redacted as one record
     if _SQL.search(text):
         if re.sub(r"\\.|''", "", text).count("'") % 2 == 1:
             return True
