@@ -43,11 +43,14 @@ _HEX = re.compile(
     r"(?<![0-9A-Za-z:-])[0-9A-Fa-f]{2}(?:[ :,-][0-9A-Fa-f]{2}){7,}(?![0-9A-Za-z:-])|"
     r"(?:(?:\\x|0x)[0-9A-Fa-f]{2}[ ,]*){8,}"
 )
+_HEX_MARKS = re.compile(r"\\x|0x|[ :,-]")
 # Character codes in decimal, apart: ``105 103 110 111 114 101``.
 _CHAR_CODES = re.compile(r"(?<![\d.])\d{2,3}(?:[ ,]+\d{2,3}){7,}(?![\d.])")
 # Morse with ASCII or typographic dots and dashes: letters apart, words apart by ``/``, ``|``
 # or a run of spaces.
 _MORSE = re.compile(r"[.\-•·−–]{1,7}(?:(?: +| *[/|] *)[.\-•·−–]{1,7}){5,}")
+_CODE_SEPARATOR = re.compile(r"[ ,]+")
+_MORSE_WORD_BREAK = re.compile(r" *[/|] *| {2,}")
 _MORSE_SYMBOLS = str.maketrans("•·−–", "..--")
 _MORSE_CODE = {
     ".-": "a", "-...": "b", "-.-.": "c", "-..": "d", ".": "e", "..-.": "f", "--.": "g",
@@ -151,21 +154,21 @@ def _a85(run: str, *, adobe: bool) -> str | None:
 
 def _hex(text: str) -> Iterator[str | None]:
     for run in _HEX.findall(text):
-        digits = re.sub(r"\\x|0x|[ :,-]", "", run)
+        digits = _HEX_MARKS.sub("", run)
         if len(digits) % 2 == 0:
             yield _utf8(bytes.fromhex(digits))
 
 
 def _char_codes(text: str) -> Iterator[str | None]:
     for run in _CHAR_CODES.findall(text):
-        codes = [int(code) for code in re.split(r"[ ,]+", run)]
+        codes = [int(code) for code in _CODE_SEPARATOR.split(run)]
         if all(32 <= code < 127 for code in codes):
             yield "".join(map(chr, codes))
 
 
 def _morse(text: str) -> Iterator[str | None]:
     for run in _MORSE.findall(text):
-        words = re.split(r" *[/|] *| {2,}", run.translate(_MORSE_SYMBOLS))
+        words = _MORSE_WORD_BREAK.split(run.translate(_MORSE_SYMBOLS))
         letters = [[_MORSE_CODE.get(code) for code in word.split()] for word in words]
         if all(letter is not None for word in letters for letter in word):
             yield " ".join("".join(word) for word in letters)  # type: ignore[arg-type]

@@ -166,14 +166,6 @@ class Rules:
             for part in alternatives(self.source)
         )
 
-    def finditer(self, text: str, hits: frozenset[str]) -> Iterator[re.Match[str]]:
-        """The matches of each alternative that has no anchors or one of them in ``hits`` (the
-        anchors :meth:`RuleBook.hits` found in ``text``), alternative by alternative."""
-        for alternative in self.alternatives:
-            anchors = alternative.anchors
-            if anchors is None or not anchors.isdisjoint(hits):
-                yield from alternative.pattern.finditer(text)
-
 
 class RuleBook:
     """Named :class:`Rules`, checked in order, with one pass for the anchors of all of them (an
