@@ -476,7 +476,17 @@ _INJECTION_CLASSES: tuple[tuple[str, Rules], ...] = (
             r"\bthe\s+(correct|real|true|actual|official|confirmed)\s+(diagnosis|answer|verdict|"
             r"conclusion)\s+is\s*:|"
             r"\b(do\s+not|don['’]?t|no\s+need\s+to)\s+investigate\s+(this\s+|it\s+)?(any\s+)?"
-            r"(further|more)\b",
+            r"(further|more)\b|"
+            # A turn of the model forged into the data: a model's role word opening a line (or
+            # a JSON key), then what an agent says when it has finished: that it checked, or
+            # what the cause is.
+            r"(^|[\n>\"'{])\s*(assistant|ai|llm|agent|bot|chatbot|copilot|claude|chatgpt|gemini|"
+            r"gpt[\w.-]*)[\"']?\s*:\s*[\"']?(?=[^\n]{0,80}?(\bi\s*(['’]ve|\s+have|\s+had)?\s+(already\s+|"
+            r"now\s+|just\s+|fully\s+|also\s+)?(checked|verified|confirmed|analy[sz]ed|investigated|"
+            r"reviewed|determined|diagnosed|concluded|identified|traced|validated)\b|"
+            r"\broot\s+cause\s*(is|was|:|=|has\s+been)|\bconclusion\s*:|"
+            r"\b(the\s+)?(cause|culprit)\s+(is|was)\b|"
+            r"\b(the\s+)?(problem|issue)\s+(is|was)\s+(caused\s+by|due\s+to|the|a|an)\b))",
         ),
     ),
     (
