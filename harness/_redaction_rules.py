@@ -341,6 +341,26 @@ _EMAIL = re.compile(
     r"(?:(?<![\w.%+\->])[A-Za-z0-9._%+\-]+|\"[^\"\n@]{1,64}\")@(?:" + _LABEL + r"\.)+"
     r"[A-Za-z](?:[A-Za-z0-9\-]*[A-Za-z0-9])?(?![\w\-])"
 )
+# An address written out so that harvesters miss it: ``alice [at] example [dot] com``,
+# ``alice(at)example.com``, ``alice AT example DOT com``. With brackets the words are marks
+# enough; written bare, ``at`` and ``dot`` are words of prose (``look at this dot product``),
+# so every separator must be ``dot`` and the last label a common top-level domain.
+_AT = r"\s*[\[({<]\s*(?i:at)\s*[\])}>]\s*"
+_DOT = r"(?:\s*[\[({<]\s*(?i:dot)\s*[\])}>]\s*|\.)"
+_TOP_LEVEL = r"(?i:com|net|org|edu|gov|io|co|uk|de|fr|nl|info|biz|me|dev|app|ai)"
+_SPELLED_EMAIL = re.compile(
+    r"(?<![\w.%+\-])[A-Za-z0-9._%+\-]+(?:"
+    + _AT
+    + r"(?:"
+    + _LABEL
+    + _DOT
+    + r")+[A-Za-z]{2,}|\s+(?i:at)\s+(?:"
+    + _LABEL
+    + r"\s+(?i:dot)\s+)+"
+    + _TOP_LEVEL
+    + r")(?![\w\-])"
+)
+SPELLED_EMAIL_GATE = re.compile(r"[\[({<]\s*at\s*[\])}>]|\sdot\s", re.IGNORECASE)
 _PCT_EMAIL = re.compile(
     r"(?<![\w.%+\-])[\w.+\-]+%40(?:" + _LABEL + r"\.)+[A-Za-z][A-Za-z0-9\-]*(?![\w\-])"
 )

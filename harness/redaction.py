@@ -104,6 +104,7 @@ from harness._redaction_rules import (
     _REJECTED_VALUE,
     _RUN,
     _RUN_PIECES,
+    _SPELLED_EMAIL,
     _STATEFUL_NAME,
     _TRACEPARENT,
     _URL_USERINFO,
@@ -117,6 +118,7 @@ from harness._redaction_rules import (
     PLACEHOLDERS,
     POD,
     SECRET,
+    SPELLED_EMAIL_GATE,
     _inert,
     _inert_pair,
     _is_key_char,
@@ -286,6 +288,8 @@ def _pass(text: str) -> str:
         if ":" in text:
             text = _USERINFO.sub(_userinfo, text)
         text = _EMAIL.sub(EMAIL, text)
+    if SPELLED_EMAIL_GATE.search(text):
+        text = _SPELLED_EMAIL.sub(EMAIL, text)
     text = numbers(text)
     text = _RUN.sub(_run, text)
     if _DASHED_GATE.search(text):

@@ -195,6 +195,12 @@ def test_detect_secrets_files_lose_their_secrets(secrets: Path, name: str, secre
         ("pid=4242 exited; PID 77 started", "pid=<PID> exited; PID <PID> started"),
         ("sshd[1234]: accepted", "sshd[<PID>]: accepted"),
         ("notify ops.team@example.com", "notify <EMAIL>"),
+        # Addresses spelled out so that harvesters miss them.
+        ("mail alice [at] example [dot] com now", "mail <EMAIL> now"),
+        ("contact: j.doe(at)example.org", "contact: <EMAIL>"),
+        ("Bob.Smith AT corp DOT co DOT uk wrote", "<EMAIL> wrote"),
+        ("reply to jane <at> example <dot> io.", "reply to <EMAIL>."),
+        ("ops {at} mail.example.net", "<EMAIL>"),
         (
             "slow query: SELECT * FROM orders WHERE email = 'a@b.com' AND total > 42.5 LIMIT 10",
             "slow query: SELECT * FROM orders WHERE email = ? AND total > ? LIMIT ?",
@@ -224,6 +230,11 @@ def test_each_class_gets_its_placeholder(text: str, expected: str) -> None:
         "max_tokens=1024 temperature=0.2",
         "GET http://inventory-service.shop.svc.cluster.local:8080/v1/stock/SKU-10962",
         "AuthFilter: request denied",
+        # Near misses of spelled-out addresses: ``at`` and ``dot`` in prose.
+        "look at this dot product",
+        "failed at db dot primary",
+        "retry at 14:05 dot matrix printer",
+        "queue [at] capacity",
     ],
 )
 def test_ordinary_log_text_is_left_alone(text: str) -> None:
