@@ -285,11 +285,15 @@ def _validated(sql: str, **policy: int) -> MysqlQueryPlan:
     return SqlValidator(demo).validate(DEMO_DATASOURCE, sql)
 
 
-def _estimate(admin: sa.Engine, sql: str) -> int:
+def _explain(admin: sa.Engine, sql: str) -> list[dict[str, object]]:
     with admin.connect() as conn:
         result = conn.exec_driver_sql("EXPLAIN " + sql.replace("%", "%%"))
         keys = [str(key).lower() for key in list(result.keys())]
-        return explain_row_estimate([dict(zip(keys, row, strict=True)) for row in result])
+        return [dict(zip(keys, row, strict=True)) for row in result]
+
+
+def _estimate(admin: sa.Engine, sql: str) -> int:
+    return explain_row_estimate(_explain(admin, sql), sql)
 
 
 # The select list overflows when it is evaluated (MariaDB error 1690), so the outcome tells
@@ -342,6 +346,44 @@ def test_the_demo_policy_refuses_a_range_join_over_two_large_tables(
     impact = _validated(CHANGE_IMPACT_SQL)
     assert _estimate(admin, impact.sql) <= impact.max_explain_rows
     assert executor.fetch(impact)["row_count"] > 0
+
+
+_NESTED_SQL = (
+    "SELECT o.id, (SELECT COUNT(*) FROM shop.order_items AS i WHERE i.qty > o.id % 3 AND i.id > "
+    "(SELECT COUNT(*) FROM shop.payments AS p WHERE p.amount_cents > i.qty + o.id)) AS n "
+    "FROM shop.orders AS o"
+)
+
+
+def test_nested_correlated_subqueries_are_estimated_as_nested_loops(
+    executor: ReadOnlySqlBackend, admin: sa.Engine
+) -> None:
+    # p runs once per row of i, which runs once per row of o: the rows multiply. Read as if
+    # each ran once per row of o only (the plain reading), it looked 1000x cheaper.
+    plan = _validated(_NESTED_SQL, max_explain_rows=1_000_000)
+    lines = _explain(admin, plan.sql)
+    rows = {str(line["table"]): int(line["rows"]) for line in lines}  # type: ignore[call-overload]
+    assert [str(line["select_type"]) for line in lines] == [
+        "PRIMARY",
+        "DEPENDENT SUBQUERY",
+        "DEPENDENT SUBQUERY",
+    ]
+    plain = rows["o"] * (1 + rows["i"] + rows["p"])
+    assert plain <= 1_000_000 < rows["o"] * rows["i"] * rows["p"]
+    assert explain_row_estimate(lines, plan.sql) == rows["o"] * (1 + rows["i"] * (1 + rows["p"]))
+    with pytest.raises(SqlRejected) as refused:
+        executor.fetch(plan)
+    assert refused.value.context["reason"] == "ROW_ESTIMATE_TOO_LARGE"
+
+    # Sibling subqueries each run once per row of o: the same bound lets them through.
+    siblings = _validated(
+        "SELECT o.id, (SELECT COUNT(*) FROM shop.order_items AS i WHERE i.qty > o.id % 3) AS n, "
+        "(SELECT COUNT(*) FROM shop.payments AS p WHERE p.amount_cents > o.id) AS m "
+        "FROM shop.orders AS o",
+        max_explain_rows=1_000_000,
+    )
+    assert _estimate(admin, siblings.sql) <= 1_000_000
+    assert executor.fetch(siblings)["row_count"] > 0
 
 
 def test_through_the_boundary_an_estimate_refusal_is_an_error_after_begin(admin: sa.Engine) -> None:

@@ -511,6 +511,79 @@ def test_explain_row_estimate(lines: list[dict[str, Any]], estimate: int) -> Non
     assert explain_row_estimate(lines) == estimate
 
 
+def _at(select_id: int, table: str, rows: int, kind: str = "DEPENDENT SUBQUERY") -> dict[str, Any]:
+    return {"id": select_id, "select_type": kind, "table": table, "rows": rows}
+
+
+_NESTED = (
+    "SELECT (SELECT COUNT(*) FROM b WHERE b.x = a.x + "
+    "(SELECT COUNT(*) FROM c WHERE c.y = b.y + a.id)) AS n FROM a"
+)
+_SIBLINGS = (
+    "SELECT (SELECT COUNT(*) FROM b WHERE b.x = a.x) AS n, "
+    "(SELECT COUNT(*) FROM c WHERE c.y = a.x) AS m FROM a"
+)
+
+
+@pytest.mark.parametrize(
+    ("sql", "lines", "estimate"),
+    [
+        # Nested correlated subqueries: c runs once per row of b, b once per row of a.
+        (_NESTED, [_at(1, "a", 10, "PRIMARY"), _at(2, "b", 20), _at(3, "c", 30)], 10 + 200 + 6000),
+        # Siblings run once per row of a each (MariaDB lists them in reverse).
+        (_SIBLINGS, [_at(1, "a", 10, "PRIMARY"), _at(3, "c", 30), _at(2, "b", 20)], 10 + 200 + 300),
+        # Without the statement, every earlier SELECT may be the outer one: siblings over-count.
+        (None, [_at(1, "a", 10, "PRIMARY"), _at(3, "c", 30), _at(2, "b", 20)], 10 + 200 + 6000),
+        # A WITH clause is numbered after its query block (MariaDB: main 1, CTE 2, subquery 3),
+        # and a subquery inside a UNION branch runs once per row of that branch.
+        (
+            "WITH w AS (SELECT x FROM b) SELECT (SELECT COUNT(*) FROM c WHERE c.y = a.x) AS n "
+            "FROM a JOIN w ON w.x = a.x",
+            [
+                _at(1, "a", 10, "PRIMARY"),
+                _at(1, "<derived2>", 5, "PRIMARY"),
+                _at(3, "c", 30),
+                _at(2, "b", 20, "DERIVED"),
+            ],
+            50 + 20 + 30 * 50,
+        ),
+        (
+            "SELECT id FROM a UNION SELECT (SELECT COUNT(*) FROM c WHERE c.y = b.y) FROM b",
+            [
+                _at(1, "a", 1000, "PRIMARY"),
+                _at(2, "b", 20, "UNION"),
+                _at(3, "c", 30),
+                {"id": None, "select_type": "UNION RESULT", "table": "<union1,2>", "rows": None},
+            ],
+            1000 + 20 + 30 * 1000,  # never below the plain reading (largest independent SELECT)
+        ),
+        # A flattened subquery's table shows under the outer SELECT: still the statement's.
+        (
+            _NESTED,
+            [_at(1, "a", 10, "PRIMARY"), _at(1, "b", 20, "PRIMARY"), _at(3, "c", 30)],
+            200 + 30 * 200,
+        ),
+        # Lines that do not fit the statement (a table it does not have in that SELECT): the
+        # numbering is not trusted, and every earlier SELECT may be the outer one.
+        (
+            _SIBLINGS,
+            [_at(1, "a", 10, "PRIMARY"), _at(2, "z", 20), _at(3, "c", 30)],
+            10 + 200 + 6000,
+        ),
+        (
+            _SIBLINGS,
+            [_at(1, "a", 10, "PRIMARY"), _at(2, "b", 20), _at(7, "c", 30)],
+            10 + 200 + 6000,
+        ),
+        ("SELECT (", [_at(1, "a", 10, "PRIMARY"), _at(2, "b", 20), _at(3, "c", 30)], 6210),
+    ],
+)
+def test_nested_dependent_subqueries_multiply_out(
+    sql: str | None, lines: list[dict[str, Any]], estimate: int
+) -> None:
+    assert explain_row_estimate(lines, sql) == estimate
+
+
 def test_the_row_estimate_bound_does_not_apply_on_sqlite(executor: ReadOnlySqlBackend) -> None:
     # SQLite gives no row estimate: a bound of one row is not enforced here (the MariaDB
     # tests show it enforced at its edge there). The statement timeout still applies.
