@@ -42,6 +42,33 @@ _ZEROS = bytes.maketrans(b"123456789", b"000000000")
 _RECIPE_CACHE_SIZE = 1 << 16
 _OUTPUTS_PER_RECIPE = 64
 _ASCII_DIGIT = re.compile("[0-9]")
+# Values whose letters never change how a content is masked, ending their word (no mask reads
+# across ``=`` or whitespace):
+# * an id, written as a word of its own or as the value after ``=``: a UUID, or a run of eight
+#   or more hex digits holding a letter, either holding a digit (a word without one is never
+#   masked). At its first character the first mask that can match (the UUID's, or
+#   ``LONG_HEX_MASK``: the others need a ``:``, ``.``, ``x`` or a two-digit group) takes it
+#   whole, so it is one span whatever hex digits it holds;
+# * a name holding a digit, as the value after ``=`` (``payment_id=pi_3QoUh…``): a run of
+#   ASCII letters, digits and ``_`` that starts with a letter or ``_`` and is not all hex
+#   digits. No mask starts at its first character (only ``LONG_HEX_MASK`` could, and it needs
+#   the whole run to be hex) nor after it (a word character comes before), so it is never
+#   part of a span.
+# A content's digit key writes each as ``_ID`` or ``_NAME`` bytes of its length, so that
+# contents that differ only in such values share a recipe (request, trace and payment ids make
+# most lines of a service distinct otherwise). A name is left in the masked text, so contents
+# of a key with a name are cut at the recipe's spans without remembering outputs (see
+# ``_Recipe``: its outputs assume contents that differ only in their digits).
+_IDS_IN_KEY = re.compile(
+    rb"(?:(?<![^\s=])(?P<id>(?=[-a-fA-F]*0)(?:[0a-fA-F]{8}-[0a-fA-F]{4}-[0a-fA-F]{4}-"
+    rb"[0a-fA-F]{4}-[0a-fA-F]{12}|(?=0*[a-fA-F])[0a-fA-F]{8,}))"
+    rb"|(?<==)(?P<name>(?=[A-Za-z_]+0)(?=[0a-fA-F]*[g-zG-Z_])[A-Za-z0_]+))(?!\S)"
+)
+_ID, _NAME = 0x01, 0x02
+
+
+def _blank(found: re.Match[bytes]) -> bytes:
+    return bytes([_ID if found.lastgroup == "id" else _NAME]) * (found.end() - found.start())
 
 
 class _Recipe:
@@ -203,6 +230,10 @@ class Masker:
         # and not in another (``1x2``), so such contents are masked word by word.
         key = content.encode("utf-8", "surrogatepass").translate(_ZEROS)
         recipe = self._recipes.get(key)
+        if recipe is None and _ID not in key and _NAME not in key:
+            # A key with ids or names in it is kept with them blanked out (``_IDS_IN_KEY``).
+            key = _IDS_IN_KEY.sub(_blank, key)
+            recipe = self._recipes.get(key)
         if recipe is None:
             if b"0x" in key or b"0X" in key:
                 return _DIGIT_WORD.sub(self._mask_word, content)
@@ -212,6 +243,8 @@ class Masker:
             if type(recipe) is tuple:
                 return _cut(content, recipe)
         elif type(recipe) is tuple:
+            if _NAME in key:
+                return _cut(content, recipe)
             # A key seen once keeps only its spans: a tuple of ints, which the garbage
             # collector stops tracking, where a recipe object stays tracked. Most keys are seen
             # once, and ~17k recipe objects of a 100k-line result cost a fresh process a full

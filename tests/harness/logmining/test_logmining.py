@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import re
 import subprocess
 import sys
@@ -26,7 +27,7 @@ from harness.logmining import (
     parse_log_format,
     template_id_of,
 )
-from harness.logmining._tokens import Masker
+from harness.logmining._tokens import _DIGIT_WORD, Masker
 from harness.logmining.config import DEFAULT_MASKS
 from harness.redaction import Redactor
 from tests.corpora import (
@@ -192,6 +193,65 @@ def test_masking_by_digit_key_equals_masking_word_by_word(base: str, seeds: list
         digits = iter(str(seed * 7919 + 13) * 60)
         variant = "".join(next(digits) if c in "0123456789" else c for c in base)
         assert masker.mask(variant) == _masked_word_by_word(variant), variant
+
+
+_ID_PIECES = [
+    "hhhhhhhh-hhhh-hhhh-hhhh-hhhhhhhhhhhh",  # a UUID
+    "hhhhhhhhhh",  # a long hex run
+    "hhhhhhh",
+    "h",
+    "pi_www", "evt_wwwwww", "wwww", "w", "GET", "Q", "ms", "_",
+    "=", " ", "\t", "-", "{", "}", ".", ",", ":", "x", "<*>", "id", "0x", "g", "\x01", "\u00a0",
+]  # fmt: skip
+_HEX = "0123456789abcdefABCDEF"
+_WORD = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_"
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.sampled_from(_ID_PIECES), max_size=12),
+    st.lists(st.integers(min_value=0, max_value=2**64), min_size=1, max_size=6),
+)
+def test_masking_by_key_equals_masking_word_by_word_whatever_the_ids_hold(
+    pieces: list[str], seeds: list[int]
+) -> None:
+    # Contents that differ only in their ids (UUIDs, long hex runs) or names (``pi_3Qo…``,
+    # ``GET``) share a recipe, those blanked out of the key; each must still be masked exactly
+    # as its words are, one by one, whichever digits and letters they hold.
+    masker = Masker(MinerConfig())
+    base = "".join(pieces)
+    for seed in seeds:
+        rng = random.Random(seed)
+        pick = rng.choice(["0123456789", "abcdef", _HEX])
+        word = rng.choice([_WORD, "GETPUT", "0123456789"])
+        variant = "".join(
+            rng.choice(pick) if c == "h" else rng.choice(word) if c == "w" else c for c in base
+        )
+        assert masker.mask(variant) == _masked_word_by_word(variant), variant
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from([*_ID_PIECES, "xoxb-", "ghp_", "wwwwwwwwwwww", "token="]), max_size=12
+    ),
+    st.lists(st.integers(min_value=0, max_value=2**64), min_size=1, max_size=4),
+)
+def test_a_guarded_masker_masks_by_key_as_it_masks_word_by_word(
+    pieces: list[str], seeds: list[int]
+) -> None:
+    # With a guard, a word a mask would cut into pieces goes to the redactor first: contents
+    # that share a key must still each be masked as a fresh masker masks them word by word.
+    guard = Redactor().redact
+    masker = Masker(MinerConfig(), guard)
+    base = "".join(pieces)
+    for seed in seeds:
+        rng = random.Random(seed)
+        variant = "".join(
+            rng.choice(_HEX) if c == "h" else rng.choice(_WORD) if c == "w" else c for c in base
+        )
+        fresh = Masker(MinerConfig(), guard)
+        assert masker.mask(variant) == _DIGIT_WORD.sub(fresh._mask_word, variant), variant
 
 
 # ----------------------------------------------------------------------------- formats
