@@ -71,6 +71,18 @@ def _blank(found: re.Match[bytes]) -> bytes:
     return bytes([_ID if found.lastgroup == "id" else _NAME]) * (found.end() - found.start())
 
 
+# A name as the value after ``=`` (as ``_IDS_IN_KEY`` has it, in masked text), and what it
+# is blanked to for splitting (a character no log text holds; a content that does is split as
+# it is).
+_NAME_VALUE = re.compile(r"(?<==)(?=[A-Za-z_]+[0-9])(?=[0-9a-fA-F]*[g-zG-Z_])[A-Za-z0-9_]+(?!\S)")
+_BLANK = "\x02"
+_BLANKS = re.compile(_BLANK + "+")
+
+
+def _blank_name(found: re.Match[str]) -> str:
+    return _BLANK * (found.end() - found.start())
+
+
 class _Recipe:
     """How contents of one digit key are masked: the spans replaced by a wildcard.
 
@@ -216,6 +228,11 @@ class Masker:
         self._shapes = re.compile("|".join(f"(?:{p})" for p in VALUE_SHAPES))
         self._delimiters = frozenset(config.delimiters)
         self._kinds: dict[str, str] = {}
+        # Splits of masked contents with their names blanked (see ``split``); only where a
+        # name after ``=`` is a value token whatever it holds.
+        self._blanked_splits: dict[str, tuple[tuple[str, ...], tuple[int | str, ...]]] | None = (
+            {} if config.value_tokens and "=" in config.delimiters else None
+        )
 
     def mask(self, content: str) -> str:
         """Replace every masked value in ``content`` by ``<*>``."""
@@ -333,6 +350,36 @@ class Masker:
         return self.split(masked)[0]
 
     def split(self, masked: str) -> tuple[tuple[str, ...], tuple[int | str, ...]]:
+        """Split a masked content into tokens and their shape (see :meth:`_split`).
+
+        A content with names after ``=`` (``payment_id=pi_3QoUh…``, see ``_NAME_VALUE``) is
+        split with each name blanked to ``_BLANK`` characters, once for all contents that
+        differ only in such names, and the names are put back into the tokens that hold the
+        blanks, in order. That is the content's own split: a name after ``=`` is one value
+        token (or inside one: a quoted string, a URL) whatever its characters, the blanks are
+        word characters to the splitter as the name's are, and no rule looks at the text of a
+        token before or after it across the whitespace that ends it.
+        """
+        cache = self._blanked_splits
+        if cache is None or "=" not in masked or _BLANK in masked:
+            return self._split(masked)
+        names = _NAME_VALUE.findall(masked)
+        if not names:
+            return self._split(masked)
+        blanked = _NAME_VALUE.sub(_blank_name, masked)
+        known = cache.get(blanked)
+        if known is None:
+            known = self._split(blanked)
+            if len(cache) < _WORD_CACHE_SIZE:
+                cache[blanked] = known
+        tokens, layer = known
+        put = iter(names).__next__
+        return (
+            tuple(_BLANKS.sub(lambda _: put(), t) if _BLANK in t else t for t in tokens),
+            layer,
+        )
+
+    def _split(self, masked: str) -> tuple[tuple[str, ...], tuple[int | str, ...]]:
         """Split a masked content into tokens (see ``_VAR`` for how variables are marked),
         and return them with their ``shape`` (found on the way, as it is needed at once).
 

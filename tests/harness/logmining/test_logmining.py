@@ -254,6 +254,31 @@ def test_a_guarded_masker_masks_by_key_as_it_masks_word_by_word(
         assert masker.mask(variant) == _DIGIT_WORD.sub(fresh._mask_word, variant), variant
 
 
+_SPLIT_PIECES = [
+    "pi_www", "evt_wwww", "w", "ww", "GET", "ms", "msg", "a", "x-y", "db-1", "<*>",
+    "=", " ", "  ", "\t", ":", ",", ";", "[", "]", "(", ")", "{", "}", '"', "'", "|", "/", ".",
+    "https://h/", "C:\\", "\x02", "\u00a0",
+]  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.sampled_from(_SPLIT_PIECES), max_size=14),
+    st.lists(st.integers(min_value=0, max_value=2**64), min_size=1, max_size=5),
+)
+def test_splitting_with_names_blanked_equals_splitting_each_content(
+    pieces: list[str], seeds: list[int]
+) -> None:
+    # Contents that differ only in the names after "=" are split once, with the names
+    # blanked, and the names put back: the tokens and shape must be each content's own.
+    masker = Masker(MinerConfig())
+    base = "".join(pieces)
+    for seed in seeds:
+        rng = random.Random(seed)
+        variant = "".join(rng.choice(_WORD) if c == "w" else c for c in base)
+        assert masker.split(variant) == Masker(MinerConfig())._split(variant), variant
+
+
 # ----------------------------------------------------------------------------- formats
 
 
