@@ -6,7 +6,10 @@ three deterministic checks here:
 
 - :meth:`ContentPolicy.defang` rewrites every URL whose host is not on the configured
   allowlist (``https://evil.example/x`` → ``hxxps://evil[.]example/x``), so that nothing an
-  operator reads is one click from an attacker's server;
+  operator reads is one click from an attacker's server; and before that shows control
+  characters as symbols and drops invisible ones (:func:`showable`), so that released text
+  cannot drive the operator's terminal (escape sequences, a carriage return that overwrites
+  the line) nor display other than it reads (bidirectional overrides);
 - :func:`~harness.release.commands.dangerous_command` (its own module) recognises commands
   that pipe a download into a shell, disable a security control or destroy data — never
   released as a next step, whoever suggested them;
@@ -30,7 +33,7 @@ from harness.release.commands import PIPE_TO_SHELL
 from harness.release.readings import readings
 from harness.release.rules import RuleBook, Rules
 
-__all__ = ["ContentPolicy", "injection"]
+__all__ = ["ContentPolicy", "injection", "showable"]
 
 
 # ---------------------------------------------------------------- injections
@@ -559,6 +562,27 @@ _MAILTO = re.compile(r"\bmailto:(?P<to>[^\s?<>\"'`)\]]+)", re.IGNORECASE)
 _UNC = re.compile(r"(?<![\w\\])\\\\(?P<host>[a-z0-9\-]+(?:\.[a-z0-9\-]+)+)(?=\\)", re.IGNORECASE)
 
 
+# What text shows, whatever renders it: C0 controls but tab and newline, DEL and C1 controls
+# become their Control Pictures (``ESC`` → ``␛``; C1 has none: ``�``); bidirectional controls
+# (text that displays in another order than it reads), zero-width and other invisible
+# characters, and tag characters go (they hide words and links from a reader and from the
+# link check alike).
+_SHOWABLE = {
+    **{code: 0x2400 + code for code in range(0x20) if chr(code) not in "\t\n"},
+    0x7F: 0x2421,
+    **dict.fromkeys(range(0x80, 0xA0), 0xFFFD),
+    **dict.fromkeys(
+        [0x00AD, 0x061C, 0x180E, 0xFEFF, *range(0x200B, 0x2010), *range(0x202A, 0x202F),
+         *range(0x2060, 0x2070), *range(0xE0000, 0xE0080)]
+    ),
+}  # fmt: skip
+
+
+def showable(text: str) -> str:
+    """``text`` as it shows: control characters as symbols, invisible characters dropped."""
+    return text.translate(_SHOWABLE)
+
+
 @dataclass(frozen=True, kw_only=True)
 class ContentPolicy:
     """What released text may link to.
@@ -577,7 +601,8 @@ class ContentPolicy:
         return any(host == h or host.endswith("." + h) for h in self.allowed_url_hosts)
 
     def defang(self, text: str) -> str:
-        """``text`` with every link outside the allowlist made unclickable (idempotent)."""
+        """``text`` made :func:`showable`, with every link outside the allowlist made
+        unclickable (idempotent). Every released string passes here."""
 
         def rewrite(match: re.Match[str]) -> str:
             scheme, authority = match.group("scheme"), match.group("authority")
@@ -598,7 +623,7 @@ class ContentPolicy:
                 return match.group(0)
             return "\\\\" + match.group("host").replace(".", "[.]")
 
-        text = _URL.sub(rewrite, text)
+        text = _URL.sub(rewrite, showable(text))
         if ":" in text:
             text = _SCRIPT_URI.sub(r"\1[:]", text)
             text = _MAILTO.sub(mail, text)

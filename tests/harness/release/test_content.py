@@ -11,6 +11,7 @@ import base64
 import codecs
 import gzip
 import json
+import unicodedata
 from collections.abc import Callable
 from pathlib import Path
 
@@ -464,6 +465,38 @@ POLICY = ContentPolicy(allowed_url_hosts=frozenset({"corp.example", "runbooks.in
 )
 def test_links_outside_the_allowlist_are_defanged(text: str, expected: str) -> None:
     assert POLICY.defang(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("\x1b[2J\x1b[31mOK\x1b[0m", "␛[2J␛[31mOK␛[0m"),  # screen clear, colours
+        ("UNSUPPORTED\rSUPPORTED  ", "UNSUPPORTED␍SUPPORTED  "),  # overwrites the line
+        ("\x1b]52;c;cm0gLXJmIC8=\x07", "␛]52;c;cm0gLXJmIC8=␇"),  # OSC 52 writes the clipboard
+        ("a\x08\x08b\x7f\x9b2J", "a␈␈b␡�2J"),  # backspaces, DEL, an 8-bit CSI
+        ("pool \u202eyhtlaeh\u202c ok", "pool yhtlaeh ok"),  # displays "healthy" reversed
+        ("ht\u200btps://evil\u2060.example/x", "hxxps://evil[.]example/x"),  # link hidden
+        ("ok" + "".join(chr(0xE0000 + ord(c)) for c in "run rm"), "ok"),  # tag characters
+        ("tabs\tand\nlines stay", "tabs\tand\nlines stay"),
+    ],
+)
+def test_released_text_shows_controls_as_symbols_and_drops_invisible_characters(
+    text: str, expected: str
+) -> None:
+    assert POLICY.defang(text) == expected
+
+
+@given(st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=60))
+def test_released_text_holds_no_control_or_invisible_character(text: str) -> None:
+    shown = POLICY.defang(text)
+    assert POLICY.defang(shown) == shown
+    for char in shown:
+        assert char in "\t\n" or not (
+            unicodedata.category(char) == "Cc"
+            or 0x202A <= ord(char) <= 0x202E
+            or 0x2066 <= ord(char) <= 0x2069
+            or 0x200B <= ord(char) <= 0x200F
+        ), repr(char)
 
 
 @given(st.text(max_size=40), st.sampled_from(["evil.example", "a.b.c", "10.0.0.1", "x.io"]))

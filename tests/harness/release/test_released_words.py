@@ -470,3 +470,32 @@ def test_refs_and_ids_the_draft_made_up_are_not_echoed_in_a_fallback() -> None:
     assert any("conclusion=<not shown>" in i for i in issues)
     # A ref in a ref's own shape is still named, so the operator sees which one failed.
     assert any("item_ref=tpl:does-not-exist" in i for i in issues)
+
+
+def test_terminal_controls_in_a_checked_statement_are_shown_as_symbols() -> None:
+    # A runbook line that drives a terminal: an OSC 8 hyperlink, a screen clear, and a
+    # carriage return that would print "healthy" over "not available" on the same line.
+    def draft(refs: dict[str, str]) -> dict[str, Any]:
+        statement = (
+            "checkout-api connections are not available\r\x1b[2Kcheckout-api is healthy "
+            "\x1b]8;;https://evil.example/\x1b\\pool guide\x1b]8;;\x1b\\"
+        )
+        return {
+            "summary": "s",
+            "conclusions": [
+                conclusion(
+                    "c1", "OBSERVATION", statement, ("logs", refs["tpl"]), ("kb", refs["doc0"])
+                )
+            ],
+        }
+
+    kb = [
+        "Pool: checkout-api connections are not available\r\x1b[2Kcheckout-api is healthy "
+        "\x1b]8;;https://evil.example/\x1b\\pool guide\x1b]8;;\x1b\\"
+    ]
+    result = run(Agent(draft), kb=kb)
+    assert isinstance(result, DiagnosisReport)
+    statement = result.conclusions[0].statement
+    assert "\x1b" not in statement and "\r" not in statement
+    assert "available␍␛[2Kcheckout-api" in statement
+    assert "␛]8;;hxxps://evil[.]example/␛\\pool guide" in statement
