@@ -533,7 +533,7 @@ _INJECTIONS = RuleBook(_INJECTION_CLASSES)
 
 def injection(text: str) -> str | None:
     """The first injection class ``text`` matches, or None (see the module docstring)."""
-    for reading in readings(text):
+    for reading in readings(text, _INJECTIONS.words):
         found = _INJECTIONS.first(reading)
         if found is not None:
             return found

@@ -4,7 +4,8 @@ An instruction planted in tool data is written to reach a model while slipping p
 scanner: zero-width and full-width characters, letters that look Latin, invisible Unicode
 tag characters that spell ASCII ("ASCII smuggling"), letters spaced apart, digits for letters,
 an instruction in ROT13, written backwards or in an encoding (:mod:`.decodings`: base64, hex,
-Morse…). :func:`readings` turns one text into the texts a model would understand from it; a
+Morse…), words run together or spelled in the NATO alphabet (:mod:`.runtogether`).
+:func:`readings` turns one text into the texts a model would understand from it; a
 check that matches any of them matches the text. :func:`surface`
 gives only the first two (what the text shows, and the same with look-alikes folded), which
 suits checks for commands, where digits and spacing carry meaning.
@@ -22,6 +23,7 @@ from functools import lru_cache
 from urllib.parse import unquote
 
 from harness.release.decodings import ciphered, decoded_runs
+from harness.release.runtogether import spaced_out
 from harness.textnorm import plain, visible
 
 __all__ = ["readings", "surface"]
@@ -69,13 +71,15 @@ def surface(text: str) -> tuple[str, ...]:
 
 
 @lru_cache(maxsize=4096)
-def readings(text: str) -> tuple[str, ...]:
+def readings(text: str, vocabulary: frozenset[str] = frozenset()) -> tuple[str, ...]:
     """:func:`surface`, then each further reading that differs from it: tag characters and
     JSON string escapes decoded; invisible separators read as spaces, spaced letters joined,
     HTML entities and percent-escapes decoded, underscores as spaces, combining marks dropped;
-    then digits read as letters; then log lines joined without their timestamps and levels;
-    then the text through ROT13 and backwards; then its encoded runs decoded (base64, hex,
-    Morse…: :func:`~harness.release.decodings.decoded_runs`)."""
+    then digits read as letters; then, given a ``vocabulary``, the reading before that with
+    words run together split apart and NATO spellings read as letters (:func:`~harness.release.runtogether.spaced_out`); then
+    log lines joined without their timestamps and levels; then the text through ROT13 and
+    backwards; then its encoded runs decoded (base64, hex, Morse…:
+    :func:`~harness.release.decodings.decoded_runs`)."""
     if _TAGS.search(text):
         codes = (ord(c) - 0xE0000 for c in _TAGS.findall(text))
         smuggled = "".join(chr(code) for code in codes if 0x20 <= code < 0x7F)
@@ -95,6 +99,12 @@ def readings(text: str) -> tuple[str, ...]:
     if leet not in seen:
         found.append(leet)
         seen.add(leet)
+    if vocabulary:
+        # From the reading before digits became letters: ids would become runs of letters.
+        spaced_words = spaced_out(decoded, vocabulary)
+        if spaced_words not in seen:
+            found.append(spaced_words)
+            seen.add(spaced_words)
     lines = base.split("\n")
     if len(lines) > 1 and sum(_LOG_TIMESTAMP.match(line) is not None for line in lines) > 1:
         # Log lines read as one text: a sentence split over lines, each behind its timestamp

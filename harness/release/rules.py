@@ -226,6 +226,18 @@ class RuleBook:
         """The name of the first rules that match ``text``, or None."""
         return next((name for name, _ in self.matches(text)), None)
 
+    @cached_property
+    def words(self) -> frozenset[str]:
+        """The words the patterns are written in: runs of two or more letters in their source,
+        in lower case, not counting the letter of an escape (``\\s``, ``\\b``)."""
+        return frozenset(
+            word.lower() for _, rules in self.rules for word in _SOURCE_WORD.findall(rules.source)
+        )
+
+
+# A run of letters in a pattern's source that is no escape's letter.
+_SOURCE_WORD = re.compile(r"(?<![\\a-zA-Z])[a-zA-Z]{2,}")
+
 
 @dataclass(frozen=True, kw_only=True)
 class _Index:
