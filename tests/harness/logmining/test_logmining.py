@@ -9,7 +9,7 @@ import re
 import subprocess
 import sys
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from functools import cache
 from pathlib import Path
 
@@ -207,6 +207,18 @@ _HEX = "0123456789abcdefABCDEF"
 _WORD = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_"
 
 
+def _variants(base: str, seeds: list[int]) -> Iterator[str]:
+    """One content per seed: each ``h`` of ``base`` a hex digit, each ``w`` a word character,
+    drawn from a set the seed picks (digits only, letters only, or mixed)."""
+    for seed in seeds:
+        rng = random.Random(seed)
+        hexes = rng.choice(["0123456789", "abcdef", _HEX])
+        word = rng.choice([_WORD, "GETPUT", "0123456789"])
+        yield "".join(
+            rng.choice(hexes) if c == "h" else rng.choice(word) if c == "w" else c for c in base
+        )
+
+
 @settings(max_examples=300, deadline=None)
 @given(
     st.lists(st.sampled_from(_ID_PIECES), max_size=12),
@@ -219,14 +231,7 @@ def test_masking_by_key_equals_masking_word_by_word_whatever_the_ids_hold(
     # ``GET``) share a recipe, those blanked out of the key; each must still be masked exactly
     # as its words are, one by one, whichever digits and letters they hold.
     masker = Masker(MinerConfig())
-    base = "".join(pieces)
-    for seed in seeds:
-        rng = random.Random(seed)
-        pick = rng.choice(["0123456789", "abcdef", _HEX])
-        word = rng.choice([_WORD, "GETPUT", "0123456789"])
-        variant = "".join(
-            rng.choice(pick) if c == "h" else rng.choice(word) if c == "w" else c for c in base
-        )
+    for variant in _variants("".join(pieces), seeds):
         assert masker.mask(variant) == _masked_word_by_word(variant), variant
 
 
@@ -244,12 +249,7 @@ def test_a_guarded_masker_masks_by_key_as_it_masks_word_by_word(
     # that share a key must still each be masked as a fresh masker masks them word by word.
     guard = Redactor().redact
     masker = Masker(MinerConfig(), guard)
-    base = "".join(pieces)
-    for seed in seeds:
-        rng = random.Random(seed)
-        variant = "".join(
-            rng.choice(_HEX) if c == "h" else rng.choice(_WORD) if c == "w" else c for c in base
-        )
+    for variant in _variants("".join(pieces), seeds):
         fresh = Masker(MinerConfig(), guard)
         assert masker.mask(variant) == _DIGIT_WORD.sub(fresh._mask_word, variant), variant
 
@@ -272,10 +272,7 @@ def test_splitting_with_names_blanked_equals_splitting_each_content(
     # Contents that differ only in the names after "=" are split once, with the names
     # blanked, and the names put back: the tokens and shape must be each content's own.
     masker = Masker(MinerConfig())
-    base = "".join(pieces)
-    for seed in seeds:
-        rng = random.Random(seed)
-        variant = "".join(rng.choice(_WORD) if c == "w" else c for c in base)
+    for variant in _variants("".join(pieces), seeds):
         assert masker.split(variant) == Masker(MinerConfig())._split(variant), variant
 
 
