@@ -345,7 +345,7 @@ def explain_row_estimate(lines: Sequence[Mapping[str, Any]], sql: str | None = N
         runs = 1
         if number in dependent:
             if nesting is None:
-                runs = max((yielded[n] for n in yielded), default=1)
+                runs = max(yielded.values(), default=1)
             else:
                 parent = nesting[0].get(number)
                 while parent is not None and parent not in yielded:

@@ -29,7 +29,6 @@ _NATO = {
     "quebec": "q", "romeo": "r", "sierra": "s", "tango": "t", "uniform": "u", "victor": "v",
     "whiskey": "w", "whisky": "w", "xray": "x", "x-ray": "x", "yankee": "y", "zulu": "z",
 }  # fmt: skip
-_CODES = tuple(code for code in _NATO if code not in ("alpha", "juliett", "whisky", "x-ray"))
 _CODE = "|".join(sorted(map(re.escape, _NATO), key=len, reverse=True))
 _NATO_RUN = re.compile(rf"\b(?:(?:{_CODE})[\s,.;/-]+){{3,}}(?:{_CODE})\b", re.IGNORECASE)
 _NATO_WORD = re.compile(rf"\b(?:{_CODE})\b", re.IGNORECASE)
@@ -52,8 +51,9 @@ def spaced_out(text: str, vocabulary: frozenset[str]) -> str:
     """``text`` with NATO spellings read as letters and runs of words written together split
     into their words (see the module docstring); ``text`` itself when neither applies."""
     low = text.lower()
-    # Four code words at least (counted as substrings, a cheap bound) before the slow search.
-    if sum(map(low.count, _CODES)) >= 4:
+    # Four code words at least (counted as substrings: never fewer than there are, a cheap
+    # bound) before the slow search.
+    if sum(map(low.count, _NATO)) >= 4:
         text = _NATO_RUN.sub(_letters, text)
     if not _RUN.search(text):
         return text
