@@ -452,6 +452,10 @@ _PID_RE = re.compile(
 # Long runs of token characters: prefixed tokens, digests, pods, hosts and random strings
 # live in them, also right after a placeholder (``<EMAIL>/ghp_…``).
 _RUN = re.compile(r"(?<![A-Za-z0-9+/_\-.~])[A-Za-z0-9+/_\-.~]{12,}={0,2}")
+# A mask with token characters glued to its end: the token went on past what a rule masked
+# (Atlassian's ``ATATT3x…=1A2B3C4D``: a run ends at its ``=`` and the checksum after it is
+# too short to be a run of its own). The rest of the token goes with it.
+GLUED_TAIL = re.compile(re.escape(SECRET) + r"[A-Za-z0-9][A-Za-z0-9+/_\-.~=]*")
 
 _UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
 _HEX = re.compile(r"[0-9a-fA-F]+")

@@ -112,6 +112,7 @@ from harness._redaction_rules import (
     DIGEST_ONLY_LABEL,
     DIGEST_VALUE,
     EMAIL,
+    GLUED_TAIL,
     HOST,
     IP,
     PID,
@@ -292,6 +293,8 @@ def _pass(text: str) -> str:
         text = _SPELLED_EMAIL.sub(EMAIL, text)
     text = numbers(text)
     text = _RUN.sub(_run, text)
+    if SECRET in text:
+        text = GLUED_TAIL.sub(SECRET, text)
     if _DASHED_GATE.search(text):
         text = _CLOUD_HOST_RE.sub(HOST, text)
     if any(suffix in low for suffix in _HOST_SUFFIXES):

@@ -557,6 +557,18 @@ CASES: dict[str, list[Case]] = {
         _c("[db]\napi_key =\n\tKp4Wz7Lm2Q\n", "Kp4Wz7Lm2Q"),
         _c("spring.datasource.password = \\\n    Rt6Yq2Wz8N\n", "Rt6Yq2Wz8N"),
     ],
+    "tokens that go on past an inner padding": [
+        _c(
+            "jira client token=ATATT3xFfGF0Zq8vLw3nPx7TqGh4KHGh2cy5aTmFxR3B4N1RxWnE4dkx3M25QeA=E5F6A7B8",
+            "E5F6A7B8",
+        ),
+        _c(
+            "using ATATT3xFfGF0Zq8vLw3nPx7TqGh4KHGh2cy5aTmFxR3B4N1RxWnE4dkx3M25QeA=E5F6A7B8 for sync",
+            "E5F6A7B8",
+        ),
+        _c("cached Zq8vLw3nPx7TqGh4KHGh2cy5aTmFxR3B==4E1B2C3D ok", "4E1B2C3D"),
+        _c("signed with Zq8vLw3nPx7TqGh4KHGh2cy5aTmFxR3B=4E1B2C3D.x9", "4E1B2C3D"),
+    ],
     "prose connectors in more languages": [
         _c("Ihr Zugangspasswort lautet: Tannenweg17", "Tannenweg17"),
         _c("das neue Kennwort lautet Rheinblick#4", "Rheinblick#4"),
