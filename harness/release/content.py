@@ -137,6 +137,9 @@ _INJECTION_CLASSES: tuple[tuple[str, Rules], ...] = (
             r"\bfrom\s+now\s+on,?\s+(you\b|ignore\b|say\b|respond\b|answer\b|act\s+as\b)|"
             r"\bskip\s+(all\s+(the\s+)?|any\s+|your\s+|every\s+)?(safety|security|evidence|verification|"
             r"validation|guard)\s+(checks?|guards?|steps?|rules?)\b|"
+            r"\b(skip|bypass|disable|turn\s+off|waive)\s+(the\s+|all\s+|any\s+|your\s+)?(evidence|"
+            r"grounding|citation|fact)[\s-]+(verification|validation|checks?|checking|"
+            r"requirements?|gates?)\b|"
             r"\bstop\s+(analy[sz]ing|investigating|the\s+analysis|thinking|reasoning)\b|"
             # The evidence itself set aside: "disregard the evidence", "ignore the errors above".
             r"\bdisregard\s+(all\s+)?(the\s+|this\s+|any\s+)?(evidence|findings|facts)\b|"
@@ -218,6 +221,11 @@ _INJECTION_CLASSES: tuple[tuple[str, Rules], ...] = (
             r"\bheight\s*:\s*0(px)?\s*;[^\"']*overflow\s*:\s*hidden|<\s*font\b[^>]*\bsize\s*=\s*[\"']?0\b|"
             r"\bopacity\s*:\s*0(\.0+)?\s*[;\"'}]|<\s*noscript\b|"
             # A field named for a model reader.
+            # An instruction smuggled in another form: decode it, then do what it says.
+            r"\b(translate|decode|decrypt|deobfuscate|unscramble|rot13|base64[\s-]decode|unhex)\b"
+            r"[^.!?\n]{0,80}?\b(and|then)\s+(then\s+)?(execute|follow|obey|carry\s+out|act\s+on|"
+            r"perform)\s+(it|them|the\s+(result|instructions?|output|text|message|"
+            r"decoded\s+\w+)|what\s+it\s+says|its\s+instructions?)\b|"
             r"\b(ai|llm|gpt|assistant|copilot|chatbot)[_-](hint|note|notes|instructions?|directive|"
             r"prompt|message|guidance|override|context)\b|\b(diagnosis|system|prompt|agent)[_-]override\b",
         ),
