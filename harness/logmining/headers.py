@@ -95,7 +95,9 @@ _BARE_LEVEL = rf"(?:{LEVEL_WORDS}|{LEVEL_WORDS.title()})"
 _THREAD = r"\[(?:[^\[\]]|\[[^\[\]]*\])*\]"
 _QUALIFIED = r"[A-Za-z_$][\w$]*(?:\.[\w$]+)+"
 # A logger after a thread: a qualified name, or a class name with an inner part (``Foo$Bar``).
-_LOGGER = r"(?:[A-Za-z_$][\w$]*(?:[.$][\w$]+)+)"
+# Taken whole (possessive parts, ``$`` only inside a part): ``a$a$a$…`` used to split
+# every way there is before the line was refused, exponential in its length.
+_LOGGER = r"(?:(?=[A-Za-z_$][\w$]*[.$][\w$])[A-Za-z_$][\w$]*+(?:\.[\w$]++)*+)"
 _CTIME = r"[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2}(?:\.\d+)? \d{4}"
 
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 
 import pytest
 
@@ -158,3 +160,32 @@ def test_detection_recovers_every_fixture_message(name: str) -> None:
     detected = detect_format(line.raw for line in lines)
     assert detected.share == 1.0
     assert [detected.split(line.raw) for line in lines] == [line.content for line in lines]
+
+
+# Lines built to make a backtracking pattern try every way of splitting them: a logger of
+# ``a$a$…``, long digit runs, many digit-bearing fields before no level, long pipe chains.
+_HOSTILE = [
+    "2026-03-10 09:41:07 INFO " + "a$" * 40 + "a$ x",
+    "2026-03-10 09:41:07,120 INFO [main] " + "a$" * 40 + "a$ x",
+    "1" * 20000 + " " + "a1" * 5000,
+    "[" + "1:00:00 " * 3000,
+    "09:41:07 " * 3000,
+    "12:00:00" + "|a" * 10000,
+    "I0310 09:41:07.1 " + "1" * 20000,
+]
+
+
+def test_no_header_shape_backtracks_on_hostile_lines() -> None:
+    # Each pattern must refuse or split these in time linear in their length; a pattern that
+    # backtracks exponentially would not finish within the subprocess's timeout.
+    script = (
+        "from harness.logmining.headers import _SPLITTERS\n"
+        "import json, sys\n"
+        "for line in json.loads(sys.stdin.read()):\n"
+        "    for split in _SPLITTERS.values():\n"
+        "        split(line)\n"
+    )
+    subprocess.run(
+        [sys.executable, "-c", script], input=json.dumps(_HOSTILE), text=True, check=True,
+        timeout=60,
+    )  # fmt: skip
