@@ -15,16 +15,25 @@ Shapes, from the most to the least specific:
 * ``logfmt`` — ``ts=… level=… msg="…" key=value…``: the unquoted message, then the other
   pairs but the time and the level;
 * ``rfc5424`` — ``<pri>1 ts host app procid msgid [sd] message``;
-* ``syslog`` — BSD syslog (RFC 3164): ``[<pri>]Mar 10 09:41:07 host app[pid]: message``;
+* ``syslog`` — BSD syslog (RFC 3164): ``[<pri>]Mar 10 09:41:07 host app[pid]: message``, also
+  behind a collector's own fields (up to five: ``- 1773133200 2026.03.10 host Mar 10 …``);
 * ``spring`` — Spring Boot: ``ts LEVEL pid --- [thread] logger : message``;
 * ``log4j`` — log4j/logback patterns: ``ts [-] LEVEL [thread] [logger: | -] message``, or
   ``ts LEVEL qualified.Logger: message``;
 * ``compact`` — a date and time in digits only (``081109 203615``, ``20260310-094107``), an
   optional pid, a level and an optional qualified logger with a colon;
 * ``logcat`` — Android's threadtime: ``MM-DD time pid tid L tag: message``;
+* ``klog`` — Kubernetes' klog/glog: ``I0310 09:41:07.123456   4242 file.go:123] message``;
 * ``ctime`` — the bracketed time of web servers: ``[Wed Mar 10 09:41:07 2026] [level] message``;
 * ``iso`` — an ISO 8601 time, optionally in brackets or followed by a comma, then an
   optional level word (``ERROR``, ``[warn]``, ``level=info``; ``Warning`` in a padded column);
+* ``fields`` — up to eight header fields, among them a time of day in any notation (dates
+  like ``26/03/10``, ``2026/03/10``, ``2026.03.10``, epoch seconds, nodes, pids, capitalised
+  types and components), ending at a level word; then a pid (``1234#5:``) or a qualified
+  logger before a colon or a bracketed context, and that context;
+* ``pipes`` — ``|``-separated fields, the first holding a time: ``20260310-09:41:07:123|Name|42|``;
+* ``bracketed`` — a time of day in brackets, then an optional program before a dash:
+  ``[03.10 09:41:07] app.exe - message``;
 * ``dmesg`` — seconds since boot in brackets: ``[  12.345678] message``;
 * ``level`` — a line that starts with a level word alone (``[error] …``, ``WARN: …``).
 
@@ -99,6 +108,15 @@ _QUALIFIED = r"[A-Za-z_$][\w$]*(?:\.[\w$]+)+"
 # every way there is before the line was refused, exponential in its length.
 _LOGGER = r"(?:(?=[A-Za-z_$][\w$]*[.$][\w$])[A-Za-z_$][\w$]*+(?:\.[\w$]++)*+)"
 _CTIME = r"[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2}(?:\.\d+)? \d{4}"
+# A time of day, in any of the usual separators (``09:41:07``, ``09.41.07``).
+_CLOCK = r"\d{1,2}[:.]\d{2}[:.]\d{2}"
+# A header field: a word holding a digit (a date, a time, a pid, a node) or one without a
+# lower-case letter (``-``, an alert tag, a type or component in capitals).
+# Each field is taken whole (``\S++``: possessive), so a line that has no level in its first
+# fields is refused in linear time.
+_FIELD = r"(?:(?=\S*\d)|(?=[^\sa-z]+\s))\S++"
+# BSD syslog behind a collector's own fields (``- 1773133200 2026.03.10 host Mar 10 …``).
+_FIELDS_SYSLOG = re.compile(r"^(?:\S+ ){0,5}?" + BSD_SYSLOG_HEADER.pattern.removeprefix("^"))
 
 
 class HeaderShape(str, Enum):
@@ -112,8 +130,12 @@ class HeaderShape(str, Enum):
     LOG4J = "log4j"
     COMPACT = "compact"
     LOGCAT = "logcat"
+    KLOG = "klog"
     CTIME = "ctime"
     ISO = "iso"
+    FIELDS = "fields"
+    PIPES = "pipes"
+    BRACKETED = "bracketed"
     DMESG = "dmesg"
     LEVEL = "level"
     NONE = "none"
@@ -121,7 +143,7 @@ class HeaderShape(str, Enum):
 
 _TEXT_SHAPES: tuple[tuple[HeaderShape, re.Pattern[str]], ...] = (
     (HeaderShape.RFC5424, RFC5424_HEADER),
-    (HeaderShape.SYSLOG, BSD_SYSLOG_HEADER),
+    (HeaderShape.SYSLOG, _FIELDS_SYSLOG),
     (
         HeaderShape.SPRING,
         re.compile(
@@ -150,12 +172,40 @@ _TEXT_SHAPES: tuple[tuple[HeaderShape, re.Pattern[str]], ...] = (
         ),
     ),
     (
+        HeaderShape.KLOG,
+        re.compile(r"^[IWEF]\d{4} \d{2}:\d{2}:\d{2}\.\d+\s+\d+ [^\s\]]+\] ?(?P<message>.*)$"),
+    ),
+    (
         HeaderShape.CTIME,
         re.compile(rf"^\[{_CTIME}\]\s+(?:\[[A-Za-z]+\]\s+)?(?P<message>.*)$"),
     ),
     (
         HeaderShape.ISO,
         re.compile(rf"^\[?(?:{ISO_TIMESTAMP})\]?,?\s+(?:{_LEVEL}[\s:|-]*)?(?P<message>.*)$"),
+    ),
+    (
+        # Header fields holding a time of day, up to a level word; then a process id
+        # (``1234:``, ``1234#5:``), or a qualified logger (before a colon or a bracketed
+        # context) and that context.
+        HeaderShape.FIELDS,
+        re.compile(
+            rf"^(?=(?:\S+\s+){{0,7}}\S*{_CLOCK})(?:{_FIELD}\s+){{1,8}}?{_LEVEL}\s+"
+            rf"(?:\d+(?:#\d+)?:\s+|(?:{_LOGGER}(?::\s+|\s+(?=\[)))?(?:\[[^\]]*\]\s+)?)"
+            r"(?P<message>.*)$"
+        ),
+    ),
+    (
+        # Fields separated by ``|``, the first holding a time: ``20260310-09:41:07:123|Name|42|…``.
+        HeaderShape.PIPES,
+        re.compile(rf"^[^|\s]*{_CLOCK}[^|\s]*\|(?:[^|\s]*\|){{0,3}}(?P<message>.*)$"),
+    ),
+    (
+        # A time in brackets, then an optional program and a dash: ``[03.10 09:41:07] app.exe -``.
+        HeaderShape.BRACKETED,
+        re.compile(
+            rf"^\[[^\]\n]{{0,30}}{_CLOCK}[^\]\n]{{0,12}}\]\s+(?:[\w.-]+(?: \*\d+)? - )?"
+            r"(?P<message>.*)$"
+        ),
     ),
     (HeaderShape.DMESG, re.compile(r"^\[\s*\d+\.\d+\]\s?(?P<message>.*)$")),
     (HeaderShape.LEVEL, re.compile(rf"^{_LEVEL}[\s:|-]*(?P<message>.*)$")),

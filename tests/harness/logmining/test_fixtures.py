@@ -10,13 +10,15 @@ import pytest
 
 from harness.logmining import TemplateMiner, detect_format, mask_content, mine_lines
 from tests.corpora import grouping_accuracy
-from tests.fixtures.logmining import generate_more, generate_shapes
+from tests.fixtures.logmining import generate_headers, generate_more, generate_shapes
 from tests.fixtures.logmining.generate import SYSTEMS, VALIDATION, build, load, write_all
+from tests.fixtures.logmining.generate_headers import HEADERS_TUNING, HEADERS_VALIDATION
 from tests.fixtures.logmining.generate_more import MORE_TUNING, MORE_VALIDATION
 from tests.fixtures.logmining.generate_shapes import SHAPES_LATE, SHAPES_TUNING, SHAPES_VALIDATION
 
 SHAPES = {**SHAPES_TUNING, **SHAPES_VALIDATION, **SHAPES_LATE}
-ALL = [*SYSTEMS, *VALIDATION, *MORE_TUNING, *MORE_VALIDATION, *SHAPES]
+HEADERS = {**HEADERS_TUNING, **HEADERS_VALIDATION}
+ALL = [*SYSTEMS, *VALIDATION, *MORE_TUNING, *MORE_VALIDATION, *SHAPES, *HEADERS]
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "logmining"
 
@@ -34,6 +36,8 @@ def _contents(name: str) -> list[str]:
         lines = generate_more.build(name)
     elif name in SHAPES:
         lines = generate_shapes.build(name)
+    elif name in HEADERS:
+        lines = generate_headers.build(name)
     else:
         lines = build(name)
     return [line.content for line in lines]
@@ -43,6 +47,7 @@ def test_fixture_files_are_what_the_generators_write(tmp_path: Path) -> None:
     write_all(tmp_path)
     generate_more.write_all(tmp_path)
     generate_shapes.write_all(tmp_path)
+    generate_headers.write_all(tmp_path)
     for name in ALL:
         for suffix in (".log", ".events"):
             written = (tmp_path / f"{name}{suffix}").read_bytes()
@@ -97,6 +102,22 @@ def test_grouping_accuracy_on_the_late_systems_does_not_regress() -> None:
     scores = {name: _ga(name) for name in SHAPES_LATE}
     assert sum(scores.values()) / len(scores) >= 0.93, scores
     assert {name: ga for name, ga in scores.items() if ga < 0.89} == {}
+
+
+def test_grouping_accuracy_on_the_header_tuning_systems_reaches_the_goal() -> None:
+    # Their headers were mined whole before the shapes were added (GA 0.0112 to 1.0, mean
+    # 0.8102); their events are earlier systems', so each reaches its content's own GA.
+    scores = {name: _ga(name) for name in HEADERS_TUNING}
+    assert sum(scores.values()) / len(scores) >= 0.97, scores
+    assert {name: ga for name, ga in scores.items() if ga < 0.95} == {}
+
+
+def test_grouping_accuracy_on_the_header_validation_systems_does_not_regress() -> None:
+    # Not tuned on (compute 1.0, cluster 0.7575, fabric 0.5675 when written and after: fabric
+    # has no header shape, neither a level nor a usual time); held there less a margin.
+    scores = {name: _ga(name) for name in HEADERS_VALIDATION}
+    assert sum(scores.values()) / len(scores) >= 0.76, scores
+    assert {name: ga for name, ga in scores.items() if ga < 0.55} == {}
 
 
 def _covers(template: str, masked: str) -> bool:

@@ -9,6 +9,7 @@ import sys
 import pytest
 
 from harness.logmining import DetectedFormat, HeaderShape, detect_format
+from tests.fixtures.logmining import generate_headers
 from tests.fixtures.logmining.generate import SYSTEMS, VALIDATION, build
 
 # (shape, lines of a file of that shape, the message of its first line)
@@ -92,6 +93,57 @@ SHAPES = [
         "usb 1-0: new device",
     ),
     (HeaderShape.LEVEL, [f"[error] request {n} failed" for n in range(5)], "request 0 failed"),
+    (
+        HeaderShape.SYSLOG,
+        [
+            f"- 177313320{n} 2026.03.10 cn7 Mar 10 09:41:0{n} cn7/cn7 crond[22{n}]: job {n}"
+            for n in range(5)
+        ],
+        "job 0",
+    ),
+    (
+        HeaderShape.KLOG,
+        [f"E0310 09:41:07.120311   4242 reconciler.go:21{n}] sync {n} failed" for n in range(5)],
+        "sync 0 failed",
+    ),
+    (
+        HeaderShape.FIELDS,
+        [f"26/03/10 09:41:0{n} WARN storage.BlockManager: block {n} lost" for n in range(5)],
+        "block 0 lost",
+    ),
+    (
+        HeaderShape.FIELDS,
+        [
+            f"- 177313320{n} 2026.03.10 R02-M1-N0 2026-03-10-09.41.0{n}.120311 R02-M1-N0 RAS "
+            f"KERNEL FATAL parity error {n} corrected"
+            for n in range(5)
+        ],
+        "parity error 0 corrected",
+    ),
+    (
+        HeaderShape.FIELDS,
+        [
+            f"api.log.1.2026-03-10_09:00:00 2026-03-10 09:41:0{n}.120 4242 INFO svc.api.wsgi "
+            f"[req-{n}a2 - - -] GET /v2/servers {n}"
+            for n in range(5)
+        ],
+        "GET /v2/servers 0",
+    ),
+    (
+        HeaderShape.FIELDS,
+        [f"2026/03/10 09:41:0{n} [error] 4242#4242: open() failed ({n})" for n in range(5)],
+        "open() failed (0)",
+    ),
+    (
+        HeaderShape.PIPES,
+        [f"20260310-09:41:0{n}:120|Step_Sensor|3000231{n}|onStep {n}" for n in range(5)],
+        "onStep 0",
+    ),
+    (
+        HeaderShape.BRACKETED,
+        [f"[03.10 09:41:0{n}] app.exe *64 - host-{n}:443 open" for n in range(5)],
+        "host-0:443 open",
+    ),
 ]
 
 
@@ -160,6 +212,24 @@ def test_detection_recovers_every_fixture_message(name: str) -> None:
     detected = detect_format(line.raw for line in lines)
     assert detected.share == 1.0
     assert [detected.split(line.raw) for line in lines] == [line.content for line in lines]
+
+
+@pytest.mark.parametrize("name", [*generate_headers.HEADERS_TUNING, "compute", "cluster"])
+def test_detection_recovers_the_header_fixture_messages(name: str) -> None:
+    lines = generate_headers.build(name)
+    detected = detect_format(line.raw for line in lines)
+    assert detected.share == 1.0
+    assert [detected.split(line.raw) for line in lines] == [line.content for line in lines]
+
+
+def test_fields_before_a_level_need_a_time_of_day_and_no_lower_case_words() -> None:
+    # Prose with a level word in it, a time without a level, a word before the fields.
+    for lines in (
+        [f"user alice{n} said ERROR twice at 09:41:0{n}" for n in range(5)],
+        [f"2026/03/10 09:41:0{n} request {n} served" for n in range(5)],
+        [f"retry 3 of 5 at 09:41:0{n} WARN budget low" for n in range(5)],
+    ):
+        assert detect_format(lines).shape is HeaderShape.NONE, lines[0]
 
 
 # Lines built to make a backtracking pattern try every way of splitting them: a logger of
