@@ -364,9 +364,11 @@ SPELLED_EMAIL_GATE = re.compile(r"[\[({<]\s*at\s*[\])}>]|\sdot\s", re.IGNORECASE
 _PCT_EMAIL = re.compile(
     r"(?<![\w.%+\-])[\w.+\-]+%40(?:" + _LABEL + r"\.)+[A-Za-z][A-Za-z0-9\-]*(?![\w\-])"
 )
-# ``pass%77ord=...``: a key written with percent escapes is judged decoded.
+# ``pass%77ord=...``: a key written with percent escapes is judged decoded. A key starts where
+# no key character precedes it: started after every ``-`` of ``a-a-a-…``, the search was
+# quadratic in the run's length.
 _PCT_KEY = re.compile(
-    r"(?<![\w%])(?P<key>[\w.\-]*%[0-9A-Fa-f]{2}[\w.\-%]*)(?P<sep>=)"
+    r"(?<![\w.\-%])(?P<key>[\w.\-]*+%[0-9A-Fa-f]{2}[\w.\-%]*)(?P<sep>=)"
     r"(?P<v>(?!" + _PLACEHOLDER_RE + r")[^\s&;,\"'<>]+)"
 )
 _OCTET = r"(?:25[0-5]|2[0-4]\d|[01]?\d?\d)"  # leading zeros included: 010.000.003.017

@@ -193,7 +193,9 @@ _COOKIE_HEADER = re.compile(
     r"|--cookie[^\S\n]*[= ][^\S\n]*[\"']?|(?<=curl)[^\n]*?[^\S\n]-b[^\S\n]+[\"']?)"
     r"(?P<body>[^\n\"'\\]*)"
 )
-_COOKIE_PAIR = re.compile(r"(?P<name>[^=;,\s]+)[^\S\n]*=[^\S\n]*(?P<v>[^;\n]*)")
+# A name starts where a name can (not inside one) and is taken whole: tried from every
+# character of a long run, the run cost time quadratic in its length.
+_COOKIE_PAIR = re.compile(r"(?<![^=;,\s])(?P<name>[^=;,\s]++)[^\S\n]*=[^\S\n]*(?P<v>[^;\n]*)")
 
 
 def _cookie_header(match: re.Match[str]) -> str:
@@ -304,10 +306,16 @@ _HIBERNATE = re.compile(
     r"(?P<v>[^\n]*)(?P<t>\])"
 )
 _MYBATIS = re.compile(r"(?P<h>(?:==>|<==)[^\S\n]*(?P<kind>Parameters|Row):)(?P<v>[^\n]*)")
-_MYBATIS_PARAM = re.compile(r"[^\S\n]*(?P<v>[^,\n]*?)\((?P<t>\w+)\)(?=,|\s*$)")
+# A value runs from a comma to its ``(Type)``, which ends it; tried only where a value starts
+# (blanks taken whole), a line of blanks cost time cubic in its length.
+_MYBATIS_PARAM = re.compile(r"(?:^|(?<=,))[^\S\n]*+(?P<v>[^,\n]*)\((?P<t>\w+)\)(?=,|\s*$)")
 _SPRING = re.compile(r"(?i)(?P<h>parameter value \[)(?P<v>[^\]\n]*)(?P<t>\])")
+# Every run of blanks is taken whole (possessive) and the bare value ends at its last
+# non-blank: three quantifiers that could each take the same blanks made a line of blanks
+# after ``[["name",`` cost time cubic in its length.
 _RAILS = re.compile(
-    r"(?P<h>\[[^\S\n]*\"[\w.]+\",[^\S\n]*)(?P<v>\"(?:[^\"\\\n]|\\.)*\"|[^\]\n]*?)(?P<t>[^\S\n]*\])"
+    r"(?P<h>\[[^\S\n]*+\"[\w.]+\",[^\S\n]*+)"
+    r"(?P<v>\"(?:[^\"\\\n]|\\.)*\"|(?:[^\]\s]|[^\S\n]++(?=[^\]\s]))*+)(?P<t>[^\S\n]*+\])"
 )
 _PY_ARGS = re.compile(r"(?P<h>\b(?:args|params)=\()(?P<v>[^\n]*)(?P<t>\))")
 
@@ -627,7 +635,9 @@ def login_calls(text: str) -> str:
 # ``args: [--db-password, X]``, a YAML block list (``- --password`` then ``- X``), a JSON
 # array over lines (``"--token",`` then ``"X"``). The per-line flag rule sees only
 # ``--flag value`` and ``--flag=value``.
-FLAG_ITEM_GATE = re.compile(r"-[\w.\-]*[\"']?[ \t]*(?:,|\n[ \t]*-[ \t])")
+# A dash where a flag can start (as ``_FLAG_ITEM`` has it), its name taken whole: from every
+# dash of ``a-a-a-…`` the search used to run to the end of the run, quadratic in its length.
+FLAG_ITEM_GATE = re.compile(r"(?<![\w\-])-[\w.\-]*+[\"']?[ \t]*(?:,|\n[ \t]*-[ \t])")
 _FLAG_ITEM = re.compile(
     r"(?P<h>(?P<kq>[\"']?)(?P<flag>(?<![\w\-])--?[A-Za-z][\w.\-]*)(?P=kq)[ \t]*"
     r"(?:,[ \t\r\n]*|\n[ \t]*-[ \t]+))"

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from harness.redaction import redact
 from serve.cli.redact import redact_stream
+from tests.backtracking import finishes
 from tests.harness.redaction_cases import BENIGN, CASES, Case
 
 _ALL = [(name, case) for name, cases in CASES.items() for case in cases]
@@ -110,3 +111,24 @@ def test_redaction_never_grows_a_secret_and_is_idempotent(
     out = redact(text)
     assert out.count(secret) <= text.count(secret)
     assert redact(out) == out
+
+
+# ----------------------------------------------------------------------------- backtracking
+
+# Lines built to make a rule's pattern try every way of splitting them (each used to cost
+# time quadratic or cubic in its length): blanks after an ORM's bind list, a cookie of one
+# long name, dashes after a percent-escaped or YAML block key, runs of blanks and dashes.
+_LONG = 60_000
+_BACKTRACKING = [
+    'SELECT * FROM t WHERE a = ? [["a", ' + " " * _LONG + "x",
+    "==> Parameters: " + " " * _LONG + "x",
+    "==> Parameters: " + "\t" * _LONG,
+    "Cookie: " + "(a)" * (_LONG // 3),
+    "db:\n  password: |\n  " + "a-" * (_LONG // 2),
+    "%3D " + "a-" * (_LONG // 2),
+    "args:\n  - --user\n  - " + "a-" * (_LONG // 2) + ",",
+]
+
+
+def test_no_rule_backtracks_on_hostile_lines() -> None:
+    finishes("harness.redaction:redact", _BACKTRACKING)
