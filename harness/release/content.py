@@ -178,7 +178,8 @@ _INJECTION_CLASSES: tuple[tuple[str, Rules], ...] = (
             r"</?\s*(system|developer|sys|admin|assistant)[-_](reminder|message|prompt|note|"
             r"instructions?|override)\s*>|<\s*admin\s*>|"
             r"(^|\n)\s*#+\s*(system|assistant|user|human)\s*(:|\n)|"
-            r"[*=~-]{2,}\s*(system|assistant|admin|developer)(\s+(message|prompt|note|notice))?\s*"
+            r"(?<![*=~-])[*=~-]{2,}+\s*(system|assistant|admin|developer)(\s+(message|prompt|note|"
+            r"notice))?\s*"
             r"[*=~-]{2,}|(^|[\n;:.]\s*)(sys|system)>\s|\(\s*system\s*\)\s*" + _DIRECTED + r"|"
             r"@(system|admin|assistant)\b\s*"
             + _DIRECTED
@@ -398,8 +399,8 @@ _INJECTION_CLASSES: tuple[tuple[str, Rules], ...] = (
             r"[~/$]\S*(credentials|\.ssh|shadow|passwd|\.env\b|id_rsa|kube/?config)|"
             # A link that carries a secret, or an image the reader's client fetches.
             r"\]\(\s*<?\S+://[^)\s]*[?&][^)\s]*(leak|secret|token|password|passwd|cookie|api_?key|"
-            r"cred|session|exfil)|\S+://\S*[?&][\w-]*=\$\{?[A-Z_]{3,}|"
-            r"\S+://\S*[?&][\w-]*=<[^>]{0,40}(password|secret|token|key|cookie|credential)|"
+            r"cred|session|exfil)|(?<=\S)://\S*[?&][\w-]*=\$\{?[A-Z_]{3,}|"
+            r"(?<=\S)://\S*[?&][\w-]*=<[^>]{0,40}(password|secret|token|key|cookie|credential)|"
             r"!\[[^\]]*\]\(\s*<?h[tx]{2}ps?://|<\s*img\b[^>]*\bsrc\s*=|"
             r"\b(data\s+exfil\w*|exfiltration\s+request)\b",
         ),
@@ -422,7 +423,7 @@ _INJECTION_CLASSES: tuple[tuple[str, Rules], ...] = (
             r"(credentials?|passwords?|access\s+keys?|secret\s+keys?|api\s+keys?|tokens?|mfa\s+codes?|"
             r"otp|identity)\b|"
             r"\b(log|sign)\s*(in|on)\s+(at|to|on|via)\s+\S+://\S+\s+(using|with)\s+your\b|"
-            r"\S+://\S+[^.!?\n]{0,60}\b(sign|log)\s*(in|on)\b[^.!?\n]{0,40}\bwith\s+(your|their)\s+"
+            r"(?<=\S)://\S+[^.!?\n]{0,60}\b(sign|log)\s*(in|on)\b[^.!?\n]{0,40}\bwith\s+(your|their)\s+"
             r"([\w-]+\s+){0,2}(credentials|password|sso|token)",
         ),
     ),

@@ -28,7 +28,9 @@ from harness.textnorm import plain, visible
 
 __all__ = ["readings", "surface"]
 
-_BREAK = re.compile(r"[^\S\n]*\n\s*")
+# From the first blank before a line break (blanks taken whole): tried from every blank of
+# a long run, the search was quadratic in the run's length.
+_BREAK = re.compile(r"(?<![^\S\n])[^\S\n]*+\n\s*")
 # Whitespace other than one plain space: runs of two or more, tabs and other spaces.
 _SPACE = re.compile(r"[^\S\n]{2,}|[^\S \n]")
 # Unicode tag characters (U+E0020-U+E007E) mirror printable ASCII and render as nothing.
