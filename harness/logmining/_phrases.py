@@ -112,6 +112,35 @@ def spaced_words(tokens: Sequence[str]) -> list[list[str]]:
     return words
 
 
+class _Chains:
+    """Ids of sequences: two sequences get the same id exactly when they are equal.
+
+    A trie, one node a step, so the ids of every prefix (or every suffix) of a sequence cost
+    one dictionary step each. Keyed by the prefixes and suffixes themselves as tuples, a
+    template of ``n`` tokens cost ``n`` tuples of up to ``n`` tokens to build and hash: a
+    long line (``[a][a][a]…``) took time quadratic in its length.
+    """
+
+    def __init__(self) -> None:
+        self._ids: dict[tuple[int, object], int] = {}
+
+    def prefixes(self, items: Sequence[object]) -> list[int]:
+        """The id of ``items[:i]`` at ``i``, for ``i`` from 0 to ``len(items)``."""
+        node, ids = 0, [0]
+        for item in items:
+            node = self._ids.setdefault((node, item), len(self._ids) + 1)
+            ids.append(node)
+        return ids
+
+    def suffixes(self, items: Sequence[object]) -> list[int]:
+        """The id of ``items[j:]`` at ``j``, for ``j`` from 0 to ``len(items)``."""
+        node, ids = 0, [0]
+        for item in reversed(items):
+            node = self._ids.setdefault((node, item), len(self._ids) + 1)
+            ids.append(node)
+        return ids[::-1]
+
+
 def word_siblings(templates: Sequence[list[str]], min_distinct: int) -> Partition | None:
     """Join templates equal but for one spaced word (not the first) where ``min_distinct``
     different words occur; a word of punctuation alone (``+``) may be one of them, but those
@@ -122,17 +151,17 @@ def word_siblings(templates: Sequence[list[str]], min_distinct: int) -> Partitio
         words = [tuple(key_of(t) for t in word) for word in spaced_words(tokens)]
         split.append(words)
         by_count.setdefault(len(words), []).append(number)
-    places: dict[tuple[int, tuple[tuple[str, ...], ...], tuple[tuple[str, ...], ...]], list[int]]
-    places = {}
+    places: dict[tuple[int, int, int], list[int]] = {}
+    heads, tails = _Chains(), _Chains()
     for count, numbers in by_count.items():
         if len(numbers) < min_distinct:
             continue
         for number in numbers:
             words = split[number]
+            before, after = heads.prefixes(words), tails.suffixes(words)
             for i in range(0 if opens_with_tag(templates[number]) else 1, count):
                 if not all(t.startswith("\x00") for t in words[i]):
-                    key = (i, tuple(words[:i]), tuple(words[i + 1 :]))
-                    places.setdefault(key, []).append(number)
+                    places.setdefault((i, before[i], after[i + 1]), []).append(number)
     cuts: dict[int, tuple[int, int]] = {}
     joins: list[list[int]] = []
     for (position, _, _), numbers in places.items():
@@ -155,9 +184,11 @@ def runs(templates: Sequence[list[str]], min_distinct: int) -> Partition | None:
     A run starts at a constant word and goes on through words and values up to a delimiter:
     a description of several words may hold a value (``Discard unused blocks from
     /etc/fstab``) and is still one value in the event's place."""
-    places: dict[tuple[tuple[str, ...], tuple[str, ...]], list[tuple[int, int, int]]] = {}
+    places: dict[tuple[int, int], list[tuple[int, int, int]]] = {}
+    heads, tails = _Chains(), _Chains()
     for number, tokens in enumerate(templates):
         keys = [key_of(t) for t in tokens]
+        before, after = heads.prefixes(keys), tails.suffixes(keys)
         first = first_word(tokens)
         i, size = 0, len(tokens)
         while i < size:
@@ -167,7 +198,7 @@ def runs(templates: Sequence[list[str]], min_distinct: int) -> Partition | None:
             j = i
             while j < size and not is_delimiter(tokens[j]):
                 j += 1
-            places.setdefault((tuple(keys[:i]), tuple(keys[j:])), []).append((number, i, j))
+            places.setdefault((before[i], after[j]), []).append((number, i, j))
             i = j
     cuts: dict[int, tuple[int, int]] = {}
     joins: list[list[int]] = []
@@ -194,32 +225,38 @@ def tails(templates: Sequence[list[str]], min_distinct: int) -> Partition | None
     (…)``). A ``:`` key needs a constant word before its own: one that opens the message
     (``error:``, or a logger's name after a bracketed value) is followed by the event itself.
     """
-    places: dict[tuple[tuple[str, ...], str], list[tuple[int, int, int]]] = {}
+    # (key length, key, closer) -> (template, rest's start, rest's end, rest's id)
+    places: dict[tuple[int, int, str], list[tuple[int, int, int, int]]] = {}
+    heads, rests = _Chains(), _Chains()
     for number, tokens in enumerate(templates):
         keys = [key_of(t) for t in tokens]
+        before = heads.prefixes(keys)
         size = len(tokens)
         closer = keys[-1] if size else ""
+        to_end = rests.suffixes(keys)
+        to_closer = rests.suffixes(keys[:-1])
         words = 0
         for i in range(1, size - 1):
             if not _is_word(tokens[i - 1]):
                 continue
             after = tokens[i + 1]
             if words and keys[i] == ":" and (after[:1] == " " or after[1:2] == " "):
-                places.setdefault((tuple(keys[: i + 1]), ""), []).append((number, i + 1, size))
+                places.setdefault((i + 1, before[i + 1], ""), []).append(
+                    (number, i + 1, size, to_end[i + 1])
+                )
             elif _CLOSERS.get(keys[i][1:]) == closer and keys[i][:1] == " " and i + 2 < size:
-                places.setdefault((tuple(keys[: i + 1]), closer), []).append(
-                    (number, i + 1, size - 1)
+                places.setdefault((i + 1, before[i + 1], closer), []).append(
+                    (number, i + 1, size - 1, to_closer[i + 1])
                 )
             words += 1
     cuts: dict[int, tuple[int, int]] = {}
     joins: list[list[int]] = []
     # The longest keys first: a rest that holds another key is cut after the inner one.
-    for place in sorted(places, key=lambda p: len(p[0]), reverse=True):
-        members = places[place]
+    for place in sorted(places, key=lambda p: p[0], reverse=True):
+        members = [(n, i, j) for n, i, j, _ in places[place]]
         if len(members) < min_distinct:
             continue
-        rests = {tuple(key_of(t) for t in templates[n][i:j]) for n, i, j in members}
-        if len(rests) < min_distinct:
+        if len({rest for _, _, _, rest in places[place]}) < min_distinct:
             continue
         if any(n in cuts for n, _, _ in members):
             continue
