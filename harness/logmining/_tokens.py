@@ -194,9 +194,12 @@ class Masker:
         # rendering restores single spaces where there were any. A quote opens a string only
         # where a word does not go on (``can't``). The alternatives for quotes, URLs and
         # Windows paths are costly to try at every token, so each line is split by the
-        # variant holding only those its text can need (see ``_splitter``).
+        # variant holding only those its text can need (see ``_splitter``). An escaped quote
+        # (``\"``) opens no string: tried at every one of a line's escaped quotes (JSON
+        # inside a message, cut off before its end), the scan to the end of the line made
+        # splitting quadratic in its length.
         spans = (
-            r"\"(?:[^\"\\]|\\.)*\"|(?<![\w'])'[^']*'(?![\w'])",
+            r"(?<!\\)\"(?:[^\"\\]|\\.)*\"|(?<![\w'])'[^']*'(?![\w'])",
             r"[A-Za-z][A-Za-z0-9+.-]*://[^\s\"'\[\]{}|()]*[^\s\"'\[\]{}|().,;:]",
             r"(?:[A-Za-z]:\\|\\\\[\w.$-])[^\s\"'|*?,;()\[\]{}=]*",
         )

@@ -30,6 +30,7 @@ from harness.logmining import (
 from harness.logmining._tokens import _DIGIT_WORD, Masker
 from harness.logmining.config import DEFAULT_MASKS
 from harness.redaction import Redactor
+from tests.backtracking import finishes
 from tests.corpora import (
     DRAIN_PUBLISHED_GA,
     LOGHUB_FORMATS,
@@ -454,3 +455,24 @@ def test_number_only_differences_never_split_a_template(events: list[tuple[str, 
     for (verb, _), m in zip(events, mined, strict=True):
         by_verb[verb].add(m.template_id)
     assert all(len(ids) == 1 for ids in by_verb.values())
+
+
+# Lines built to cost time quadratic in their length in one stage of the miner: many words
+# keyed by their whole prefix and suffix (the phrase passes), escaped quotes that each open
+# a string to the end of the line (splitting) — as in escaped JSON cut off before its end.
+_LONG = 60_000
+_SLOW_LINES = [
+    "[a]" * (_LONG // 3),
+    "k=v, " * (_LONG // 5),
+    "key: " * (_LONG // 5),
+    '\\"' * (_LONG // 2),
+    'msg="{' + '\\"a\\":\\"b\\",' * (_LONG // 12),
+]
+
+
+def _mine_with_a_sibling(line: str) -> None:
+    TemplateMiner().mine_batch([line, line + " x", line + " y"])
+
+
+def test_mining_time_is_not_quadratic_in_a_line_s_length() -> None:
+    finishes("tests.harness.logmining.test_logmining:_mine_with_a_sibling", _SLOW_LINES)
