@@ -199,7 +199,7 @@ class Masker:
         # inside a message, cut off before its end), the scan to the end of the line made
         # splitting quadratic in its length.
         spans = (
-            r"(?<!\\)\"(?:[^\"\\]|\\.)*\"|(?<![\w'])'[^']*'(?![\w'])",
+            r"\"(?<!\\\")(?:[^\"\\]|\\.)*\"|(?<![\w'])'[^']*'(?![\w'])",
             r"[A-Za-z][A-Za-z0-9+.-]*://[^\s\"'\[\]{}|()]*[^\s\"'\[\]{}|().,;:]",
             r"(?:[A-Za-z]:\\|\\\\[\w.$-])[^\s\"'|*?,;()\[\]{}=]*",
         )
