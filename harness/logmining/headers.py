@@ -27,10 +27,10 @@ Shapes, from the most to the least specific:
 * ``ctime`` — the bracketed time of web servers: ``[Wed Mar 10 09:41:07 2026] [level] message``;
 * ``iso`` — an ISO 8601 time, optionally in brackets or followed by a comma, then an
   optional level word (``ERROR``, ``[warn]``, ``level=info``; ``Warning`` in a padded column);
-* ``fields`` — up to eight header fields, among them a time of day in any notation (dates
-  like ``26/03/10``, ``2026/03/10``, ``2026.03.10``, epoch seconds, nodes, pids, capitalised
-  types and components), ending at a level word; then a pid (``1234#5:``) or a qualified
-  logger before a colon or a bracketed context, and that context;
+* ``fields`` — up to eight header fields (dates like ``26/03/10``, ``2026/03/10``,
+  ``2026.03.10``, epoch seconds, nodes, pids, types and components in capitals), a time of
+  day among them, ending at a level word; then a pid (``1234#5:``) or a qualified logger
+  before a colon or a bracketed context, and that context;
 * ``pipes`` — ``|``-separated fields, the first holding a time: ``20260310-09:41:07:123|Name|42|``;
 * ``bracketed`` — a time of day in brackets, then an optional program before a dash:
   ``[03.10 09:41:07] app.exe - message``;
