@@ -113,10 +113,11 @@ def spaced_words(tokens: Sequence[str]) -> list[list[str]]:
 
 
 class _Chains:
-    """Ids of sequences: two sequences get the same id exactly when they are equal.
+    """Ids of sequences: two prefixes (or two suffixes) get the same id exactly when they are
+    equal. A prefix's id is never compared with a suffix's, so one trie holds both.
 
-    A trie, one node a step, so the ids of every prefix (or every suffix) of a sequence cost
-    one dictionary step each. Keyed by the prefixes and suffixes themselves as tuples, a
+    One node a step, so the ids of every prefix (or every suffix) of a sequence cost one
+    dictionary step each. Keyed by the prefixes and suffixes themselves as tuples, a
     template of ``n`` tokens cost ``n`` tuples of up to ``n`` tokens to build and hash: a
     long line (``[a][a][a]…``) took time quadratic in its length.
     """
@@ -152,13 +153,13 @@ def word_siblings(templates: Sequence[list[str]], min_distinct: int) -> Partitio
         split.append(words)
         by_count.setdefault(len(words), []).append(number)
     places: dict[tuple[int, int, int], list[int]] = {}
-    heads, tails = _Chains(), _Chains()
+    chains = _Chains()
     for count, numbers in by_count.items():
         if len(numbers) < min_distinct:
             continue
         for number in numbers:
             words = split[number]
-            before, after = heads.prefixes(words), tails.suffixes(words)
+            before, after = chains.prefixes(words), chains.suffixes(words)
             for i in range(0 if opens_with_tag(templates[number]) else 1, count):
                 if not all(t.startswith("\x00") for t in words[i]):
                     places.setdefault((i, before[i], after[i + 1]), []).append(number)
@@ -185,10 +186,10 @@ def runs(templates: Sequence[list[str]], min_distinct: int) -> Partition | None:
     a description of several words may hold a value (``Discard unused blocks from
     /etc/fstab``) and is still one value in the event's place."""
     places: dict[tuple[int, int], list[tuple[int, int, int]]] = {}
-    heads, tails = _Chains(), _Chains()
+    chains = _Chains()
     for number, tokens in enumerate(templates):
         keys = [key_of(t) for t in tokens]
-        before, after = heads.prefixes(keys), tails.suffixes(keys)
+        before, after = chains.prefixes(keys), chains.suffixes(keys)
         first = first_word(tokens)
         i, size = 0, len(tokens)
         while i < size:
@@ -227,14 +228,14 @@ def tails(templates: Sequence[list[str]], min_distinct: int) -> Partition | None
     """
     # (key length, key, closer) -> (template, rest's start, rest's end, rest's id)
     places: dict[tuple[int, int, str], list[tuple[int, int, int, int]]] = {}
-    heads, rests = _Chains(), _Chains()
+    chains = _Chains()
     for number, tokens in enumerate(templates):
         keys = [key_of(t) for t in tokens]
-        before = heads.prefixes(keys)
+        before = chains.prefixes(keys)
         size = len(tokens)
         closer = keys[-1] if size else ""
-        to_end = rests.suffixes(keys)
-        to_closer = rests.suffixes(keys[:-1])
+        to_end = chains.suffixes(keys)
+        to_closer = chains.suffixes(keys[:-1])
         words = 0
         for i in range(1, size - 1):
             if not _is_word(tokens[i - 1]):

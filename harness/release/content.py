@@ -221,12 +221,12 @@ _INJECTION_CLASSES: tuple[tuple[str, Rules], ...] = (
             r"\bclass\s*=\s*[\"'][^\"']*\bsr-only\b|\baria-hidden\s*=\s*[\"']?true[^>]*>[^<]{8,}|"
             r"\bheight\s*:\s*0(px)?\s*;[^\"']*overflow\s*:\s*hidden|<\s*font\b[^>]*\bsize\s*=\s*[\"']?0\b|"
             r"\bopacity\s*:\s*0(\.0+)?\s*[;\"'}]|<\s*noscript\b|"
-            # A field named for a model reader.
             # An instruction smuggled in another form: decode it, then do what it says.
             r"\b(translate|decode|decrypt|deobfuscate|unscramble|rot13|base64[\s-]decode|unhex)\b"
             r"[^.!?\n]{0,80}?\b(and|then)\s+(then\s+)?(execute|follow|obey|carry\s+out|act\s+on|"
             r"perform)\s+(it|them|the\s+(result|instructions?|output|text|message|"
             r"decoded\s+\w+)|what\s+it\s+says|its\s+instructions?)\b|"
+            # A field named for a model reader.
             r"\b(ai|llm|gpt|assistant|copilot|chatbot)[_-](hint|note|notes|instructions?|directive|"
             r"prompt|message|guidance|override|context)\b|\b(diagnosis|system|prompt|agent)[_-]override\b",
         ),
