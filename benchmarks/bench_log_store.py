@@ -40,6 +40,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from harness.backends._log_store import LogStore
+from harness.backends.log_query import LogQuery, lower_chars, match_view
 from harness.backends.logs_embedded import (
     EMBEDDED_LOGS_FORMAT,
     EmbeddedLogBackend,
@@ -48,7 +49,7 @@ from harness.backends.logs_embedded import (
     level_rank,
 )
 from harness.raw import RawResponse
-from harness.redaction import LogQuery, Redactor, fold
+from harness.redaction import Redactor
 from harness.tools.arguments import QueryLogsRequest
 
 _H13 = "2026-11-02T13:00:00Z"
@@ -88,7 +89,7 @@ class _ScanBackend:
         min_rank = level_rank(request.level) if request.level else None
         query = LogQuery.of(request.query) if request.query else None
         if query is not None and self.folded is None:
-            self.folded = [fold(str(e.get("message", ""))) for e in self.events]
+            self.folded = [lower_chars(str(e.get("message", ""))) for e in self.events]
         events: list[dict[str, Any]] = []
         matched = 0
         for index in range(low, high):
@@ -103,8 +104,8 @@ class _ScanBackend:
                     continue
                 view = self.views[index]
                 if view is None:
-                    view = self.views[index] = self.redactor.match_view(
-                        str(event.get("message", ""))
+                    view = self.views[index] = match_view(
+                        self.redactor.redact(str(event.get("message", "")))
                     )
                 if not query.matches(view):
                     continue

@@ -87,6 +87,13 @@ def _checks() -> dict[str, Callable[[str], str | None]]:
     }
 
 
+def _corpora_root() -> Path | None:
+    try:
+        return require()
+    except CorpusMissing:
+        return None
+
+
 def _corpus_files() -> list[Path]:
     try:
         root = require()
@@ -129,7 +136,13 @@ def _texts(files: Iterable[Path]) -> Iterator[tuple[str, str]]:
     """(name, text) of every input file; a JSONL file of gitleaks rows gives each row's text."""
     for path in files:
         text = path.read_text(encoding="utf-8", errors="replace")
-        yield str(path), text
+        # Named by the path under its root, so that two checkouts name their files alike.
+        name = str(path)
+        for root in (REPO, Path(sysconfig.get_paths()["stdlib"]), _corpora_root()):
+            if root is not None and path.is_relative_to(root):
+                name = str(path.relative_to(root))
+                break
+        yield name, text
         if path.suffix == ".jsonl":
             for number, line in enumerate(text.splitlines()):
                 try:
@@ -137,7 +150,7 @@ def _texts(files: Iterable[Path]) -> Iterator[tuple[str, str]]:
                 except ValueError:
                     continue
                 if isinstance(row, dict) and isinstance(row.get("text"), str):
-                    yield f"{path}#{number}", row["text"]
+                    yield f"{name}#{number}", row["text"]
 
 
 def _test_strings() -> list[str]:

@@ -40,12 +40,9 @@ from functools import lru_cache
 
 __all__ = [
     "PLACEHOLDERS",
-    "LogQuery",
     "Redactor",
     "exchange_lines",
-    "fold",
     "is_secret_shaped",
-    "match_view",
     "redact",
 ]
 
@@ -59,7 +56,6 @@ from harness._redaction_keys import (
     key_strength,
     skeleton,
 )
-from harness._redaction_match import LogQuery, fold, match_view
 from harness._redaction_numbers import numbers
 from harness._redaction_rules import (
     _AUTH_CREDENTIAL,
@@ -193,10 +189,6 @@ class Redactor:
         return text
 
     __call__ = redact
-
-    def match_view(self, text: str) -> str:
-        """The redacted, folded text a log query is decided on (see :class:`LogQuery`)."""
-        return match_view(self.redact(text))
 
     def is_secret_shaped(self, text: str) -> bool:
         """Whether redaction would change ``text``: it holds a secret or an identifier."""

@@ -7,8 +7,8 @@ The typed request becomes one LogQL log query::
 * the stream selector uses the ``service`` label (``service=~".+"`` when no service is given,
   since LogQL needs at least one non-empty matcher);
 * the substring filter is decided on the *redacted* line (a raw match inside a masked value
-  would be an oracle for it, see :class:`harness.redaction.LogQuery`). Loki only receives its
-  superset: ``(?i)`` plus the query's :attr:`~harness.redaction.LogQuery.prefilter` (the
+  would be an oracle for it, see :class:`harness.backends.log_query.LogQuery`). Loki only receives its
+  superset: ``(?i)`` plus the query's :attr:`~harness.backends.log_query.LogQuery.prefilter` (the
   query itself unless it holds a ``?``) with every RE2 metacharacter escaped, then escaped
   again as a LogQL string. Every returned line is then redacted and kept only when its match
   view holds the query; lines that matched only inside a secret are dropped before anything
@@ -40,8 +40,9 @@ from typing import Any
 import httpx
 from pydantic import BaseModel
 
+from harness.backends.log_query import LogQuery, match_view
 from harness.errors import BackendError, ErrorCode
-from harness.redaction import LogQuery, Redactor
+from harness.redaction import Redactor
 from harness.tools.arguments import LOG_LEVELS, QueryLogsRequest
 
 __all__ = ["LOKI_FORMAT", "LokiLogBackend", "build_logql"]
@@ -156,7 +157,7 @@ class LokiLogBackend:
             entries = _entries(body)
             fresh = [e for e in entries if (e[0], e[1], e[2]) not in boundary]
             for labels_key, ts, line, labels in fresh:
-                if not query.matches(self._redactor.match_view(line)):
+                if not query.matches(match_view(self._redactor.redact(line))):
                     continue
                 stream = kept.get(labels_key)
                 if stream is None:

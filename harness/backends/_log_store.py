@@ -11,7 +11,7 @@ never a walk over the whole store:
 * without a ``query``, the count is the sum of the slices' lengths and only the first
   ``limit`` positions are merged (each slice contributes at most ``limit``);
 * with a ``query``, every selected event is decided in store order, on its *redacted* match
-  view (:class:`harness.redaction.LogQuery`), after the raw-text prefilter; both the folded raw
+  view (:class:`harness.backends.log_query.LogQuery`), after the raw-text prefilter; both the folded raw
   text and the match view are computed once per event, on first use, and kept.
 
 A query that selects every partition (no service or level filter that excludes any) takes its
@@ -50,7 +50,8 @@ from typing import Any, NamedTuple, NoReturn
 
 import pydantic_core
 
-from harness.redaction import LogQuery, Redactor, fold
+from harness.backends.log_query import LogQuery, lower_chars, match_view
+from harness.redaction import Redactor
 from harness.tools.arguments import LOG_LEVELS
 
 __all__ = ["EventFields", "EventList", "FrozenEvent", "LogStore", "Selection", "level_rank"]
@@ -311,12 +312,12 @@ class LogStore:
         for position in candidates:
             text = folded[position]
             if text is None:
-                text = folded[position] = fold(_message(events[position]))
+                text = folded[position] = lower_chars(_message(events[position]))
             if not may_match(text):
                 continue
             view = views[position]
             if view is None:
-                view = views[position] = redactor.match_view(_message(events[position]))
+                view = views[position] = match_view(redactor.redact(_message(events[position])))
             if matches(view):
                 found.append(position)
         return found

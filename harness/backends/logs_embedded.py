@@ -13,7 +13,7 @@ real log system: it returns the *first* ``max_events`` matches in time order, co
 them and says whether the limit was hit; spreading a sample over the range is the projector's
 job.
 
-A ``query`` is decided on the *redacted* message (:class:`harness.redaction.LogQuery`): a match
+A ``query`` is decided on the *redacted* message (:class:`harness.backends.log_query.LogQuery`): a match
 inside a masked value would let a model confirm a secret one character at a time. The raw
 text only prefilters (a superset, see :mod:`harness.redaction`); the messages that pass are
 redacted once each and their match views kept, so a repeated query costs no redaction.
@@ -37,9 +37,10 @@ from typing import Any
 from pydantic import BaseModel
 
 from harness.backends._log_store import FrozenEvent, LogStore, level_rank
+from harness.backends.log_query import LogQuery
 from harness.errors import BackendError, ErrorCode
 from harness.raw import RawResponse
-from harness.redaction import LogQuery, Redactor
+from harness.redaction import Redactor
 from harness.tools.arguments import QueryLogsRequest
 
 __all__ = ["EMBEDDED_LOGS_FORMAT", "EmbeddedLogBackend", "default_logs_path", "level_rank"]

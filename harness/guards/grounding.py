@@ -5,7 +5,7 @@ in which ``40``, ``4``, ``14:04`` and ``CHG-4821`` actually occur. What counts a
 what counts as occurring is decided on *normalised* text on both sides, so that a claim cannot
 slip past by its spelling:
 
-- both sides are folded (:func:`harness.textnorm.fold`: NFKC, no zero-width characters,
+- both sides are folded (:func:`harness.text.plain_lower`: NFKC, no zero-width characters,
   look-alike letters to Latin, no case) — ``СНG-4821`` is checked as ``chg-4821``;
 - identifiers (tickets, change ids, error codes, dotted keys, schema.table) match as whole
   tokens: ``CHG-479`` is not grounded by ``CHG-4797``;
@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from functools import lru_cache
 
-from harness.textnorm import fold
+from harness.text import plain_lower
 
 __all__ = [
     "Claim",
@@ -220,7 +220,7 @@ _GROUP_SPACE = re.compile(r"(?<=\d)[\u00a0\u2007\u2009\u202f](?=\d{3}(?!\d))")
 
 
 def _normalised(text: str) -> str:
-    return fold(_GROUP_SPACE.sub(",", text))
+    return plain_lower(_GROUP_SPACE.sub(",", text))
 
 
 def claims(statement: str) -> list[Claim]:
@@ -335,7 +335,7 @@ class EvidenceIndex:
 
     def mentions(self, token: str) -> bool:
         """Whether ``token`` occurs as a whole word (folded) anywhere in the evidence."""
-        pattern = rf"(?<![a-z0-9]){re.escape(fold(token))}(?![a-z0-9])"
+        pattern = rf"(?<![a-z0-9]){re.escape(plain_lower(token))}(?![a-z0-9])"
         return re.search(pattern, self._text) is not None
 
 
@@ -448,7 +448,7 @@ _GENERIC = frozenset(
 
 def content_words(text: str) -> set[str]:
     """Distinctive words of ``text``: four letters or more, not generic incident vocabulary."""
-    return {w for w in _WORD.findall(fold(text)) if w not in _GENERIC}
+    return {w for w in _WORD.findall(plain_lower(text)) if w not in _GENERIC}
 
 
 def shares_subject(
@@ -464,7 +464,7 @@ def shares_subject(
     index = EvidenceIndex([item_text], memo)
     if any(index.holds(c) for c in claims(statement) if c.kind == "id"):
         return True
-    folded = fold(statement)
+    folded = plain_lower(statement)
     if any(index.mentions(name) for name in _NAME.findall(folded)):
         return True
     return len(content_words(statement) & content_words(item_text)) >= 2

@@ -19,7 +19,7 @@ host name, email), or sits where values sit (after ``key=``, inside quotes but f
 text that opens the message, as an element of a bracketed list of single words), but it keeps
 its text until it actually varies; similarity counts only the template's constant words, and
 lines whose delimiters differ never share a cluster. After mining, clusters of one event are
-folded together on evidence the whole batch gives (:mod:`._fold`): equal constant skeletons,
+folded together on evidence the whole batch gives (:mod:`._merge`): equal constant skeletons,
 one cluster covering another, sibling clusters that differ in one position (a token, a
 word written between spaces, or a run of words) where many distinct values occur, and words
 standing in a variable's place.

@@ -1,6 +1,6 @@
-"""Folding by the line's own words and phrases (private to the miner's fold).
+"""Merging by the line's own words and phrases (private to the miner's merge passes).
 
-The token-level passes of :mod:`._fold` compare templates token by token, so they never meet
+The token-level passes of :mod:`._merge` compare templates token by token, so they never meet
 two templates whose variable part is cut into a different number of tokens. Passes here
 take larger units, each on the evidence of many distinct values in one place (the idea behind
 Brain and Drain's similarity threshold), and, as every pass, never the first word (unless it
@@ -21,7 +21,7 @@ A first word that is a tag naming the emitter (``nginx[812]:``, ``unit.service:`
 ``(root)``) is a label, not the event's subject: word siblings may take it for a value.
 
 Both work on token lists and return a partition of them with each part's covering tokens;
-:mod:`._fold` turns it into groups.
+:mod:`._merge` turns it into groups.
 """
 
 from __future__ import annotations

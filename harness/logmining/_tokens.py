@@ -509,7 +509,7 @@ def _mark_list_elements(out: list[str]) -> None:
 
     ``[dev, local]`` and ``(auth; cache; metrics)`` list values whatever the words are, as
     ``[1, 2, 3]`` does with numbers: marked, a list of any length folds into one template
-    with the lists of numbers (see the skeleton pass of :mod:`._fold`). Only a list of two
+    with the lists of numbers (see the skeleton pass of :mod:`._merge`). Only a list of two
     or more elements of one word each counts: ``(total=5, active=3)`` is a list of fields,
     ``(auth failed, 3 attempts)`` a phrase.
     """

@@ -162,7 +162,7 @@ class MinerConfig:
             number (which joins the number's token).
         merge_templates: After mining, split a cluster at a position that only ever held two
             constant words over many distinct lines (two events taken for one:
-            ``passed``/``failed``; the clusters a fold joins pool that evidence), then fold
+            ``passed``/``failed``; the clusters a merge joins pool that evidence), then merge
             the clusters of one event together: equal constant skeletons once variables are
             dropped (an empty or repeated variable changes the token count, not the event),
             a cluster another of the same shape covers, siblings (see
@@ -172,7 +172,7 @@ class MinerConfig:
             (only its shape makes it one) unless it is a tag naming the emitter
             (``nginx[812]:``, ``unit.service:``, ``(root)``).
         min_distinct_words: Distinct words at one position of otherwise equal templates that
-            make the position a variable and fold the templates into one; 0 turns this pass
+            make the position a variable and merge the templates into one; 0 turns this pass
             off.
     """
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from harness.logmining._fold import fold
+from harness.logmining._merge import merge_clusters
 from harness.logmining._tokens import (
     PURE_WILDCARDS,
     Masker,
@@ -264,10 +264,10 @@ class TemplateMiner:
         return cluster.number, tuple(tokens[i].lstrip(" ") for i in positions)
 
     def _merge(self) -> None:
-        """Split clusters at their two-word positions, then fold units of one event together.
+        """Split clusters at their two-word positions, then merge units of one event together.
 
         A unit is a cluster, or the part of a cluster with one choice of words at its split
-        positions; the passes of :mod:`._fold` then take the units of one event into one
+        positions; the passes of :mod:`._merge` then take the units of one event into one
         group, shown with a template that covers every member. The parse tree routes a line
         by its first words, so one event's lines may be spread over clusters too small each
         to show a two-word position (``queue emails is paused``, ``queue billing is
@@ -295,7 +295,7 @@ class TemplateMiner:
         self._final = final
 
     def _fold_units(self) -> tuple[list[_Key], list[tuple[list[int], list[str]]]]:
-        """The units the current split positions make, and the groups the fold makes of them
+        """The units the current split positions make, and the groups the merge makes of them
         (member indices into the returned keys)."""
         clusters = self._clusters
         units: list[dict[tuple[str, ...], tuple[list[str], int]]] = [{} for _ in clusters]
@@ -330,7 +330,9 @@ class TemplateMiner:
                 weights.append(weight)
                 shapes.append(cluster.shape)
         if self._config.merge_templates:
-            groups = fold(templates, weights, shapes, min_distinct=self._config.min_distinct_words)
+            groups = merge_clusters(
+                templates, weights, shapes, min_distinct=self._config.min_distinct_words
+            )
         else:
             groups = [([index], tokens) for index, tokens in enumerate(templates)]
         return keys, groups

@@ -24,7 +24,7 @@ from urllib.parse import unquote
 
 from harness.release.decodings import ciphered, decoded_runs
 from harness.release.runtogether import spaced_out
-from harness.textnorm import plain, visible
+from harness.text import plain, visible
 
 __all__ = ["readings", "surface"]
 

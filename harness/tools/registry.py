@@ -129,7 +129,7 @@ def _knowledge_scope(plan: BaseModel) -> str:
 def plan_logs_query(request: BaseModel) -> BaseModel:
     """The ``query_logs`` planner: refuse a substring query that holds a secret-shaped token.
 
-    Matching is decided on redacted text (:class:`harness.redaction.LogQuery`), so such a
+    Matching is decided on redacted text (:class:`harness.backends.log_query.LogQuery`), so such a
     query could never match anything a model was shown; refusing it with a stable code makes
     the probe visible and costs the tool call. "Secret-shaped" is "the redactor would change
     it", which covers keys and tokens and also the hosts, IPs, pods and e-mails that

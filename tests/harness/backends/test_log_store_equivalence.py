@@ -31,11 +31,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from harness.backends._log_store import FrozenEvent, LogStore
+from harness.backends.log_query import LogQuery, match_view
 from harness.backends.logs_embedded import EMBEDDED_LOGS_FORMAT, EmbeddedLogBackend, level_rank
 from harness.backends.logs_files import FileLogBackend, discover_log_files
 from harness.errors import ProjectionError
 from harness.projectors._logs_raw import _embedded_columns, parse_raw
-from harness.redaction import LogQuery, Redactor, match_view, redact
+from harness.redaction import Redactor, redact
 from harness.tools.arguments import LOG_LEVELS, MAX_LOG_RANGE, QueryLogsRequest
 
 # ----------------------------------------------------------------------------- the reference
@@ -467,9 +468,9 @@ class _CountingRedactor(Redactor):
     __slots__ = ()
     calls = 0
 
-    def match_view(self, text: str) -> str:
+    def redact(self, text: str) -> str:
         type(self).calls += 1
-        return super().match_view(text)
+        return super().redact(text)
 
 
 def _counted_store(events: list[dict[str, Any]]) -> LogStore:

@@ -1,4 +1,4 @@
-"""Deciding a log query on redacted text (private to :mod:`harness.redaction`).
+"""Deciding a ``query_logs`` query on redacted text, the same way in every log backend.
 
 A substring filter over raw text is an oracle: ``api_key=sk_live_51u8`` matching and
 ``…51u9`` not tells the model one more character of a key it was never shown. So a query is
@@ -13,15 +13,16 @@ the lines the match view accepts, by this argument:
 * the redactor only ever replaces spans; what it puts in their place is a placeholder, or
   ``?`` for an SQL literal; every other character of ``redact(x)`` is copied from ``x``, in
   order, and each stretch between two replacements is a contiguous substring of ``x``;
-* :func:`fold` lowers case one character at a time (no context rule such as Greek final
-  sigma), so the fold of a substring is a substring of the fold;
+* :func:`lower_chars` lowers case one character at a time (no context rule such as Greek final
+  sigma), so the lowered form of a substring is a substring of the lowered whole;
 * so a piece of the query that holds no ``?`` (and no NUL), found in the match view, lies in
-  one such stretch and is found in the folded raw text as well.
+  one such stretch and is found in the lowered raw text as well.
 
 The prefilter is the longest such piece. Pushed down as a case-insensitive raw filter it
 returns every line the redacted decision could accept, and more; the redacted decision then
 decides, so no outcome, count or error depends on a masked value. (RE2's ``(?i)``, which
-Loki uses, folds at least what :func:`fold` does: both follow Unicode simple case mappings.
+Loki uses, folds at least what :func:`lower_chars` lowers: both follow Unicode simple case
+mappings.
 The one multi-character lower-case mapping, ``İ`` to ``i̇``, is kept out of the prefilter by
 splitting at the combining dot as well.)
 """
@@ -30,9 +31,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from harness._redaction_rules import PLACEHOLDERS
+from harness.redaction import PLACEHOLDERS
 
-__all__ = ["LogQuery", "fold", "match_view"]
+__all__ = ["LogQuery", "lower_chars", "match_view"]
 
 _NUL = "\x00"
 _FOLDED_PLACEHOLDERS = tuple(p.lower() for p in PLACEHOLDERS)
@@ -41,7 +42,7 @@ _FOLDED_PLACEHOLDERS = tuple(p.lower() for p in PLACEHOLDERS)
 _CUTS = ("?", _NUL, "\u0307")
 
 
-def fold(text: str) -> str:
+def lower_chars(text: str) -> str:
     """Lower-case ``text`` character by character (capital sigma always becomes ``σ``)."""
     if "Σ" in text:
         text = text.replace("Σ", "σ")
@@ -50,7 +51,7 @@ def fold(text: str) -> str:
 
 def match_view(redacted: str) -> str:
     """The text a query is matched against: folded, each placeholder a NUL."""
-    view = fold(redacted)
+    view = lower_chars(redacted)
     if "<" in view:
         for placeholder in _FOLDED_PLACEHOLDERS:
             if placeholder in view:
@@ -75,7 +76,7 @@ class LogQuery:
     @classmethod
     def of(cls, query: str) -> LogQuery:
         """The filter for one query text."""
-        needle = fold(query)
+        needle = lower_chars(query)
         pieces = [needle]
         for cut in _CUTS:
             pieces = [part for piece in pieces for part in piece.split(cut)]

@@ -1,11 +1,11 @@
-"""Folding mined clusters into events: the passes after the parse tree (private to the miner).
+"""Merging mined clusters into events: the passes after the parse tree (private to the miner).
 
 The parse tree decides a line's cluster from the line and the clusters seen before it, so one
 event can end up in several clusters: a variable that looks constant (a user name, a host
 without digits) splits it wherever it routes lines or outweighs the constant words, a
 variable of varying length changes the token count, and a cluster made early is not
 revisited once another one has generalised enough to take its lines. Once every line is in,
-three passes fold such clusters, each on evidence the whole batch gives and no single line
+three passes merge such clusters, each on evidence the whole batch gives and no single line
 does, and repeat until nothing changes:
 
 * **skeletons** — clusters whose constant words coincide once the runs of variables between
@@ -56,7 +56,7 @@ from harness.logmining._tokens import (
     wildcard_like,
 )
 
-__all__ = ["fold"]
+__all__ = ["merge_clusters"]
 
 # How many times more distinct contents a template needs than a group it takes in through a
 # gap that mixes words and variables.
@@ -134,7 +134,7 @@ class _Group:
         return self._items
 
     def siblings(self, interned: _Interned) -> list[tuple[int, int, int]]:
-        """The group's sibling keys (see ``_Interned``), with the fold's one interning."""
+        """The group's sibling keys (see ``_Interned``), with the merge's one interning."""
         if self._siblings is None:
             self._siblings = interned.sibling_keys(self.tokens)
         return self._siblings
@@ -146,14 +146,14 @@ class _Group:
         return self._anchors
 
 
-def fold(
+def merge_clusters(
     templates: Sequence[Sequence[str]],
     weights: Sequence[int],
     shapes: Sequence[tuple[int | str, ...]],
     *,
     min_distinct: int,
 ) -> list[tuple[list[int], list[str]]]:
-    """Fold cluster templates (token lists) into groups.
+    """Merge cluster templates (token lists) into groups.
 
     Args:
         templates: Each cluster's tokens, in the order the clusters were made.
@@ -174,13 +174,13 @@ def fold(
     interned = _Interned()
     while True:
         count = len(groups)
-        groups = _fold_skeletons(groups)
-        groups = _fold_covered(groups)
+        groups = _merge_skeletons(groups)
+        groups = _merge_covered(groups)
         if min_distinct > 0:
-            groups = _fold_siblings(groups, min_distinct, interned)
+            groups = _merge_siblings(groups, min_distinct, interned)
             groups = _apply(groups, word_siblings([g.tokens for g in groups], min_distinct))
             groups = _apply(groups, tails([g.tokens for g in groups], min_distinct))
-        groups = _fold_gaps(groups)
+        groups = _merge_gaps(groups)
         if min_distinct > 0:
             groups = _apply(groups, runs([g.tokens for g in groups], min_distinct + 1))
         if len(groups) == count:
@@ -227,7 +227,7 @@ def _skeleton(tokens: Sequence[str]) -> tuple[str, ...]:
     return tuple(t.lstrip(" ") for t in constants)
 
 
-def _fold_skeletons(groups: list[_Group]) -> list[_Group]:
+def _merge_skeletons(groups: list[_Group]) -> list[_Group]:
     by_skeleton: dict[tuple[str, ...], list[_Group]] = {}
     for group in groups:
         by_skeleton.setdefault(group.skeleton(), []).append(group)
@@ -293,7 +293,7 @@ def _covers(general: list[str], specific: list[str]) -> bool:
     return words > 0
 
 
-def _fold_covered(groups: list[_Group]) -> list[_Group]:
+def _merge_covered(groups: list[_Group]) -> list[_Group]:
     by_shape: dict[tuple[int | str, ...], list[_Group]] = {}
     for group in groups:
         by_shape.setdefault(group.shape(), []).append(group)
@@ -304,11 +304,11 @@ def _fold_covered(groups: list[_Group]) -> list[_Group]:
         if len(members) == 1:
             out.extend(members)
             continue
-        out.extend(_fold_covered_shape(members))
+        out.extend(_merge_covered_shape(members))
     return _ordered(out)
 
 
-def _fold_covered_shape(members: list[_Group]) -> list[_Group]:
+def _merge_covered_shape(members: list[_Group]) -> list[_Group]:
     """Cover within one shape: each group joins the first kept group it covers or that
     covers it. Kept groups are indexed by their words, so a group is compared only with
     those that share a word with it at the same position."""
@@ -356,7 +356,7 @@ def _fold_covered_shape(members: list[_Group]) -> list[_Group]:
 
 
 class _Interned:
-    """Prefixes and suffixes of token sequences as small ints, for the whole fold.
+    """Prefixes and suffixes of token sequences as small ints, for the whole merge.
 
     A sibling key (a position and the tokens before and after it) is then built in constant
     time and compared exactly, whatever the length of the line; the ids only ever grow, so
@@ -387,7 +387,7 @@ class _Interned:
         ]
 
 
-def _fold_siblings(groups: list[_Group], min_distinct: int, interned: _Interned) -> list[_Group]:
+def _merge_siblings(groups: list[_Group], min_distinct: int, interned: _Interned) -> list[_Group]:
     # Siblings share a shape (the position where they differ holds a word, not a delimiter),
     # so only groups whose shape enough others share are keyed.
     shapes: dict[tuple[int | str, ...], int] = {}
@@ -438,8 +438,8 @@ def _fold_siblings(groups: list[_Group], min_distinct: int, interned: _Interned)
 # ----------------------------------------------------------------------------- gaps
 
 
-def _fold_gaps(groups: list[_Group]) -> list[_Group]:
-    """Fold a group into another whose template it matches with words in a variable's place.
+def _merge_gaps(groups: list[_Group]) -> list[_Group]:
+    """Merge a group into another whose template it matches with words in a variable's place.
 
     ``User <*> logged in from <*>`` covers ``User Mary Ann Smith logged in from <*>``: a run
     of variables stands for one or more words. The words in such a gap must all be constant

@@ -4,7 +4,7 @@ Checks that decide on text (grounding, the content scanner) must not be fooled b
 NFKC folds full-width and compatibility forms, characters that render as nothing are dropped,
 and letters that render like Latin ones (Cyrillic, Greek, Armenian, IPA and small capitals;
 Unicode's confusables, restricted to the ones that occur in identifiers and words) fold to
-Latin. :func:`fold` also ignores case.
+Latin. :func:`plain_lower` also ignores case.
 """
 
 from __future__ import annotations
@@ -12,21 +12,10 @@ from __future__ import annotations
 import unicodedata
 from functools import lru_cache
 
-__all__ = ["fold", "plain", "visible"]
+from harness.text.invisible import drop_invisible
 
-# Characters that render as nothing: zero-width spaces and joiners, the soft hyphen,
-# direction marks and embeddings, invisible operators, variation selectors, Hangul fillers.
-_ZERO_WIDTH = dict.fromkeys(
-    [
-        *map(ord, "\u200b\u200c\u200d\u2060\ufeff\u00ad\u180e\u200e\u200f\u061c"),
-        *range(0x202A, 0x202F),
-        *range(0x2061, 0x2065),
-        *range(0x2066, 0x206A),
-        *range(0xFE00, 0xFE10),
-        *map(ord, "\u3164\u115f\u1160\uffa0"),
-    ],
-    None,
-)
+__all__ = ["plain", "plain_lower", "visible"]
+
 _CONFUSABLES = str.maketrans(
     {
         "А": "A", "В": "B", "Е": "E", "К": "K", "М": "M", "Н": "H", "О": "O", "Р": "P",
@@ -46,8 +35,9 @@ _CONFUSABLES = str.maketrans(
 
 
 def visible(text: str) -> str:
-    """NFKC with zero-width characters dropped: the characters a reader sees."""
-    return unicodedata.normalize("NFKC", text).translate(_ZERO_WIDTH)
+    """NFKC with the characters that render as nothing dropped (:data:`~harness.text.INVISIBLE`):
+    the characters a reader sees."""
+    return drop_invisible(unicodedata.normalize("NFKC", text))
 
 
 @lru_cache(maxsize=8192)
@@ -60,6 +50,6 @@ def plain(text: str) -> str:
     return visible(text).translate(_CONFUSABLES)
 
 
-def fold(text: str) -> str:
+def plain_lower(text: str) -> str:
     """:func:`plain`, in lower case."""
     return plain(text).lower()
