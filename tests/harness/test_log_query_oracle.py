@@ -321,7 +321,7 @@ def test_matching_on_redacted_text_never_distinguishes_two_secrets(
     ),
 )
 def test_the_raw_prefilter_is_a_superset_of_the_redacted_match(line: str, query: str) -> None:
-    # The push-down argument of harness/_redaction_match.py, checked: whatever matches on the
+    # The push-down argument of harness/backends/log_query.py, checked: whatever matches on the
     # redacted text passes the raw prefilter.
     from harness.backends.log_query import lower_chars
 
