@@ -1,9 +1,15 @@
-"""Tuning and result types of the template miner, and the generic masks."""
+"""Tuning and result types of the template miner, and the generic masks.
+
+The masks and value shapes for addresses, ids and host names are built from the shared table
+of value shapes (:mod:`harness.text.shapes`), which redaction builds on as well.
+"""
 
 from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
+
+from harness.text.shapes import HEX_ID, HOST_NAME, IPV4, IPV6, MAC, USER_AT_HOST, UUID
 
 __all__ = [
     "DEFAULT_DELIMITERS",
@@ -20,7 +26,6 @@ __all__ = [
     "MAC_MASK",
     "NUMBER_MASK",
     "PATH_SHAPE",
-    "TOP_LEVEL_DOMAINS",
     "URL_SHAPE",
     "UUID_MASK",
     "VALUE_SHAPES",
@@ -38,27 +43,20 @@ WILDCARD = "<*>"
 # lookarounds a wildcard's ``<`` and ``>`` count as word characters, so that masking a masked
 # text changes nothing.
 # UUIDs, and GUIDs as Windows prints them (in braces: the braces belong to the value).
-_UUID = r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
-UUID_MASK = rf"(?<![>\w])\{{?{_UUID}\}}?(?![<\w])"
-# IPv6, full or compressed (at least two colons, so clock times do not match), or in brackets;
-# a port after the brackets is masked on its own, as after IPv4 addresses and host names.
-IPV6_MASK = (
-    r"(?<![>\w:.])(?:\[(?:[0-9a-fA-F]{0,4}:){2,7}[0-9a-fA-F]{0,4}\]"
-    r"|(?:(?:[0-9a-fA-F]{1,4}:){7}[0-9a-fA-F]{1,4}"
-    r"|(?:[0-9a-fA-F]{1,4}:){1,6}:(?:[0-9a-fA-F]{1,4}:){0,5}[0-9a-fA-F]{1,4})(?![<\w:]))"
-)
+UUID_MASK = rf"(?<![>\w])\{{?{UUID.pattern}\}}?(?![<\w])"
+# IPv6, full or compressed, or in brackets; a port after the brackets is masked on its own,
+# as after IPv4 addresses and host names. An address ends where no word character or colon
+# follows, so a clock time (``12:30:45``) is none.
+IPV6_MASK = rf"(?<![>\w:.])(?:\[(?:{IPV6.pattern})\]|(?:{IPV6.pattern})(?![<\w:]))"
 # IPv4. A port is masked on its own as a number, so ``10.0.0.1:5432``, ``[::1]:5432`` and
 # ``db-3:5432`` tokenise alike (``<*> : <*>``) and can share a template.
-IPV4_MASK = r"(?<![>\w.])(?:\d{1,3}\.){3}\d{1,3}(?![<\w.])"
-# MAC addresses, colon- or dash-separated (``00:1a:2b:3c:4d:5e``, ``00-1A-2B-3C-4D-5E``): a
-# colon would otherwise cut one into six tokens, some of them words (``aa``).
-MAC_MASK = (
-    r"(?<![>\w:-])[0-9a-fA-F]{2}(?P<mac_separator>[:-])"
-    r"(?:[0-9a-fA-F]{2}(?P=mac_separator)){4}[0-9a-fA-F]{2}(?![<\w:-])"
-)
+IPV4_MASK = rf"(?<![>\w.]){IPV4.pattern}(?![<\w.])"
+# MAC addresses (``00:1a:2b:3c:4d:5e``, ``00-1A-2B-3C-4D-5E``): a colon would otherwise cut
+# one into six tokens, some of them words (``aa``).
+MAC_MASK = rf"(?<![>\w:-]){MAC.pattern}(?![<\w:-])"
 HEX_LITERAL_MASK = r"(?<![>\w])0[xX][0-9a-fA-F]+(?![<\w])"
 # Long hex ids (block ids, hashes, session ids) holding both a digit and a letter.
-LONG_HEX_MASK = r"(?<![>\w])(?=[0-9a-fA-F]*\d)(?=[0-9a-fA-F]*[a-fA-F])[0-9a-fA-F]{8,}(?![<\w])"
+LONG_HEX_MASK = rf"(?<![>\w]){HEX_ID.pattern}(?![<\w])"
 # Numbers as whole words: integers, decimals, dotted versions, signed values, optionally with
 # a unit of time, size or frequency (3000ms, 1.5s, 64KB, 50Hz).
 NUMBER_MASK = (
@@ -90,26 +88,12 @@ WINDOWS_PATH_SHAPE = r"(?:[A-Za-z]:\\|\\\\[\w.$-])\S*"
 # ``rx/tx``) is not a path.
 PATH_SHAPE = r"(?:~|\.{1,2})?(?:/[^/\s]+)+/?|[^/\s]+(?:/[^/\s]+){2,}/?"
 # Email addresses and ``user@host`` with or without a domain (``alice@bastion``).
-EMAIL_SHAPE = r"[\w.+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*"
+EMAIL_SHAPE = USER_AT_HOST.pattern
 # Host names by the shape of a DNS name: dot-separated labels ending in a top-level domain
 # (``alpha.prod.example.org``, ``db.cluster.internal``). Requiring the last label to be a
 # domain keeps dotted identifiers constant: Java packages and classes start with one
 # (``org.apache.Foo``) and end in a name, configuration keys end in a word (``os.name``).
-# Endings that are also words of package names or properties (cloud, test, home, int) are
-# left out: ``org.springframework.cloud`` and ``user.home`` are not hosts.
-# Country codes are many and short; those that are English words or common name endings
-# (``in``, ``is``, ``it``, ``at``, ``no``, ``be``, ``id``, ``me``, ``to``, ``so``, ``my``) are left
-# out, and any country code counts after a generic second level (``cuhk.edu.hk``,
-# ``bbc.co.uk``, ``example.com.au``), which no identifier has.
-TOP_LEVEL_DOMAINS = (
-    "com|net|org|edu|gov|mil|io|us|uk|de|fr|nl|jp|cn|ru|eu|info|biz|"
-    "au|ca|hk|br|kr|tw|sg|ch|se|es|pl|dk|fi|nz|za|ie|il|mx|ar|cz|pt|gr|hu|ro|tr|ua|vn|th|"
-    "local|localdomain|internal|intranet|lan|corp|arpa"
-)
-HOST_SHAPE = (
-    r"(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?\.)+"
-    rf"(?i:{TOP_LEVEL_DOMAINS}|(?:com|net|org|edu|gov|ac|co)\.[a-z]{{2}})\.?"
-)
+HOST_SHAPE = HOST_NAME.pattern
 # File names by their extension (``chrome.exe``, ``libssl.so``, ``report.pdf``): a file is one
 # among many. Dotted names with other endings (``rpc.statd``, ``os.name``) are not files.
 FILE_EXTENSIONS = (

@@ -4,7 +4,8 @@
   joiners, direction marks and embeddings, invisible operators, variation selectors, Hangul
   fillers, tag characters); every check that skips, drops or shows them uses this set;
 - :mod:`.shapes`: the table of value shapes (IP addresses, UUIDs, MAC addresses, e-mail
-  addresses, host names, hex ids) that redaction and log mining both build on;
+  addresses, host names, hex ids) that redaction and log mining both build on (import it as
+  ``harness.text.shapes``);
 - :mod:`.normal`: the forms a reader sees (:func:`visible`, :func:`plain`,
   :func:`plain_lower`).
 """
