@@ -29,7 +29,6 @@ __all__ = [
     "RayAuditSink",
     "SqlAuditStoreFactory",
     "audit_writer_name",
-    "flush_audit_writers",
 ]
 
 log = logging.getLogger(__name__)
@@ -132,6 +131,8 @@ class RayAuditSink:
         self._lock = threading.Lock()
         self._failures = 0
         self._sent = 0
+        # Hand-overs the writer has not answered yet; drained before a driver goes away.
+        self._pending: set[Future[Any]] = set()
 
     @property
     def failures(self) -> int:
@@ -154,10 +155,42 @@ class RayAuditSink:
             self._failed(type(exc).__name__)
             return
         self._sent += 1
-        ref.future().add_done_callback(self._settled)
+        future = ref.future()
+        with self._lock:
+            self._pending.add(future)
+        future.add_done_callback(self._settled)
+
+    async def drain(self, timeout_s: float) -> int:
+        """Wait up to ``timeout_s`` for the writer to take every record handed to it, then
+        ask it to write them (see :class:`~harness.audit.DrainableSink`).
+
+        Returns:
+            Records not safely with the writer: failed hand-overs since the sink started and
+            those still unanswered when the wait ended.
+        """
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout_s
+        with self._lock:
+            pending = list(self._pending)
+        if pending:
+            await asyncio.wait(
+                [asyncio.wrap_future(f) for f in pending], timeout=max(0.0, timeout_s)
+            )
+        handle = self._handle
+        if handle is not None and self._sent:
+            try:
+                await asyncio.wait_for(
+                    handle.flush.remote(), timeout=max(0.0, deadline - loop.time())
+                )
+            except Exception as exc:  # timeout or a dead writer: what is queued stays there
+                log.warning("audit writer not flushed error=%s", type(exc).__name__)
+        with self._lock:
+            return self._failures + len(self._pending)
 
     def _settled(self, future: Future[Any]) -> None:
         # Runs on a Ray thread once the actor answered (or died); never awaited by a run.
+        with self._lock:
+            self._pending.discard(future)
         try:
             error = future.exception()
         except asyncio.CancelledError:
@@ -175,28 +208,3 @@ class RayAuditSink:
                 self._on_failure()
             except Exception:  # metrics are best effort
                 log.debug("audit sink metric not recorded", exc_info=True)
-
-
-async def flush_audit_writers(timeout_s: float = 5.0) -> int:
-    """Ask every audit writer of this namespace to write what it holds; wait ``timeout_s``.
-
-    Called when a pool closes, so that the runs of a short-lived driver (the CLI) are stored
-    before its Ray instance goes away. Returns how many writers answered in time; failures
-    are logged by class and otherwise ignored.
-    """
-    import ray
-
-    try:
-        names = [n for n in ray.util.list_named_actors() if n.startswith(AUDIT_WRITER_PREFIX)]
-        refs: list[Any] = [ray.get_actor(n).flush.remote() for n in names]
-    except Exception as exc:  # Ray going away: nothing to flush into
-        log.warning("audit writers not flushed error=%s", type(exc).__name__)
-        return 0
-    if not refs:
-        return 0
-    waits: list[asyncio.Future[Any]] = [asyncio.ensure_future(r) for r in refs]
-    done, _ = await asyncio.wait(waits, timeout=timeout_s)
-    answered = len([f for f in done if f.exception() is None])
-    if answered < len(refs):
-        log.warning("audit writers not flushed in time n=%d", len(refs) - answered)
-    return answered

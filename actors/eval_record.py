@@ -5,7 +5,9 @@ whatever ``HARNESS_*`` systems the settings name — with every backend wrapped 
 :class:`~harness.eval.replay.RecordingBackend`. What the backends answered is redacted as it
 is recorded, so a secret in a log line or a row never lands in the case files. The case
 written expects what the live run released (its kind, stage or code, the tools it used);
-review it and add the facts it must state.
+review it and add the facts it must state. The run is an operator's live run, so it is on the
+durable audit like any other (written before the command returns); evaluation runs of cases are
+not (see docs/eval.md).
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from datetime import datetime
 from pathlib import Path
 
 from actors.eval_executor import ModelSpec
-from harness.adapters.embedded import build_tool_plane
+from harness.adapters.embedded import build_audit_writer, build_tool_plane
 from harness.adapters.openai_model import build_model_clients, component_call_settings
 from harness.diagnosis import DiagnosisRun, RunDeps
 from harness.eval.case import CASE_FILE
@@ -35,6 +37,8 @@ class RecordedCase:
     folder: Path
     result: ReleasedResult
     responses: int
+    unrecorded: int = 0
+    """Records the audit could not write before the command returned (0 or 1)."""
 
 
 async def record_case(
@@ -55,6 +59,7 @@ async def record_case(
     models = build_model_clients(settings)
     if model.latency_s:
         models = {c: SlowedModel(m, model.latency_s, plane.clock) for c, m in models.items()}
+    audit = build_audit_writer(settings) if settings.audit_enabled else None
     deps = RunDeps(
         models=models,
         registry=plane.registry,
@@ -65,9 +70,14 @@ async def record_case(
         component_settings=component_call_settings(settings),
         datasource=plane.datasource,
         default_deadline_s=settings.run_deadline_s,
+        audit=audit,
     )
     run = DiagnosisRun(RunRequest(question=question, as_of=as_of), deps)
     result = await run.execute()
+    unrecorded = 0
+    if audit is not None:
+        unrecorded = await audit.drain(settings.audit_timeout_s)
+        await audit.close()
     responses = [r for recorder in recorders.values() for r in recorder.responses]
     policy = plane.validator.policy
     recording = Recording(
@@ -82,7 +92,9 @@ async def record_case(
     (out_dir / CASE_FILE).write_text(
         _case_toml(question, as_of, result, sorted(facts.tools_executed), tags), encoding="utf-8"
     )
-    return RecordedCase(folder=out_dir, result=result, responses=len(responses))
+    return RecordedCase(
+        folder=out_dir, result=result, responses=len(responses), unrecorded=unrecorded
+    )
 
 
 def _case_toml(

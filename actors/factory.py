@@ -46,8 +46,11 @@ from __future__ import annotations
 import contextlib
 import functools
 import logging
+import os
+import secrets
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import ray
@@ -71,6 +74,7 @@ __all__ = [
     "RayResources",
     "ToolTasks",
     "audit_writer_options",
+    "cluster_token",
     "connect_run_desk",
     "create_run_actor",
     "local_ray",
@@ -94,25 +98,52 @@ RayResources = tuple[tuple[str, float], ...]
 
 
 @contextlib.contextmanager
-def local_ray(num_cpus: int = 2) -> Iterator[None]:
+def local_ray(num_cpus: int = 2, *, address: str | None = None) -> Iterator[None]:
     """A local Ray instance for one command (CLI, benchmark): no dashboard, quiet workers.
 
-    Reuses an instance that is already running and leaves it running.
+    Reuses an instance that is already running in this process and leaves it running. With
+    ``address`` (or ``RAY_ADDRESS``) it joins that cluster instead (``auto``, ``host:port``,
+    ``ray://…``). Without, it starts an instance of its own even when another one runs on the
+    machine: the command's settings (data directory, audit database) are its workers' only
+    because they inherit its environment.
     """
     started = not ray.is_initialized()
+    address = address or os.environ.get("RAY_ADDRESS") or None
     if started:
-        ray.init(
-            num_cpus=num_cpus,
-            include_dashboard=False,
-            log_to_driver=False,
-            logging_level=logging.WARNING,
-            namespace=RAY_NAMESPACE,
-        )
+        if address is not None and address != "local":
+            ray.init(address=address, logging_level=logging.WARNING, namespace=RAY_NAMESPACE)
+        else:
+            cluster_token()
+            ray.init(
+                address="local",
+                num_cpus=num_cpus,
+                include_dashboard=False,
+                log_to_driver=False,
+                logging_level=logging.WARNING,
+                namespace=RAY_NAMESPACE,
+            )
     try:
         yield
     finally:
         if started:
             ray.shutdown()
+
+
+def cluster_token() -> None:
+    """Give a local Ray this process starts a token of its own, kept in the environment.
+
+    Ray enables token authentication for a new local cluster and, when no token is set,
+    writes one to ``~/.ray/auth_token``: a file outside the harness's data directory that
+    outlives the command. A token in ``RAY_AUTH_TOKEN`` (which the cluster's processes
+    inherit) keeps the authentication and writes nothing. An operator's own token (that
+    variable, or the file) or authentication mode (``RAY_AUTH_MODE``) is left as it is. Call
+    it only before starting a cluster, never before joining one.
+    """
+    if os.environ.get("RAY_AUTH_TOKEN") or os.environ.get("RAY_AUTH_MODE"):
+        return
+    if (Path.home() / ".ray" / "auth_token").exists():
+        return
+    os.environ["RAY_AUTH_TOKEN"] = secrets.token_hex(32)
 
 
 def run_actor_options(name: str, max_runs: int, resources: RayResources = ()) -> dict[str, Any]:

@@ -24,7 +24,6 @@ from typing import Any
 from pydantic import ValidationError
 from ray.actor import ActorHandle
 
-from actors.audit_writer import flush_audit_writers
 from actors.errors import resolve
 from actors.factory import RayResources
 from actors.registry import RunRegistry
@@ -89,7 +88,9 @@ class RunPool:
         retire_after_runs: Replace an actor once it hosted this many runs and is idle
             (bounds slow leaks); None keeps actors forever.
         max_finished: Settled runs the registry remembers.
-        audit_flush_timeout_s: How long ``close`` waits for the node audit writers to flush.
+        audit_flush_timeout_s: How long an actor that goes away (the pool closing, a fresh or
+            retired actor) may take to hand its finished runs' records to the node audit
+            writer and have them written.
         actor_resources: Custom Ray resources each actor requires, as sorted pairs (keeps the
             actors on the nodes that have them; ``HARNESS_RUN_ACTOR_RESOURCES``).
         max_waiting: Admission control: runs that may wait for a slot once every slot is
@@ -141,7 +142,11 @@ class RunPool:
         self.registry: RunRegistry[ActorSlot | None] = RunRegistry(max_finished=max_finished)
         self.replaced = 0
         self.lost_runs = 0
+        self.unrecorded = 0
+        """Records that actors going away could not hand to the audit writer in time (each
+        also logged); the pool's caller reports them."""
         self._slots: list[ActorSlot] = []
+        self._retiring: set[asyncio.Task[None]] = set()
         self._spawning = 0
         self._fresh_active = 0
         self._spawner = ActorSpawner(
@@ -163,12 +168,15 @@ class RunPool:
         return self
 
     async def close(self) -> None:
-        """Flush the audit writers, kill every actor; runs still in flight end FAILED with
-        RUN_LOST."""
+        """Have every finished run's record written, kill every actor; runs still in flight
+        end FAILED with RUN_LOST."""
         self._closing = True
-        # The records of the runs that finished are with the node writers by now; have them
-        # written before this driver (and, for the CLI, its Ray instance) goes away.
-        await flush_audit_writers(self.audit_flush_timeout_s)
+        # A finished run's record leaves its actor without being awaited; before this driver
+        # (and, for the CLI, its Ray instance) goes away, each actor hands its records to the
+        # node writer and has them written.
+        await self._drain_audit([slot for slot in self._slots if slot.alive])
+        if self._retiring:
+            await asyncio.gather(*self._retiring, return_exceptions=True)
         if self._health is not None:
             self._health.cancel()
         lost = self.registry.fail_all(self._lost_result)
@@ -484,7 +492,7 @@ class RunPool:
         if slot.fresh:
             self._fresh_active -= 1
             slot.alive = False
-            self._kill(slot)
+            self._retire(slot)
         elif (
             self.retire_after_runs is not None
             and slot.started >= self.retire_after_runs
@@ -493,9 +501,47 @@ class RunPool:
         ):
             slot.alive = False
             self._slots.remove(slot)
-            self._kill(slot)
+            self._retire(slot)
             self._replace()
         self._notify()
+
+    def _retire(self, slot: ActorSlot) -> None:
+        """End a healthy actor once its finished runs' records are with the audit writer."""
+
+        async def retire() -> None:
+            try:
+                await self._drain_audit([slot])
+            finally:
+                self._kill(slot)
+
+        task = asyncio.create_task(retire(), name=f"retire:{slot.name}")
+        self._retiring.add(task)
+        task.add_done_callback(self._retiring.discard)
+
+    async def _drain_audit(self, slots: list[ActorSlot]) -> None:
+        """Have ``slots`` hand their finished runs' records to the audit writer and have them
+        written, within ``audit_flush_timeout_s``; what is not is counted and logged."""
+        if not slots:
+            return
+        calls: list[asyncio.Future[int]] = [
+            asyncio.ensure_future(s.handle.drain_audit.remote(self.audit_flush_timeout_s))
+            for s in slots
+        ]
+        done, late = await asyncio.wait(calls, timeout=self.audit_flush_timeout_s + 5.0)
+        for call in late:
+            call.cancel()
+        missing = 0
+        for call in done:
+            error = call.exception()
+            if error is not None:
+                log.warning("audit not drained error=%s", type(error).__name__)
+                missing += 1
+            else:
+                missing += int(call.result())
+        missing += len(late)
+        if missing:
+            self.unrecorded += missing
+            log.warning("audit records not written before the actors went away n=%d", missing)
 
     def _lose(self, slot: ActorSlot) -> None:
         if not slot.alive:

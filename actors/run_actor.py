@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from harness.audit import RunRecord
+from harness.audit import RunRecord, drain_sink
 from harness.diagnosis import DiagnosisRun, RunDeps
 from harness.errors import ErrorCode, RunNotFound, RunRejected
 from harness.ingress import RunRequest
@@ -189,6 +189,13 @@ class RunActor:
     async def active(self) -> int:
         """Runs started and not yet finished."""
         return self._active
+
+    async def drain_audit(self, timeout_s: float) -> int:
+        """Hand every finished run's record to the audit and have it written, waiting up to
+        ``timeout_s`` (the actor is about to go away); the records that are not."""
+        if self._deps is None:
+            return 0
+        return await drain_sink(self._deps.audit, timeout_s)
 
     async def fail_all(self, code: ErrorCode = ErrorCode.RUN_LOST) -> int:
         """End every unfinished run FAILED with ``code`` (the host is going away)."""

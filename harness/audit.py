@@ -13,9 +13,10 @@ expiry, readable through :func:`harness.reasoning.read_reasoning` alone.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Literal, Protocol
+from typing import Literal, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -32,12 +33,14 @@ __all__ = [
     "AgentStepAudit",
     "AuditSink",
     "AuditStore",
+    "DrainableSink",
     "FanOutSink",
     "ReasoningAccess",
     "ReasoningAudit",
     "RunAudit",
     "RunRecord",
     "ToolInvocationAudit",
+    "drain_sink",
 ]
 
 
@@ -144,6 +147,29 @@ class AuditSink(Protocol):
         ...
 
 
+@runtime_checkable
+class DrainableSink(Protocol):
+    """A sink that can say when the records it accepted are safe: handed to the writer that
+    stores them, or stored. A driver that goes away (the CLI, a closing pool) drains its
+    sinks first, so that no finished run is lost with the process."""
+
+    async def drain(self, timeout_s: float) -> int:
+        """Wait up to ``timeout_s`` until every accepted record is handed on or stored.
+
+        Returns:
+            The records that are not: still on their way when the wait ended, or failed.
+        """
+        ...
+
+
+async def drain_sink(sink: AuditSink | None, timeout_s: float) -> int:
+    """:meth:`DrainableSink.drain` of ``sink`` where it has one; 0 for a sink that hands
+    nothing on later (it stored or refused each record when it was given)."""
+    if isinstance(sink, DrainableSink):
+        return await sink.drain(timeout_s)
+    return 0
+
+
 class FanOutSink:
     """Hands each record to every sink; one failing sink does not starve the others.
 
@@ -164,6 +190,11 @@ class FanOutSink:
                 failure = failure or exc
         if failure is not None:
             raise failure
+
+    async def drain(self, timeout_s: float) -> int:
+        """Drain every sink that can be drained (concurrently, each within ``timeout_s``)."""
+        counts = await asyncio.gather(*(drain_sink(sink, timeout_s) for sink in self.sinks))
+        return sum(counts)
 
 
 class AuditStore(Protocol):
@@ -193,6 +224,12 @@ class AuditStore(Protocol):
 
     async def purge(self, now: datetime) -> int:
         """Delete reasoning rows that expired before ``now``; return how many."""
+        ...
+
+    async def purge_runs(self, before: datetime) -> int:
+        """Delete the runs created before ``before`` with everything recorded of them (tool
+        calls, agent steps, timeline, reasoning), and reads of reasoning before it; return
+        how many runs."""
         ...
 
     async def write(self, records: Sequence[RunRecord]) -> None:

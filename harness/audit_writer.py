@@ -178,6 +178,7 @@ class AuditWriter:
         self._dropped_rows = dict.fromkeys(DropReason, 0)
         self._last_error: str | None = None
         self._overflowing = False
+        self._in_flight = 0
 
     # ------------------------------------------------------------------ the sink
 
@@ -217,6 +218,15 @@ class AuditWriter:
         self._start_flush()
         while self._flush is not None:
             await asyncio.shield(self._flush)
+
+    async def drain(self, timeout_s: float) -> int:
+        """Write what is queued, waiting up to ``timeout_s``; the records still queued after
+        (see :class:`~harness.audit.DrainableSink`)."""
+        try:
+            await self.clock.wait_for(self.flush(), timeout_s)
+        except TimeoutError:
+            log.warning("audit writer not drained in time n=%d", len(self._queue))
+        return len(self._queue) + self._in_flight
 
     async def close(self) -> None:
         """Stop accepting records and write what is queued (see the module docstring)."""
@@ -290,6 +300,7 @@ class AuditWriter:
     async def _write_batch(self) -> bool:
         batch, rows = self._take()
         self._flushes += 1
+        self._in_flight = len(batch)
         try:
             await self.store.write([q.record for q in batch])
         except asyncio.CancelledError:
@@ -311,6 +322,8 @@ class AuditWriter:
             )
             self._retry_or_drop(batch)
             return False
+        finally:
+            self._in_flight = 0
         self._written_records += len(batch)
         self._written_rows += rows
         self._overflowing = False

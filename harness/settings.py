@@ -23,17 +23,20 @@ from harness.store.ttl import check_ttl_covers
 
 __all__ = [
     "APP_NAME",
+    "AUDIT_FILE",
     "ApiKeyEntry",
     "ComponentModelSettings",
     "ModelEndpoint",
     "ServeSettings",
     "Settings",
     "StructuredOutput",
-    "default_audit_url",
+    "default_data_dir",
 ]
 
 APP_NAME = "diagnosis-harness"
 """Names the per-user data directory (the embedded audit database lives there)."""
+AUDIT_FILE = "audit.sqlite"
+"""The embedded audit database's file in the data directory."""
 
 StructuredOutput = Literal["json_schema", "json_object_schema", "json_object", "none"]
 """How an endpoint is asked for JSON: OpenAI's ``json_schema`` response format; a
@@ -164,7 +167,10 @@ class Settings(BaseSettings):
     )
     data_dir: Path | None = Field(
         default=None,
-        description="Where the embedded default keeps its files; None = the user data dir.",
+        description=(
+            "The one directory for every file the harness writes (the embedded audit database, "
+            "the reasoning keys, caches); None = the user data directory."
+        ),
     )
     reasoning_keys: dict[str, SecretStr] = Field(
         default_factory=dict,
@@ -205,6 +211,15 @@ class Settings(BaseSettings):
         description=(
             "SQLAlchemy URL of the audit database (mysql+pymysql://… for MySQL/MariaDB); "
             "None = a SQLite file in the user's data directory."
+        ),
+    )
+    audit_retention_days: float = Field(
+        default=90.0,
+        gt=0,
+        le=36_500,
+        description=(
+            "How long run metadata is kept (runs, tool calls, agent steps, timelines, reads of "
+            "reasoning); `harness purge` deletes older rows."
         ),
     )
     audit_timeout_s: float = Field(
@@ -261,12 +276,23 @@ class Settings(BaseSettings):
         return normalized
 
     def resolved_data_dir(self) -> Path:
-        """``data_dir``, or the platform's user data directory for the harness."""
-        if self.data_dir is not None:
-            return self.data_dir
-        import platformdirs  # Imported here: only the embedded default needs it.
+        """The one directory every file the harness writes lives in: the audit database
+        (``audit.sqlite``, unless ``audit_url`` names another database), the reasoning keys
+        (``reasoning-keys.json``) and caches (``cache/``). ``data_dir``, else the platform's
+        user data directory for the harness."""
+        return self.data_dir if self.data_dir is not None else default_data_dir()
 
-        return Path(platformdirs.user_data_dir("diagnosis-harness"))
+    def stranded_audit_database(self) -> Path | None:
+        """An audit database left at the default data directory while ``data_dir`` names
+        another one that holds none: its runs are not read or written any more. None when
+        there is no such file (or no second directory)."""
+        if self.audit_url is not None or self.data_dir is None:
+            return None
+        old = default_data_dir() / AUDIT_FILE
+        new = self.data_dir / AUDIT_FILE
+        if old.resolve() == new.resolve() or not old.is_file() or new.exists():
+            return None
+        return old
 
     def model_endpoint(self, component: Component) -> ModelEndpoint:
         """The resolved endpoint of ``component``: its override, else the default."""
@@ -292,8 +318,8 @@ class Settings(BaseSettings):
         )
 
     def audit_database_url(self) -> str:
-        """The audit database: ``audit_url``, else the embedded SQLite file."""
-        return self.audit_url or default_audit_url()
+        """The audit database: ``audit_url``, else ``audit.sqlite`` in the data directory."""
+        return self.audit_url or f"sqlite:///{self.resolved_data_dir() / AUDIT_FILE}"
 
     def audit_writer_policy(self) -> AuditWriterPolicy:
         """The batching writer's limits and timings."""
@@ -337,11 +363,12 @@ class Settings(BaseSettings):
         return self
 
 
-def default_audit_url() -> str:
-    """``sqlite:///<user data dir>/audit.sqlite`` (e.g. ``~/.local/share/diagnosis-harness``)."""
-    from platformdirs import user_data_path
+def default_data_dir() -> Path:
+    """The platform's user data directory for the harness (``~/.local/share/diagnosis-harness``
+    on Linux)."""
+    import platformdirs  # Imported here: only the embedded default needs it.
 
-    return f"sqlite:///{user_data_path(APP_NAME) / 'audit.sqlite'}"
+    return Path(platformdirs.user_data_dir(APP_NAME))
 
 
 _DEFAULT_BUDGETS = Budgets()

@@ -111,3 +111,15 @@ async def _check_store(store: SqlAuditStore, clock: FakeClock) -> None:
     assert sum(purged) == 16  # run-a and run-b, 8 rows each
     assert await store.purge(clock.now()) == 0
     assert await store.reasoning("run-c") == third.reasoning
+
+    # Run metadata past its retention goes whole: the run, its calls, steps, timeline and
+    # reasoning, and reads of reasoning from before; counted once when purges race.
+    cutoff = AT + timedelta(seconds=6)
+    purged = await asyncio.gather(store.purge_runs(cutoff), store.purge_runs(cutoff))
+    assert sum(purged) == 2  # run-a and run-b
+    assert await store.purge_runs(cutoff) == 0
+    assert await store.run("run-a") is None and await store.run("run-b") is None
+    assert await store.timeline("run-a") == [] and await store.reasoning("run-b") == []
+    assert await store.accesses("run-a") == []
+    assert [r.run_id for r in await store.runs()] == ["run-d", "run-c"]
+    assert await store.timeline("run-c") == third.trace

@@ -44,13 +44,16 @@ def ray_cluster() -> Iterator[None]:
     """Start local Ray once: 2 CPUs, no dashboard, quiet workers."""
     import ray
 
-    from actors.factory import RAY_NAMESPACE
+    from actors.factory import RAY_NAMESPACE, cluster_token
 
     os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
     # Metrics reach the node's export endpoint every second instead of every ten.
     os.environ.setdefault("RAY_metrics_report_interval_ms", "1000")
     started = not ray.is_initialized()
     if started:
+        # The session's Ray keeps its token in the environment (not in ~/.ray), where the CLI
+        # subprocesses that join it with --address find it.
+        cluster_token()
         ray.init(
             num_cpus=2,
             include_dashboard=False,

@@ -36,9 +36,11 @@ from harness.adapters.audit_rows import (
     run_of,
 )
 from harness.adapters.audit_tables import (
+    AGENT_STEP,
     DIAGNOSIS_RUN,
     REASONING_ACCESS,
     REASONING_AUDIT,
+    TOOL_INVOCATION,
     TRACE_EVENT,
 )
 from harness.adapters.migrations import upgrade
@@ -238,6 +240,40 @@ class SqlAuditStore:
                     return deleted
                 result = conn.execute(sa.delete(table).where(table.c.id.in_(ids), expired))
                 deleted += result.rowcount
+
+    async def purge_runs(self, before: datetime) -> int:
+        """Delete the runs created before ``before`` with their rows; return how many runs.
+
+        In chunks of runs, each in one transaction (children first, so a run's rows never
+        outlive it); reads of reasoning before ``before`` go too. Safe to run concurrently:
+        a run deleted by another purge is not counted twice.
+        """
+        return await asyncio.to_thread(self._purge_runs, naive_utc(before))
+
+    def _purge_runs(self, before: datetime) -> int:
+        self.ensure_schema()
+        runs = DIAGNOSIS_RUN
+        old = runs.c.created_at < before
+        deleted = 0
+        while True:
+            with self.engine.begin() as conn:
+                ids = list(
+                    conn.execute(
+                        sa.select(runs.c.run_id)
+                        .where(old)
+                        .order_by(runs.c.run_id)
+                        .limit(_PURGE_CHUNK)
+                    ).scalars()
+                )
+                if not ids:
+                    break
+                for child in (TOOL_INVOCATION, AGENT_STEP, TRACE_EVENT, REASONING_AUDIT):
+                    conn.execute(sa.delete(child).where(child.c.run_id.in_(ids)))
+                result = conn.execute(sa.delete(runs).where(runs.c.run_id.in_(ids), old))
+                deleted += result.rowcount
+        with self.engine.begin() as conn:
+            conn.execute(sa.delete(REASONING_ACCESS).where(REASONING_ACCESS.c.at < before))
+        return deleted
 
     # ------------------------------------------------------------------ reads
 

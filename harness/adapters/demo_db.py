@@ -16,7 +16,6 @@ import logging
 import os
 import re
 import sqlite3
-import tempfile
 import uuid
 from collections.abc import Callable, Iterable
 from functools import lru_cache
@@ -39,7 +38,6 @@ __all__ = [
 logger = logging.getLogger(__name__)
 
 DEFAULT_MARIADB_URL = "mysql+pymysql://root@127.0.0.1:3306/"
-SCRIPT_CACHE_DIR = Path(tempfile.gettempdir()) / "diagnosis-harness-cache"
 
 # The install marker lives in a table comment so that the schemas keep exactly the demo tables.
 _MARKER_TABLE = "services"
@@ -65,11 +63,14 @@ def _transpile_to_sqlite(statement: str) -> str:
     return _INDEX_ON_QUALIFIED_TABLE.sub(r"CREATE \1INDEX \3.\2 ON \4", out[0])
 
 
-@lru_cache(maxsize=1)
-def _sqlite_script() -> tuple[str, ...]:
+@lru_cache(maxsize=4)
+def _sqlite_script(cache_dir: Path | None) -> tuple[str, ...]:
     # Transpiling the seed takes seconds; every process (CLI, RunActor, Ray worker) needs it, so
-    # the result is cached on disk by the script's hash and written atomically (race-safe).
-    cache = SCRIPT_CACHE_DIR / f"shop-sqlite-{shop_sql_sha256()[:16]}.json"
+    # the result is cached on disk, in the data directory's cache, by the script's hash and
+    # written atomically (race-safe).
+    if cache_dir is None:
+        return tuple(transpile_to_sqlite(s) for s in shop_sql_statements())
+    cache = cache_dir / f"shop-sqlite-{shop_sql_sha256()[:16]}.json"
     try:
         return tuple(json.loads(cache.read_text()))
     except (OSError, ValueError):
@@ -88,19 +89,23 @@ def _sqlite_script() -> tuple[str, ...]:
 # ---------------------------------------------------------------- SQLite
 
 
-def sqlite_demo_engine(directory: Path | str | None = None) -> sa.Engine:
+def sqlite_demo_engine(
+    directory: Path | str | None = None, *, cache_dir: Path | None = None
+) -> sa.Engine:
     """An engine over the demo database on SQLite, installed and ready.
 
     Args:
         directory: Where ``shop.sqlite`` and ``ops.sqlite`` live. They are (re)built when
             missing or stale. ``None`` builds a private in-memory database instead, shared by
             all connections of the returned engine and alive as long as the engine.
+        cache_dir: Where the transpiled seed script is cached across processes (the data
+            directory's ``cache``); None: transpiled once per process.
 
     Returns:
         An engine whose connections have ``shop`` and ``ops`` attached.
     """
     if directory is None:
-        return _memory_engine()
+        return _memory_engine(cache_dir)
     root = Path(directory)
     root.mkdir(parents=True, exist_ok=True)
     files = {schema: root / f"{schema}.sqlite" for schema in DEMO_SCHEMAS}
@@ -125,13 +130,13 @@ def sqlite_demo_engine(directory: Path | str | None = None) -> sa.Engine:
             path.unlink(missing_ok=True)
         conn = connect()
         try:
-            _load_sqlite(conn)
+            _load_sqlite(conn, cache_dir)
         finally:
             conn.close()
     return _sqlite_engine(connect)
 
 
-def _memory_engine() -> sa.Engine:
+def _memory_engine(cache_dir: Path | None) -> sa.Engine:
     # Named shared-cache memory databases let every pooled connection see the same data; the
     # keeper connection, captured by the creator closure, keeps them alive with the engine.
     tag = uuid.uuid4().hex
@@ -148,7 +153,7 @@ def _memory_engine() -> sa.Engine:
         return conn
 
     keeper = connect()
-    _load_sqlite(keeper)
+    _load_sqlite(keeper, cache_dir)
 
     def creator() -> sqlite3.Connection:
         assert keeper is not None  # referenced so the memory databases outlive every pool reset
@@ -163,9 +168,9 @@ def _sqlite_engine(creator: Callable[[], sqlite3.Connection]) -> sa.Engine:
     return sa.create_engine("sqlite://", creator=creator, poolclass=sa.pool.QueuePool)
 
 
-def _load_sqlite(conn: sqlite3.Connection) -> None:
+def _load_sqlite(conn: sqlite3.Connection, cache_dir: Path | None) -> None:
     with conn:
-        for statement in _sqlite_script():
+        for statement in _sqlite_script(cache_dir):
             conn.execute(statement)
         for schema in DEMO_SCHEMAS:
             conn.execute(f"PRAGMA {_quote_ident(schema)}.user_version = {_sqlite_stamp()}")

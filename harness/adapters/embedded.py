@@ -282,7 +282,7 @@ def _sql_backend(settings: Settings, sqlite_dir: Path | None) -> ToolBackend:
     else:
         from harness.adapters.demo_db import sqlite_demo_engine
 
-        engine = sqlite_demo_engine(sqlite_dir)
+        engine = sqlite_demo_engine(sqlite_dir, cache_dir=settings.resolved_data_dir() / "cache")
     return ReadOnlySqlBackend(
         {settings.mysql_datasource: engine},  # type: ignore[dict-item]
         statement_timeout_s=settings.statement_timeout_s,

@@ -12,6 +12,7 @@ import asyncio
 from dataclasses import dataclass, field
 from typing import Any
 
+from harness.audit import drain_sink
 from harness.context import RunStatus
 from harness.diagnosis import DiagnosisRun, RunDeps
 from harness.errors import RunInactive, RunNotFound
@@ -42,6 +43,8 @@ class LocalRunPool:
     _runs: dict[str, _Hosted] = field(default_factory=dict)
     _free: asyncio.Semaphore | None = None
     _closed: bool = False
+    unrecorded: int = 0
+    audit_flush_timeout_s: float = 5.0
 
     async def start(self) -> LocalRunPool:
         self._free = asyncio.Semaphore(self.slots)
@@ -49,6 +52,7 @@ class LocalRunPool:
 
     async def close(self) -> None:
         self._closed = True
+        self.unrecorded += await drain_sink(self.deps.audit, self.audit_flush_timeout_s)
         for hosted in self._runs.values():
             if hosted.task is not None:
                 hosted.task.cancel()

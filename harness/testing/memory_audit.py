@@ -104,6 +104,15 @@ class InMemoryAuditStore:
     async def record_access(self, access: ReasoningAccess) -> None:
         self.accesses.append(access)
 
+    async def purge_runs(self, before: datetime) -> int:
+        purged = 0
+        for batch in self.batches:
+            kept = [record for record in batch if record.run.created_at >= before]
+            purged += len(batch) - len(kept)
+            batch[:] = kept
+        self.accesses = [access for access in self.accesses if access.at >= before]
+        return purged
+
     async def purge(self, now: datetime) -> int:
         purged = 0
         for batch in self.batches:

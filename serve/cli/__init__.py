@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import logging
+import os
 import sys
 from collections.abc import Sequence
 
@@ -51,7 +52,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     if handler is None:
         parser.print_help()
         return 2
-    return int(handler(args) or 0)
+    from serve.cli.audit import warn_stranded_database
+
+    warn_stranded_database()
+    try:
+        return int(handler(args) or 0)
+    except BrokenPipeError:
+        # The reader went away (``harness runs --json | head -1``): nothing is left to say,
+        # and the interpreter must not fail flushing stdout on its way out.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -121,17 +121,22 @@ def _run(
     dev_key: str | None,
 ) -> None:
     import logging
+    import os
 
     import ray
 
-    from actors.factory import RAY_NAMESPACE
+    from actors.factory import RAY_NAMESPACE, cluster_token
     from harness.demo import WINDOW_END
     from serve.deployment import ServeConfig, start, stop
 
-    if args.address:
-        ray.init(address=args.address, namespace=RAY_NAMESPACE, logging_level=logging.WARNING)
+    address = args.address or os.environ.get("RAY_ADDRESS") or "local"
+    if address != "local":
+        ray.init(address=address, namespace=RAY_NAMESPACE, logging_level=logging.WARNING)
     else:
+        # An instance of its own, as `harness diagnose` starts (see actors.factory.local_ray).
+        cluster_token()
         ray.init(
+            address="local",
             num_cpus=args.num_cpus,
             include_dashboard=False,
             namespace=RAY_NAMESPACE,

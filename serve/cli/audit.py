@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from harness.audit import RunAudit
     from harness.trace import TraceEvent
 
-__all__ = ["register"]
+__all__ = ["register", "report_unrecorded", "warn_stranded_database"]
 
 _T = TypeVar("_T")
 _SHOWN_LIMIT = 1000
@@ -45,7 +45,11 @@ def register(subparsers: Any) -> None:
     trace.set_defaults(handler=_trace)
 
     purge = subparsers.add_parser(
-        "purge", help="delete expired reasoning rows (safe to run concurrently)"
+        "purge",
+        help=(
+            "delete expired reasoning rows and runs older than the audit retention "
+            "(HARNESS_AUDIT_RETENTION_DAYS; safe to run concurrently)"
+        ),
     )
     purge.add_argument("--json", action="store_true", help="print the counts as JSON")
     purge.set_defaults(handler=_purge)
@@ -73,6 +77,67 @@ def _with_store(
     finally:
         if store is not None:
             store.close()
+
+
+def report_unrecorded(run_ids: list[str], *, pool_unrecorded: int = 0) -> int:
+    """Check that each run is in the audit database; name on stderr each one that is not.
+
+    A short-lived driver (``harness diagnose``) checks its runs after its pool closed, which
+    has each actor hand its finished runs' records to the audit writer and have them written:
+    a run the audit does not hold is reported, never silently missing from ``harness runs``.
+
+    Args:
+        run_ids: The runs this command ran.
+        pool_unrecorded: Records the pool counted as not written in time.
+
+    Returns:
+        The runs that are not recorded (0 when the audit is switched off).
+    """
+    from rich.console import Console
+
+    from harness.settings import Settings
+
+    if not Settings().audit_enabled or not run_ids:
+        return 0
+
+    async def absent(store: SqlAuditStore) -> list[str]:
+        return [run_id for run_id in run_ids if await store.run(run_id) is None]
+
+    missing, error = _with_store(absent)
+    if error is not None or missing is None:
+        missing = run_ids
+    if missing or pool_unrecorded:
+        detail = f"audit database unavailable: {error}" if error else "not written in time"
+        Console(stderr=True).print(
+            f"[yellow]warning:[/yellow] {len(missing)} run(s) not recorded in the audit "
+            f"({escape(detail)}; `harness runs` will not list them): {escape(', '.join(missing))}"
+        )
+    return len(missing)
+
+
+def warn_stranded_database() -> None:
+    """Name on stderr an audit database left at the default data directory after the data
+    directory setting moved elsewhere (its runs would otherwise vanish from ``harness runs``
+    without a word)."""
+    from pydantic import ValidationError
+    from rich.console import Console
+
+    from harness.settings import AUDIT_FILE, Settings
+
+    try:
+        settings = Settings()
+    except ValidationError:
+        return  # the command itself reports invalid settings
+    old = settings.stranded_audit_database()
+    if old is None:
+        return
+    new = settings.resolved_data_dir() / AUDIT_FILE
+    Console(stderr=True, highlight=False).print(
+        f"[yellow]warning:[/yellow] an audit database is at {escape(str(old))}, but "
+        f"HARNESS_DATA_DIR names {escape(str(settings.resolved_data_dir()))}, which holds "
+        "none: the runs recorded there are not read here. Move it "
+        f"(mv {escape(str(old))} {escape(str(new))}) or unset HARNESS_DATA_DIR."
+    )
 
 
 def _fail(error: str) -> int:
@@ -200,13 +265,25 @@ def _summary(details: dict[str, Any]) -> str:
 
 
 def _purge(args: argparse.Namespace) -> int:
-    from datetime import UTC, datetime
+    from datetime import UTC, datetime, timedelta
 
-    deleted, error = _with_store(lambda store: store.purge(datetime.now(UTC)))
+    from harness.settings import Settings
+
+    now = datetime.now(UTC)
+    cutoff = now - timedelta(days=Settings().audit_retention_days)
+
+    async def purge(store: SqlAuditStore) -> tuple[int, int]:
+        return await store.purge(now), await store.purge_runs(cutoff)
+
+    deleted, error = _with_store(purge)
     if error is not None or deleted is None:
         return _fail(error or "no result")
+    reasoning, runs = deleted
     if args.json:
-        print(json.dumps({"reasoning_rows_deleted": deleted}))
+        print(json.dumps({"reasoning_rows_deleted": reasoning, "runs_deleted": runs}))
     else:
-        print(f"purged {deleted} expired reasoning row(s)")
+        print(
+            f"purged {reasoning} expired reasoning row(s) and {runs} run(s) created before "
+            f"{cutoff:%Y-%m-%d %H:%M} UTC"
+        )
     return 0

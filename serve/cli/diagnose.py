@@ -1,9 +1,11 @@
 """``harness diagnose "QUESTION"``: one diagnosis end to end on the embedded default.
 
-Starts a local Ray instance (two CPUs, no dashboard), a pool of one pre-warmed RunActor
-whose deps are the embedded deployment (bundled demo incident, offline demo model,
-fakeredis, SQLite), shows the run's progress and prints the released result. ``--json``
-prints only the released result (it carries ``kind`` and ``run_id``).
+Starts a local Ray instance (two CPUs, no dashboard; ``--address`` joins a cluster instead), a
+pool of one pre-warmed RunActor whose deps are the embedded deployment (bundled demo incident,
+offline demo model, fakeredis, SQLite), shows the run's progress and prints the released
+result. ``--json`` prints only the released result (it carries ``kind`` and ``run_id``). The
+run is on the durable record before the command exits (``harness runs``, ``harness trace``);
+a run the audit does not hold is named on stderr.
 
 With ``--workspace`` or the part flags (``--logs``, ``--db``, ``--sql-policy``, ``--runbooks``;
 see :mod:`serve.cli.workspace_args`) the run investigates the user's own world instead, through
@@ -26,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 from rich.markup import escape
 
 from harness.demo import WINDOW_END
+from serve.cli.audit import report_unrecorded
 from serve.cli.workspace_args import add_workspace_arguments, workspace_from_args
 
 if TYPE_CHECKING:
@@ -67,6 +70,12 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--deadline-s", type=float, default=None, metavar="N", help="run deadline in seconds"
     )
+    parser.add_argument(
+        "--address",
+        default=None,
+        metavar="ADDR",
+        help="join this Ray cluster (auto, host:port, ray://…) instead of starting a local one",
+    )
     add_workspace_arguments(parser)
     parser.set_defaults(handler=_handle, deps_factory=None)
 
@@ -76,8 +85,12 @@ async def diagnose(
     deps_factory: Callable[[], RunDeps] | None = None,
     *,
     on_progress: Callable[[RunSnapshot], None] | None = None,
-) -> ReleasedResult:
+) -> tuple[ReleasedResult, int]:
     """Run one request on a one-actor pool; Ray must be initialised.
+
+    Returns:
+        The released result, and how many records the pool could not have written before
+        its actor went away (closing the pool has each actor write its runs' records).
 
     Args:
         request: What to diagnose.
@@ -88,16 +101,17 @@ async def diagnose(
     from harness.settings import Settings
 
     settings = Settings()
-    async with RunPool(
+    pool = RunPool(
         settings.pool_size, settings.runs_per_actor, deps_factory, name_prefix="cli-run-actor"
-    ) as pool:
+    )
+    async with pool:
         run_id = await pool.submit(request)
         done = asyncio.ensure_future(pool.result(run_id))
         while not done.done():
             if on_progress is not None:
                 on_progress(await pool.status(run_id))
             await asyncio.wait({done}, timeout=_POLL_INTERVAL_S)
-        return done.result()
+    return done.result(), pool.unrecorded
 
 
 def _utc(text: str) -> datetime:
@@ -133,7 +147,7 @@ def _handle(args: argparse.Namespace) -> int:
         from actors.deps import EmbeddedDepsFactory
 
         factory = EmbeddedDepsFactory(workspace=workspace)
-    with local_ray(num_cpus=2):
+    with local_ray(num_cpus=2, address=args.address):
         result = _run(request, args, factory, workspace)
     return 0 if result.kind in _SUCCESS_KINDS else 1
 
@@ -155,8 +169,9 @@ def _run(
     from rich.console import Console
 
     if args.json:
-        result = asyncio.run(diagnose(request, factory))
+        result, unrecorded = asyncio.run(diagnose(request, factory))
         print(json.dumps(result.model_dump(mode="json"), ensure_ascii=False))
+        report_unrecorded([result.run_id], pool_unrecorded=unrecorded)
         return result
     console = Console()
     console.print(f'[bold]Diagnosis Harness[/bold] — "{escape(request.question)}"')
@@ -175,8 +190,10 @@ def _run(
                 f"model calls {snapshot.model_calls or 0}"
             )
 
-        result = asyncio.run(diagnose(request, factory, on_progress=show))
+        result, unrecorded = asyncio.run(diagnose(request, factory, on_progress=show))
     _render(console, result)
+    # A run the audit does not hold is named, not silently missing from `harness runs`.
+    report_unrecorded([result.run_id], pool_unrecorded=unrecorded)
     return result
 
 

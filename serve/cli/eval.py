@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from rich.markup import escape
 
+from serve.cli.audit import report_unrecorded
 from serve.cli.workspace_args import add_workspace_arguments, workspace_from_args
 
 if TYPE_CHECKING:
@@ -312,6 +313,7 @@ def _record(args: argparse.Namespace) -> int:
         f"recorded {recorded.result.kind} with {recorded.responses} backend responses "
         f"into {escape(str(recorded.folder))}"
     )
+    report_unrecorded([recorded.result.run_id], pool_unrecorded=recorded.unrecorded)
     return 0
 
 

@@ -12,6 +12,7 @@ from pydantic import BaseModel
 
 from actors.eval_executor import CaseExecutor
 from actors.eval_record import record_case
+from harness.adapters.audit_sql import open_audit_store
 from harness.errors import BackendError, ErrorCode
 from harness.eval.case import load_cases
 from harness.eval.replay import RecordedResponse, Recording, RecordingBackend, ReplayBackend
@@ -117,6 +118,14 @@ def test_record_redacts_secrets_and_the_case_replays(tmp_path: Path) -> None:
     )
 
     assert recorded.responses >= 1
+    # An operator's live run: on the durable audit by the time the recording returns.
+    assert recorded.unrecorded == 0
+    store = open_audit_store()
+    try:
+        stored = asyncio.run(store.run(recorded.result.run_id))
+    finally:
+        store.close()
+    assert stored is not None and stored.result_kind == recorded.result.kind
     files = sorted(p.name for p in case_dir.iterdir())
     assert files == ["case.toml", "recording.json"]
     for file in case_dir.iterdir():

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from harness.audit import RunRecord
+from harness.audit import RunRecord, drain_sink
 from harness.audit_writer import (
     AuditWriter,
     AuditWriterEvent,
@@ -120,6 +120,36 @@ def test_close_writes_what_is_queued_and_refuses_later_records() -> None:
     stats = scenario(body)
     assert (stats.written_records, stats.accepted_records) == (1, 1)
     assert (stats.dropped_records, stats.dropped_rows) == drops(DropReason.CLOSED, 1)
+
+
+def test_drain_writes_what_is_queued_without_waiting_for_the_interval_and_keeps_accepting() -> None:
+    async def body(writer: AuditWriter, store: InMemoryAuditStore, clock: FakeClock) -> None:
+        first, later = records(2)
+        await writer.record(first)
+        assert await drain_sink(writer, timeout_s=5.0) == 0
+        assert ids(store) == ["run-0"]
+        await writer.record(later)  # a drain is no close: the writer goes on
+        assert await writer.drain(5.0) == 0
+        assert ids(store) == ["run-0", "run-1"]
+
+    stats = scenario(body, flush_interval_s=60.0)
+    assert (stats.written_records, stats.accepted_records) == (2, 2)
+
+
+def test_a_drain_that_times_out_counts_the_records_still_queued() -> None:
+    async def body(writer: AuditWriter, store: InMemoryAuditStore, clock: FakeClock) -> None:
+        store.hold()
+        for record in records(3):
+            await writer.record(record)
+        draining = asyncio.ensure_future(writer.drain(2.0))
+        await until(lambda: store.waiting == 1)
+        clock.advance(2.0)
+        assert await draining == 3  # the batch held in the store's write counts too
+        store.release()
+        assert await writer.drain(2.0) == 0
+        assert ids(store) == ["run-0", "run-1", "run-2"]
+
+    scenario(body, flush_interval_s=60.0)
 
 
 def test_a_hung_store_never_blocks_record_and_records_keep_queuing() -> None:

@@ -19,6 +19,7 @@ from harness.ingress import RunRequest
 from harness.settings import Settings
 from harness.trace import TraceEvent
 from serve.cli import main
+from serve.cli.audit import report_unrecorded
 
 
 class _Keep:
@@ -130,7 +131,10 @@ def test_purge_deletes_expired_reasoning_only_and_reports_the_count(
     n_expired = len(expired[0].reasoning)
     assert n_expired > 0
     assert main(["purge", "--json"]) == 0
-    assert json.loads(capsys.readouterr().out) == {"reasoning_rows_deleted": n_expired}
+    assert json.loads(capsys.readouterr().out) == {
+        "reasoning_rows_deleted": n_expired,
+        "runs_deleted": 0,
+    }
     assert main(["purge"]) == 0  # nothing left to purge; run again, same answer
     assert "purged 0 expired" in capsys.readouterr().out
     store = SqlAuditStore.open(audit_url)
@@ -138,6 +142,29 @@ def test_purge_deletes_expired_reasoning_only_and_reports_the_count(
         assert asyncio.run(store.reasoning(expired[0].run.run_id)) == []
         assert len(asyncio.run(store.reasoning(kept[0].run.run_id))) == len(kept[0].reasoning)
         assert asyncio.run(store.run(expired[0].run.run_id)) is not None  # metadata is kept
+    finally:
+        store.close()
+
+
+def test_purge_deletes_runs_past_the_audit_retention_with_all_their_rows(
+    audit_url: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    old, new = _runs([INCIDENT_QUESTION, INCIDENT_QUESTION])
+    aged = old.model_copy(
+        update={
+            "run": old.run.model_copy(update={"created_at": old.run.created_at - timedelta(days=8)})
+        }
+    )
+    _store([aged, new], audit_url)
+    monkeypatch.setenv("HARNESS_AUDIT_RETENTION_DAYS", "7")
+    assert main(["purge", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["runs_deleted"] == 1
+    store = SqlAuditStore.open(audit_url)
+    try:
+        assert asyncio.run(store.run(old.run.run_id)) is None
+        assert asyncio.run(store.timeline(old.run.run_id)) == []
+        assert asyncio.run(store.run(new.run.run_id)) == new.run
+        assert len(asyncio.run(store.timeline(new.run.run_id))) == len(new.trace)
     finally:
         store.close()
 
@@ -151,3 +178,16 @@ def test_an_unreachable_audit_database_is_one_line_naming_the_class_only(
     err = capsys.readouterr().err
     assert "audit database unavailable" in err and "OperationalError" in err
     assert "s3cr3t" not in err and "127.0.0.1" not in err and "Traceback" not in err
+
+
+def test_a_run_the_audit_does_not_hold_is_named_on_stderr_and_counted(
+    audit_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (record,) = _runs([INCIDENT_QUESTION])
+    _store([record], audit_url)
+    assert report_unrecorded([record.run.run_id]) == 0
+    assert capsys.readouterr().err == ""
+    assert report_unrecorded([record.run.run_id, "run-never-written"]) == 1
+    err = capsys.readouterr().err
+    assert "1 run(s) not recorded" in err and "run-never-written" in err
+    assert record.run.run_id not in err
