@@ -61,7 +61,7 @@ from serve.models import (
     TraceResponse,
 )
 from serve.openapi import publish_maxima
-from serve.sse import progress_stream
+from serve.sse import MAX_EVENT_ID, progress_stream
 
 __all__ = ["API_VERSION", "build_app"]
 
@@ -114,7 +114,7 @@ async def _caller(
     """The authenticated caller, its request counted against its quota."""
     deps: ApiDeps = request.app.state.deps
     headers = request.headers
-    holder = deps.keys.authenticate(headers.get("authorization"), headers.get("x-api-key"))
+    holder = deps.keys.authenticate(headers.getlist("authorization"), headers.getlist("x-api-key"))
     retry_after_s = await deps.limiter.hit(
         holder.principal.id,
         limit=holder.rate_limit or deps.limits.rate_limit,
@@ -262,7 +262,7 @@ def build_app(deps: ApiDeps) -> FastAPI:
         last_event_id: Annotated[
             str,
             Header(
-                pattern=r"^[0-9]{0,12}$",
+                pattern=rf"^[0-9]{{0,{len(str(MAX_EVENT_ID))}}}$",
                 description="Resume after this event id (SSE reconnect); empty: from the start.",
             ),
         ] = "",

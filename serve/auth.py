@@ -22,7 +22,7 @@ import hashlib
 import hmac
 import re
 import secrets
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from harness.errors import AccessRefused, ErrorCode
@@ -82,14 +82,23 @@ class KeyRing:
     def __len__(self) -> int:
         return len(self._by_digest)
 
-    def authenticate(self, authorization: str | None, api_key: str | None) -> Keyholder:
+    def authenticate(
+        self, authorization: str | Sequence[str] | None, api_key: str | Sequence[str] | None
+    ) -> Keyholder:
         """The keyholder of the presented key.
+
+        Args:
+            authorization: The ``Authorization`` header's value, or every value it was sent
+                with.
+            api_key: The same of ``X-API-Key``.
 
         Raises:
             AccessRefused: UNAUTHENTICATED when no key, a malformed one or an unknown one was
-                presented (one answer for all three), and when both headers were: a request
-                carries one credential, so that a stray or forged second one is never ignored.
+                presented (one answer for all three), and when two were: both headers, or one
+                header twice. A request carries one credential, so that a stray or forged
+                second one is never ignored, whichever comes first.
         """
+        authorization, api_key = _one(authorization), _one(api_key)
         if authorization is not None and api_key is not None:
             raise AccessRefused(ErrorCode.UNAUTHENTICATED, "two credentials")
         key = api_key
@@ -103,3 +112,12 @@ class KeyRing:
         if found is None or not hmac.compare_digest(found[0].key_sha256, digest):
             raise AccessRefused(ErrorCode.UNAUTHENTICATED, "unknown key")
         return found[1]
+
+
+def _one(values: str | Sequence[str] | None) -> str | None:
+    """The header's one value; two or more refuse the request."""
+    if values is None or isinstance(values, str):
+        return values
+    if len(values) > 1:
+        raise AccessRefused(ErrorCode.UNAUTHENTICATED, "a credential header sent twice")
+    return values[0] if values else None

@@ -14,6 +14,15 @@ The proxy also answers some requests itself, in plain text: back-pressure (429, 
 limit), a timeout (408), no replica (503). :class:`ServeEdge` rewrites those into the API's
 error body, with the status of the code's row in :data:`serve.errors.HTTP_STATUS`, keeping
 ``Retry-After``.
+
+And the proxy has routes of its own, outside the API and its keys: ``/-/routes`` (the route
+table) and ``/-/healthz``. :class:`ServeEdge` answers every ``/-/`` path with the API's 404,
+but ``/-/healthz`` asked from the proxy's own host (a Kubernetes probe runs inside the pod):
+operators probe the API's documented ``/healthz`` and ``/readyz``.
+
+What no middleware can reach: a request the HTTP server cannot parse (a malformed
+``Content-Length``, a broken request line) is refused by uvicorn itself with a plain-text 400
+before any ASGI code runs; no body is read and no route is reached (docs/http-api.md).
 """
 
 from __future__ import annotations
@@ -60,9 +69,18 @@ def _header(headers: Any, name: bytes) -> bytes | None:
     return None
 
 
+_LOOPBACK = frozenset({"127.0.0.1", "::1", "localhost"})
+
+
+def _local(scope: Scope) -> bool:
+    """Whether the request came from the proxy's own host."""
+    client = scope.get("client") or ("", 0)
+    return str(client[0]) in _LOOPBACK
+
+
 class ServeEdge:
     """Inside Serve's proxy: drop the client's control headers; give Serve's own plain-text
-    error responses the API's error body."""
+    error responses the API's error body; keep the proxy's own routes to itself."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -70,6 +88,10 @@ class ServeEdge:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
+            return
+        path = scope.get("path", "")
+        if path.startswith("/-/") and not (path == "/-/healthz" and _local(scope)):
+            await error_response(ErrorCode.NOT_FOUND)(scope, receive, send)
             return
         scope = dict(scope)
         scope["headers"] = [(k, v) for k, v in scope["headers"] if k.lower() not in CONTROL_HEADERS]

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import logging
 import math
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -159,16 +160,32 @@ async def _validation_error(request: Request, exc: Exception) -> JSONResponse:
 
 
 def schema_message(errors: Sequence[Any]) -> str:
-    """Where a request broke the schema: field locations and error kinds, never values."""
+    """Where a request broke the schema: field locations and error kinds, never values.
+
+    A location names only what the schema declares: the name of a field the schema does not
+    know is the caller's own text (a key shaped like a secret comes back otherwise), so it is
+    shown as ``(unknown field)``; a part that is no plain name is shown as ``(…)``.
+    """
     issues = []
     for error in list(errors)[:_MAX_ISSUES]:
-        loc = ".".join(str(part)[:_MAX_LOC_CHARS] for part in error.get("loc", ()))
+        parts = [_loc_part(part) for part in error.get("loc", ())]
+        if error.get("type") == "extra_forbidden" and parts:
+            parts[-1] = "(unknown field)"
+        loc = ".".join(parts)
         issues.append(f"{loc}: {error.get('type', 'invalid')}")
     more = len(errors) - len(issues)
     text = "; ".join(issues) + (f"; and {more} more" if more > 0 else "")
     return f"{PUBLIC_MESSAGES[ErrorCode.INVALID_REQUEST]} ({text})"
 
 
+def _loc_part(part: object) -> str:
+    if isinstance(part, int):
+        return str(part)
+    text = str(part)
+    return text if _NAME.fullmatch(text) else "(…)"
+
+
+_NAME = re.compile(rf"[A-Za-z_][A-Za-z0-9_\-]{{0,{_MAX_LOC_CHARS - 1}}}")
 _HTTP_CODES = {404: ErrorCode.NOT_FOUND, 405: ErrorCode.METHOD_NOT_ALLOWED}
 
 

@@ -12,12 +12,13 @@ import re
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field
 
-from harness.ingress import RunLimits
+from harness.ingress import AS_OF_YEAR_PATTERN, RunLimits, check_as_of, check_readable
 from harness.models import Component
 from harness.reasoning import ReasoningEntry
 from harness.run_view import RunSummary
+from harness.text import INVISIBLE
 from harness.trace import TraceEvent
 
 __all__ = [
@@ -35,8 +36,14 @@ __all__ = [
 SESSION_ID_PATTERN = r"^[A-Za-z0-9_.:-]{1,64}$"
 RUN_ID_PATTERN = r"^run-[0-9a-f]{20}$"
 # A character that is white space neither to Python's ``str.strip`` nor to a JSON Schema
-# validator's ``\s`` (ECMA-262): a question the schema accepts is never blank once stripped.
-_NOT_BLANK = r"[^\s\x1c-\x1f\x85\ufeff]"
+# validator's ``\s`` (ECMA-262), nor renders as nothing (zero-width and other invisible
+# characters of the Basic Multilingual Plane; a schema pattern keeps to it, and the tag
+# characters above it are refused by the model's own check): a question the schema accepts is
+# never blank once stripped.
+_NOT_BLANK = r"[^\s\x1c-\x1f\x85" + "".join(c for c in sorted(INVISIBLE) if ord(c) <= 0xFFFF) + "]"
+# An RFC 3339 date-time with its offset, in the years a run's "now" may have: the published
+# schema states the span as this pattern, so a client that follows it is never refused.
+AS_OF_PATTERN = rf"^{AS_OF_YEAR_PATTERN}-\d{{2}}-\d{{2}}[Tt]\d{{2}}:\d{{2}}:\d{{2}}(\.\d+)?([Zz]|[+-]\d{{2}}:\d{{2}})$"
 _RFC3339 = re.compile(r"^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$")
 
 
@@ -46,10 +53,18 @@ def _rfc3339(value: Any) -> Any:
         return value
     if not isinstance(value, str) or _RFC3339.fullmatch(value) is None:
         raise ValueError("expected an RFC 3339 date-time with an offset")
-    return datetime.fromisoformat(value)
+    # RFC 3339 allows a lower-case "t" and "z"; Python reads only the upper-case ones.
+    return datetime.fromisoformat(value.upper())
 
 
 Rfc3339 = Annotated[datetime, BeforeValidator(_rfc3339)]
+
+
+def _as_of_schema(schema: dict[str, Any]) -> None:
+    """Publish the span of years on the date-time branch of ``as_of``'s schema."""
+    for branch in schema.get("anyOf", [schema]):
+        if branch.get("format") == "date-time":
+            branch["pattern"] = AS_OF_PATTERN
 
 
 class DiagnosisCreate(BaseModel):
@@ -57,11 +72,13 @@ class DiagnosisCreate(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid", strict=True, str_strip_whitespace=True)
 
-    question: str = Field(
+    question: Annotated[str, AfterValidator(check_readable)] = Field(
         min_length=1,
         max_length=4000,
         pattern=_NOT_BLANK,
-        description="The operator's question (not blank; surrounding white space is dropped).",
+        description=(
+            "The operator's question (something visible; surrounding white space is dropped)."
+        ),
     )
     session_id: str = Field(
         pattern=SESSION_ID_PATTERN, description="The conversation the run belongs to."
@@ -75,9 +92,13 @@ class DiagnosisCreate(BaseModel):
     limits: RunLimits | None = Field(
         default=None, description="Budget limits, each up to the server's maximum."
     )
-    as_of: Rfc3339 | None = Field(
+    as_of: Annotated[Rfc3339 | None, AfterValidator(check_as_of)] = Field(
         default=None,
-        description="'Now' of the investigation (RFC 3339, with offset); default: the server's clock.",
+        description=(
+            "'Now' of the investigation (RFC 3339, with offset; years 1970 to 2261); default: "
+            "the server's clock."
+        ),
+        json_schema_extra=_as_of_schema,
     )
     wait: bool = Field(
         default=False,

@@ -13,7 +13,8 @@ grows, and it means the same on every replica, so a client that reconnects anywh
 ``Last-Event-ID: n`` gets the first view past *n* (views are states, not deltas: nothing older
 is needed). A terminal view carries the run's final ``sequence_no``, fixed when the run
 pool settled the run (``actors.desk.RunDesk``), so its id is the same on every read; it is
-always sent, even to a client that has seen that id (its id is then one past the client's).
+always sent, even to a client that has seen that id (its id is then one past the client's, up
+to :data:`MAX_EVENT_ID`).
 
 The stream watches the run and never owns it: each step is one ``watch`` call on the run desk,
 which only reads. When the client goes away, Serve cancels the request and with it the pending
@@ -29,10 +30,13 @@ from harness.ports import Clock
 from harness.run_view import RunView
 from serve.plane import RunPlane
 
-__all__ = ["RETRY_MS", "progress_stream"]
+__all__ = ["MAX_EVENT_ID", "RETRY_MS", "progress_stream"]
 
 RETRY_MS = 2000
 """Reconnect delay the stream asks of EventSource clients."""
+MAX_EVENT_ID = 10**12 - 1
+"""The largest event id, and the largest ``Last-Event-ID`` the route admits (12 digits): a
+stream never sends an id its route would refuse on reconnect."""
 
 
 def _frame(event: str, event_id: int, view: RunView) -> bytes:
@@ -57,7 +61,7 @@ async def progress_stream(
     while True:
         sequence_no = view.progress.sequence_no or 0
         if view.terminal:
-            yield _frame("result", max(sequence_no, after + 1), view)
+            yield _frame("result", min(max(sequence_no, after + 1), MAX_EVENT_ID), view)
             return
         now = clock.monotonic()
         if sequence_no > after:

@@ -11,7 +11,12 @@ from serve.edge import BodyLimit, ServeEdge, proxy_middlewares
 
 
 def _call(
-    app: Any, *, headers: list[tuple[bytes, bytes]], body: list[bytes] | None = None
+    app: Any,
+    *,
+    headers: list[tuple[bytes, bytes]],
+    body: list[bytes] | None = None,
+    path: str = "/",
+    client: tuple[str, int] | None = ("127.0.0.1", 50000),
 ) -> list[dict[str, Any]]:
     sent: list[dict[str, Any]] = []
     chunks = list(body or [b""])
@@ -25,7 +30,7 @@ def _call(
     async def send(message: dict[str, Any]) -> None:
         sent.append(message)
 
-    scope = {"type": "http", "method": "POST", "path": "/", "headers": headers}
+    scope = {"type": "http", "method": "POST", "path": path, "headers": headers, "client": client}
     asyncio.run(app(scope, receive, send))
     return sent
 
@@ -113,3 +118,19 @@ def test_a_body_over_the_limit_is_refused_declared_or_chunked() -> None:
             {"error_code": "PAYLOAD_TOO_LARGE", "message": "the request body is too large"},
         )
     assert within[-1]["body"] == b"1234567890"  # read once, replayed whole
+
+
+def test_the_proxys_own_routes_answer_404_but_the_health_probe_from_the_node_itself() -> None:
+    inner = _plain(200)
+    for path, client in [
+        ("/-/routes", ("127.0.0.1", 1)),
+        ("/-/routes", ("10.0.0.5", 1)),
+        ("/-/healthz", ("10.0.0.5", 1)),
+        ("/-/healthz", None),
+        ("/-/anything", ("::1", 1)),
+    ]:
+        status, _, body = _body(_call(ServeEdge(inner), headers=[], path=path, client=client))
+        assert (status, body["error_code"]) == (404, "NOT_FOUND"), (path, client)
+    for client in [("127.0.0.1", 1), ("::1", 1)]:
+        sent = _call(ServeEdge(inner), headers=[], path="/-/healthz", client=client)
+        assert sent[0]["status"] == 200  # the probe KubeRay runs inside the pod
