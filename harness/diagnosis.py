@@ -97,6 +97,8 @@ class DiagnosisRun:
             owner=request.owner,
             analysis_id=request.analysis_id or f"an-{run_id.removeprefix('run-')}",
         )
+        self.as_of = request.as_of or self.run.created_at
+        """'Now' of the investigation: the request's, else when the run opened."""
         self.budget = RunBudget(_capped(deps.budgets, request.limits))
         self.trace = TraceRecorder(run_id=run_id, clock=deps.clock)
         self.boundary = ToolBoundary(
@@ -118,6 +120,8 @@ class DiagnosisRun:
             retry=deps.retry,
             settings=deps.component_settings,
             trace=self.trace,
+            as_of=self.as_of,
+            datasource=deps.datasource,
         )
         self.release_policy = deps.release or ReleasePolicy(store=deps.store, content=deps.content)
         self.result: ReleasedResult | None = None
@@ -300,7 +304,7 @@ class DiagnosisRun:
             agent = DiagnosisAgent(
                 caller=self.caller, boundary=self.boundary, datasource=self.deps.datasource
             )
-            outcome = await agent.run(question, as_of=self.request.as_of or self.deps.clock.now())
+            outcome = await agent.run(question, as_of=self.as_of)
             self.phase = RunPhase.RELEASING
             return await self.release_policy.release(self._release_context(), outcome)
         self.phase = RunPhase.ANSWERING

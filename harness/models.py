@@ -11,12 +11,16 @@ when absent — never estimated.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from datetime import datetime
 from enum import Enum
 from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
 __all__ = [
+    "SIGNAL_HEADERS",
+    "CallSignal",
     "ChatMessage",
     "Component",
     "ModelClient",
@@ -93,6 +97,54 @@ class OutputSchema(_Model):
         return cls(name=name or model.__name__, json_schema=model.model_json_schema())
 
 
+class CallSignal(_Model):
+    """What the harness tells a model endpoint about a call beside its messages.
+
+    Sent as HTTP headers (:data:`SIGNAL_HEADERS`, rendered by :meth:`headers`) on every call;
+    an OpenAI-compatible provider ignores them. A model that answers by rules — the offline
+    demo model — learns from them which component calls and for which run, never from the
+    wording of a prompt (a reworded prompt must not change what it answers).
+    """
+
+    component: Component = Field(description="The calling component.")
+    analysis_id: str | None = Field(default=None, description="The run's analysis id.")
+    as_of: datetime | None = Field(default=None, description="'Now' of the investigation.")
+    datasource: str | None = Field(
+        default=None, description="The logical datasource the agent is told to query."
+    )
+
+    def headers(self) -> dict[str, str]:
+        """The signal as headers (unset fields left out)."""
+        values = {
+            "component": self.component.value,
+            "analysis_id": self.analysis_id,
+            "as_of": self.as_of.isoformat() if self.as_of is not None else None,
+            "datasource": self.datasource,
+        }
+        return {SIGNAL_HEADERS[k]: v for k, v in values.items() if v is not None}
+
+    @classmethod
+    def from_headers(cls, headers: Mapping[str, str]) -> CallSignal | None:
+        """The signal a request carried (header names in any case); None without a valid
+        component header."""
+        lowered = {k.lower(): v for k, v in headers.items()}
+        values = {k: lowered.get(name.lower()) for k, name in SIGNAL_HEADERS.items()}
+        try:
+            return cls.model_validate({k: v for k, v in values.items() if v is not None})
+        except ValueError:
+            return None
+
+
+SIGNAL_HEADERS: Mapping[str, str] = {
+    "component": "X-Harness-Component",
+    "analysis_id": "X-Harness-Analysis-Id",
+    "as_of": "X-Harness-As-Of",
+    "datasource": "X-Harness-Datasource",
+}
+"""The header that carries each field of :class:`CallSignal` (documented in docs/
+architecture.md)."""
+
+
 class ModelRequest(_Model):
     """One model call: what goes in, and the caps the harness imposes."""
 
@@ -105,6 +157,18 @@ class ModelRequest(_Model):
     output_schema: OutputSchema | None = Field(
         default=None, description="With json_mode: the schema the object must follow."
     )
+    analysis_id: str | None = Field(default=None, description="The run's analysis id.")
+    as_of: datetime | None = Field(default=None, description="'Now' of the investigation.")
+    datasource: str | None = Field(default=None, description="The agent's datasource.")
+
+    def signal(self) -> CallSignal:
+        """What the endpoint is told about this call beside its messages."""
+        return CallSignal(
+            component=self.component,
+            analysis_id=self.analysis_id,
+            as_of=self.as_of,
+            datasource=self.datasource,
+        )
 
 
 class ModelReply(_Model):

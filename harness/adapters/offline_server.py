@@ -83,7 +83,9 @@ def _handler(model: OfflineDemoModel) -> type[BaseHTTPRequestHandler]:
 
         def _serve(self, body: bytes) -> None:
             try:
-                status, payload = handle(model, self.command, self.path, body)
+                status, payload = handle(
+                    model, self.command, self.path, body, dict(self.headers.items())
+                )
             except Exception:  # a rules defect must not kill the server; the client sees a 500
                 log.exception("offline model failed")
                 status, payload = 500, {"error": {"type": "server_error", "message": "failed"}}

@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Mapping
 from typing import Any
 
 import httpx
 import openai
 
+from harness.models import CallSignal
 from harness.offline import OFFLINE_MODEL_NAME, OfflineDemoModel, OfflineRequestError
 
 __all__ = ["OFFLINE_BASE_URL", "OfflineModelTransport", "handle", "offline_openai_client"]
@@ -24,9 +26,14 @@ OFFLINE_API_KEY = "offline-demo"
 
 
 def handle(
-    model: OfflineDemoModel, method: str, path: str, body: bytes
+    model: OfflineDemoModel,
+    method: str,
+    path: str,
+    body: bytes,
+    headers: Mapping[str, str] | None = None,
 ) -> tuple[int, dict[str, Any]]:
-    """One HTTP exchange with the offline model: (status, JSON body)."""
+    """One HTTP exchange with the offline model: (status, JSON body). The request's
+    ``X-Harness-*`` headers say which component calls (:class:`~harness.models.CallSignal`)."""
     route = "/" + path.split("?", 1)[0].strip("/")
     if method == "GET" and route == "/v1/models":
         return 200, {
@@ -43,7 +50,8 @@ def handle(
         request = json.loads(body or b"null")
         if isinstance(request, dict) and request.get("stream"):
             return 400, _error("invalid_request_error", "streaming is not supported")
-        return 200, model.complete(request, created=int(time.time()))
+        signal = CallSignal.from_headers(headers or {})
+        return 200, model.complete(request, signal=signal, created=int(time.time()))
     except (ValueError, OfflineRequestError):
         return 400, _error("invalid_request_error", "not a chat-completions request")
 
@@ -60,7 +68,9 @@ class OfflineModelTransport(httpx.AsyncBaseTransport):
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
         body = await request.aread()
-        status, payload = handle(self.model, request.method, request.url.path, body)
+        status, payload = handle(
+            self.model, request.method, request.url.path, body, dict(request.headers)
+        )
         return httpx.Response(status, json=payload, request=request)
 
 

@@ -80,7 +80,9 @@ class OpenAIModelClient:
                 content=pydantic_core.to_json(
                     render_body(request, self.model, self.structured_output)
                 ),
-                options={"timeout": request.timeout_s},
+                # Which component calls, for which run (CallSignal): providers ignore the
+                # headers; the offline model answers by them, never by a prompt's wording.
+                options={"timeout": request.timeout_s, "headers": request.signal().headers()},
             )
             return _reply(json.loads(content))
         except openai.APITimeoutError:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any, Literal, TypeVar, overload
 
 from harness.budget import RunBudget
@@ -58,6 +59,10 @@ class ModelCaller:
     retry: RetryPolicy = field(default_factory=RetryPolicy)
     settings: Mapping[Component, ComponentSettings] = field(default_factory=dict)
     trace: TraceRecorder | None = None
+    as_of: datetime | None = None
+    """'Now' of the investigation, told to the endpoint with each call (see CallSignal)."""
+    datasource: str | None = None
+    """The datasource the agent is told to query, told to the endpoint the same way."""
     reasoning: list[ReasoningNote] = field(default_factory=list)
     """One note per answered or failed attempt, for the reasoning audit (never traced)."""
     _rounds: dict[Component, int] = field(default_factory=dict)
@@ -171,6 +176,9 @@ class ModelCaller:
             timeout_s=timeout_s,
             json_mode=json_mode or output_schema is not None,
             output_schema=output_schema,
+            analysis_id=self.run.analysis_id or None,
+            as_of=self.as_of,
+            datasource=self.datasource,
         )
         client = self.models[component]
         t0 = self.clock.monotonic()

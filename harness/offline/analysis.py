@@ -21,6 +21,7 @@ import re
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
+from harness.models import CallSignal
 from harness.observation import (
     EvidenceBlock,
     LogsObservation,
@@ -64,9 +65,6 @@ _MAX_SYMPTOMS = 3
 _MIN_SHARE = 0.2
 _SEVERITY = {"TRACE": 0, "DEBUG": 1, "INFO": 2, "WARN": 3, "WARNING": 3, "ERROR": 4, "FATAL": 5}
 _ROLLBACK = re.compile(r"\b(revert|roll ?back|rollback|restore)\b", re.I)
-_AS_OF = re.compile(r"Current time:\s*(\d{4}-\d{2}-\d{2}T[0-9:.]+(?:Z|[+-]\d{2}:?\d{2})?)")
-_DATASOURCE = re.compile(r"Datasource for query_mysql:\s*([A-Za-z0-9_.-]*[A-Za-z0-9_-])")
-_ANALYSIS_ID = re.compile(r'"analysis_id":\s*"([^"]+)"')
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -78,16 +76,12 @@ class AgentContext:
     datasource: str
 
 
-def agent_context(system: str, fallback_now: datetime) -> AgentContext:
-    """Read analysis_id, current time and datasource from the agent's system prompt."""
-    analysis = _ANALYSIS_ID.search(system)
-    as_of = _AS_OF.search(system)
-    datasource = _DATASOURCE.search(system)
-    now = parse_timestamp(as_of.group(1)) if as_of else None
+def agent_context(signal: CallSignal, fallback_now: datetime) -> AgentContext:
+    """The run's analysis_id, "now" and datasource, as the call's signal names them."""
     return AgentContext(
-        analysis_id=analysis.group(1) if analysis else "offline-analysis",
-        now=now or fallback_now,
-        datasource=datasource.group(1) if datasource else "default",
+        analysis_id=signal.analysis_id or "offline-analysis",
+        now=signal.as_of or fallback_now,
+        datasource=signal.datasource or "default",
     )
 
 

@@ -1,7 +1,8 @@
 """The offline demo model: a chat-completions request body in, a chat-completions response out.
 
-It is *not* a language model. It identifies the calling component from the system prompt and
-answers by rules (:mod:`harness.offline.answers`, :mod:`harness.offline.investigation`,
+It is *not* a language model. It learns which component calls, for which run, from the call's
+signal (:class:`~harness.models.CallSignal`: the ``X-Harness-*`` headers every model call of the
+harness carries), never from the wording of a prompt, and answers by rules (:mod:`harness.offline.answers`, :mod:`harness.offline.investigation`,
 :mod:`harness.offline.findings`), deriving every diagnosis from the observations it receives.
 Replies carry ``model = "offline-demo-model"``, a short ``reasoning_content`` naming the rule
 that fired, and a ``usage`` block the model counts itself (characters / 4) — as the provider
@@ -23,6 +24,7 @@ from typing import Any
 
 from harness.clock import SystemClock
 from harness.jsontext import loads_object
+from harness.models import CallSignal, Component
 from harness.offline.analysis import agent_context, analyse
 from harness.offline.answers import (
     OFFLINE_NOTICE,
@@ -43,14 +45,16 @@ OFFLINE_MODEL_NAME = "offline-demo-model"
 USAGE_COUNTED_BY = "offline-demo-model: characters/4"
 _CHARS_PER_TOKEN = 4
 
-# System-prompt phrases that identify each calling component (harness/agent/prompts.py).
-_MARKERS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("router", ("route operator questions", '{"intent"')),
-    ("semantic", ("independent reviewer", '"verdict"')),
-    ("agent", ("diagnosis agent", '"analysis_id"')),
-    ("knowledge", ("how-to questions from the runbooks", "search_knowledge")),
-    ("chat", ("front desk", "about this assistant")),
-)
+# The rules that answer each calling component; the repair round continues the agent's
+# conversation, so the agent's rules answer it.
+_RULES: dict[Component, str] = {
+    Component.ROUTER: "router",
+    Component.SEMANTIC_GUARD: "semantic",
+    Component.DIAGNOSIS_AGENT: "agent",
+    Component.EVIDENCE_REPAIR: "agent",
+    Component.KNOWLEDGE_ANSWER: "knowledge",
+    Component.SYSTEM_CHAT: "chat",
+}
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -73,14 +77,17 @@ class OfflineDemoModel:
     def __init__(self, *, clock: Callable[[], datetime] | None = None) -> None:
         self._clock = clock or SystemClock().now
 
-    def complete(self, body: Any, *, created: int = 0) -> dict[str, Any]:
-        """The chat-completion response for ``body``; OfflineRequestError when it is not one."""
+    def complete(
+        self, body: Any, *, signal: CallSignal | None = None, created: int = 0
+    ) -> dict[str, Any]:
+        """The chat-completion response for ``body``, as the component ``signal`` names asks
+        it (without a signal no rule answers); OfflineRequestError when it is not one."""
         conversation = parse_conversation(body)
-        reply = self.reply(conversation)
+        reply = self.reply(conversation, signal)
         return _render(body, conversation, reply, created)
 
-    def reply(self, conversation: Conversation) -> OfflineReply:
-        component = _component(conversation.system)
+    def reply(self, conversation: Conversation, signal: CallSignal | None) -> OfflineReply:
+        component = _RULES.get(signal.component, "unknown") if signal is not None else "unknown"
         if component == "router":
             intent, rule = route(conversation.question)
             return OfflineReply(content=json.dumps({"intent": intent}), reasoning=f"router: {rule}")
@@ -91,7 +98,8 @@ class OfflineDemoModel:
                 reasoning=f"review: {verdict['verdict']} ({len(verdict['issues'])} issues)",
             )
         if component == "agent":
-            return self._investigate(conversation)
+            assert signal is not None
+            return self._investigate(conversation, signal)
         if component == "knowledge":
             return _knowledge(conversation)
         if component == "chat":
@@ -100,8 +108,8 @@ class OfflineDemoModel:
         content = json.dumps({"answer": text}) if conversation.json_mode else text
         return OfflineReply(content=content, reasoning="no matching rule")
 
-    def _investigate(self, conversation: Conversation) -> OfflineReply:
-        context = agent_context(conversation.system, self._clock())
+    def _investigate(self, conversation: Conversation, signal: CallSignal) -> OfflineReply:
+        context = agent_context(signal, self._clock())
         analysis = analyse(conversation, context)
         if conversation.last_role == "user" and conversation.final_answer is not None:
             previous = _json_object(conversation.final_answer)
@@ -117,14 +125,6 @@ class OfflineDemoModel:
             reasoning=reason,
             finish_reason="tool_calls",
         )
-
-
-def _component(system: str) -> str:
-    lowered = system.lower()
-    for name, markers in _MARKERS:
-        if any(marker.lower() in lowered for marker in markers):
-            return name
-    return "unknown"
 
 
 def _knowledge(conversation: Conversation) -> OfflineReply:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Callable
+from datetime import UTC, datetime
 from typing import Any
 
 import httpx
@@ -21,6 +22,7 @@ from harness.adapters.openai_model import (
 )
 from harness.errors import ErrorCode, ModelError
 from harness.models import (
+    CallSignal,
     ChatMessage,
     Component,
     ModelReply,
@@ -140,7 +142,8 @@ def test_the_request_bytes_equal_the_sdks_own_argument_path(
 ) -> None:
     """The body is serialised by the adapter (the SDK's per-call transform and encoder are
     skipped); on the wire the request is byte for byte, headers included, what passing
-    messages, tools and response_format to ``chat.completions.create`` sends."""
+    messages, tools, response_format and the call signal's headers to
+    ``chat.completions.create`` sends."""
     reply = completion({"role": "assistant", "content": "{}"})
     recorder = Recorder(lambda r: httpx.Response(200, json=reply))
     schema = OutputSchema(name="Route", json_schema={"type": "object", "properties": {}})
@@ -162,6 +165,7 @@ def test_the_request_bytes_equal_the_sdks_own_argument_path(
             max_tokens=req.max_tokens,
             timeout=req.timeout_s,
             response_format=render_response_format(req, structured) or openai.NOT_GIVEN,
+            extra_headers=req.signal().headers(),
         )
 
     asyncio.run(both())
@@ -401,3 +405,19 @@ def test_the_router_draft_and_verdict_schemas_reach_the_model() -> None:
         "SUPPORTED",
         "UNSUPPORTED",
     ]
+
+
+def test_every_call_tells_the_endpoint_which_component_calls_for_which_run() -> None:
+    reply = completion({"role": "assistant", "content": "{}"})
+    recorder = Recorder(lambda r: httpx.Response(200, json=reply))
+    as_of = datetime(2026, 11, 2, 15, 0, tzinfo=UTC)
+    req = request(analysis_id="an-7", as_of=as_of, datasource="shop-primary")
+    asyncio.run(recorder.client().complete(req))
+    (sent,) = recorder.requests
+    assert {k: v for k, v in sent.headers.items() if k.startswith("x-harness-")} == {
+        "x-harness-component": "DIAGNOSIS_AGENT",
+        "x-harness-analysis-id": "an-7",
+        "x-harness-as-of": "2026-11-02T15:00:00+00:00",
+        "x-harness-datasource": "shop-primary",
+    }
+    assert CallSignal.from_headers(dict(sent.headers)) == req.signal()

@@ -22,7 +22,7 @@ from harness.agent.prompts import (
 )
 from harness.draft import DiagnosisDraft
 from harness.invocation import EvidenceStatus
-from harness.models import ChatMessage
+from harness.models import CallSignal, ChatMessage, Component
 from harness.observation import (
     ColumnInfo,
     EvidenceBlock,
@@ -53,8 +53,18 @@ DEMO_CATALOG = describe_tables(SqlPolicy.demo())
 # ---------------------------------------------------------------- conversation builders
 
 
+# The call's signal travels beside the body (as the harness's X-Harness-* headers do); these
+# builders keep it under this key, which reply() takes off before the body is answered.
+SIGNAL = "x-test-signal"
+
+
 def body(
-    messages: list[ChatMessage], *, tools: bool = True, catalog: str = DEMO_CATALOG, **extra: Any
+    messages: list[ChatMessage],
+    signal: CallSignal,
+    *,
+    tools: bool = True,
+    catalog: str = DEMO_CATALOG,
+    **extra: Any,
 ) -> dict[str, Any]:
     specs = default_specs(mysql_catalog=catalog)
     return {
@@ -63,7 +73,17 @@ def body(
         "tools": render_tools([s.definition() for s in specs]) if tools else [],
         "max_tokens": 4096,
         **extra,
+        SIGNAL: signal,
     }
+
+
+def signal(component: Component, **run: Any) -> CallSignal:
+    return CallSignal(component=component, **run)
+
+
+AGENT = signal(
+    Component.DIAGNOSIS_AGENT, analysis_id="an-1", as_of=AS_OF, datasource="shop-primary"
+)
 
 
 def agent(*rounds: list[tuple[str, str, dict[str, Any], Any]], stop: bool = False) -> dict:
@@ -86,11 +106,12 @@ def agent(*rounds: list[tuple[str, str, dict[str, Any], Any]], stop: bool = Fals
             messages.append(ChatMessage(role="tool", tool_call_id=cid, content=json.dumps(content)))
     if stop:
         messages.append(ChatMessage(role="user", content=CONTROL_STOP))
-    return body(messages)
+    return body(messages, AGENT)
 
 
 def reply(request: dict[str, Any]) -> dict[str, Any]:
-    return OfflineDemoModel(clock=lambda: AS_OF).complete(request)
+    sent = {k: v for k, v in request.items() if k != SIGNAL}
+    return OfflineDemoModel(clock=lambda: AS_OF).complete(sent, signal=request[SIGNAL])
 
 
 def message(request: dict[str, Any]) -> dict[str, Any]:
@@ -250,17 +271,20 @@ def round2(change: dict[str, Any] | None = CHANGE, deploys: list[dict] | None = 
     ],
 )
 def test_router_intents(question: str, intent: str) -> None:
-    msg = message(body(router_messages(question), tools=False))
+    msg = message(body(router_messages(question), signal(Component.ROUTER), tools=False))
     assert json.loads(msg["content"]) == {"intent": intent}
 
 
 def test_system_chat_is_a_labelled_greeting() -> None:
-    msg = message(body(system_chat_messages("hi"), tools=False))
+    msg = message(body(system_chat_messages("hi"), signal(Component.SYSTEM_CHAT), tools=False))
     assert "offline demo model" in msg["content"] and not msg.get("tool_calls")
 
 
 def test_knowledge_path_searches_once_then_names_the_titles() -> None:
-    first = body(knowledge_messages("How do I fix HikariCP pool exhaustion?"))
+    first = body(
+        knowledge_messages("How do I fix HikariCP pool exhaustion?"),
+        signal(Component.KNOWLEDGE_ANSWER),
+    )
     assert calls_of(first) == [
         ("search_knowledge", {"query": "fix HikariCP pool exhaustion", "top_k": 3})
     ]
@@ -275,7 +299,7 @@ def test_knowledge_path_searches_once_then_names_the_titles() -> None:
 
 
 def test_usage_is_the_models_own_character_count() -> None:
-    request = body(router_messages(QUESTION), tools=False)
+    request = body(router_messages(QUESTION), signal(Component.ROUTER), tools=False)
     response = reply(request)
     prompt = math.ceil(len(json.dumps(request["messages"], ensure_ascii=False) + "[]") / 4)
     completion = math.ceil(len(response["choices"][0]["message"]["content"]) / 4)
@@ -474,7 +498,8 @@ def test_reviewer_checks_citations_and_figures_against_the_evidence() -> None:
         "c_ord": round2()[2][3].model_dump(mode="json"),
     }
     snapshot = json.dumps({"run_id": "r", "records": records})
-    supported = message(body(semantic_messages(QUESTION, draft.model_dump_json(), snapshot)))
+    judge = signal(Component.SEMANTIC_GUARD)
+    supported = message(body(semantic_messages(QUESTION, draft.model_dump_json(), snapshot), judge))
     assert json.loads(supported["content"]) == {"verdict": "SUPPORTED", "issues": []}
     forged = draft.model_copy(
         update={
@@ -484,7 +509,9 @@ def test_reviewer_checks_citations_and_figures_against_the_evidence() -> None:
             ]
         }
     )
-    unsupported = message(body(semantic_messages(QUESTION, forged.model_dump_json(), snapshot)))
+    unsupported = message(
+        body(semantic_messages(QUESTION, forged.model_dump_json(), snapshot), judge)
+    )
     assert json.loads(unsupported["content"]) == {
         "verdict": "UNSUPPORTED",
         "issues": [{"conclusion_id": "c1", "reason": "figures not in the evidence: CHG-7777"}],
@@ -502,7 +529,10 @@ def test_repair_withdraws_the_conclusions_the_guard_named() -> None:
             [repair_message([f"ITEM_REF_NOT_FOUND conclusion={negative} item_ref=scope"])]
         ),
     ]
-    repaired = draft_of({**request, "messages": messages, "tools": []})
+    repair = signal(
+        Component.EVIDENCE_REPAIR, analysis_id="an-1", as_of=AS_OF, datasource="shop-primary"
+    )
+    repaired = draft_of({**request, "messages": messages, "tools": [], SIGNAL: repair})
     assert [c.id for c in repaired.conclusions] == [
         c.id for c in original.conclusions if c.id != negative
     ]
@@ -550,7 +580,16 @@ def billing_agent(
             )
     if stop:
         messages.append(ChatMessage(role="user", content=CONTROL_STOP))
-    return body(messages, catalog=BILLING_CATALOG)
+    return body(
+        messages,
+        signal(
+            Component.DIAGNOSIS_AGENT,
+            analysis_id="an-2",
+            as_of=BILLING_AS_OF,
+            datasource="billing",
+        ),
+        catalog=BILLING_CATALOG,
+    )
 
 
 def billing_logs() -> LogsObservation:
