@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from harness.release.commands import advised_command, dangerous_command, prescribed_command
-from harness.release.content import injection
+from harness.textcheck.commands import advised_command, dangerous_command, prescribed_command
+from harness.textcheck.injection import injection
 
 DANGEROUS: dict[str, list[str]] = {
     "PIPE_TO_SHELL": [

@@ -1,6 +1,6 @@
 """Dangerous commands: what a released next step may never tell an operator to run.
 
-Three classes, each a pattern over the text as shown (:func:`~harness.release.readings.surface`):
+Three classes, each a pattern over the text as shown (:func:`~harness.textcheck.readings.surface`):
 
 - ``PIPE_TO_SHELL``: a download piped or substituted into an interpreter (``curl … | sudo
   bash``, ``eval "$(curl …)"``, PowerShell's ``iwr … | iex``);
@@ -24,8 +24,8 @@ from __future__ import annotations
 
 import re
 
-from harness.release.readings import surface
-from harness.release.rules import RuleBook, Rules
+from harness.textcheck.readings import surface
+from harness.textcheck.rulebook import RuleBook, Rules
 
 __all__ = ["PIPE_TO_SHELL", "advised_command", "dangerous_command", "prescribed_command"]
 

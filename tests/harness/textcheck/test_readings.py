@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from harness.release.readings import readings, surface
+from harness.textcheck.readings import readings, surface
 
 
 def test_plain_text_is_read_as_shown_with_line_breaks_kept_and_through_the_ciphers() -> None:

@@ -1,6 +1,6 @@
 """A class of text patterns, each run only where the words it needs occur.
 
-The content checks are long alternations ("any of these hundred shapes"), and a regular
+The text checks are long alternations ("any of these hundred shapes"), and a regular
 expression engine tries every alternative at every word of every text: most report text holds
 none of the words any alternative starts with, yet pays for all of them. :class:`Rules` splits
 a pattern into its top-level alternatives and reads, from each one's parse, the literal words

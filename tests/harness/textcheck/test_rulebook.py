@@ -9,9 +9,9 @@ from collections.abc import Iterator
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from harness.release.commands import _DANGEROUS
-from harness.release.content import _INJECTIONS
-from harness.release.rules import RuleBook, Rules, alternatives, anchors_of
+from harness.textcheck.commands import _DANGEROUS
+from harness.textcheck.injection import _INJECTIONS
+from harness.textcheck.rulebook import RuleBook, Rules, alternatives, anchors_of
 
 
 def test_top_level_alternatives_split_outside_groups_and_classes() -> None:
