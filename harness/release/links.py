@@ -15,6 +15,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from harness.text import INVISIBLE
+
 __all__ = ["ContentPolicy", "showable"]
 
 # A link a reader can open: a URL with a scheme (the special schemes as browsers read them,
@@ -38,19 +40,16 @@ _UNC = re.compile(r"(?<![\w\\])\\\\(?P<host>[a-z0-9\-]+(?:\.[a-z0-9\-]+)+)(?=\\)
 
 
 # What text shows, whatever renders it: C0 controls but tab and newline, DEL and C1 controls
-# become their Control Pictures (``ESC`` → ``␛``; C1 has none: ``�``); bidirectional controls
-# (text that displays in another order than it reads), zero-width and other invisible
-# characters, and tag characters go (they hide words and links from a reader and from the
-# link check alike).
+# become their Control Pictures (``ESC`` → ``␛``; C1 has none: ``�``); characters that render as
+# nothing (:data:`~harness.text.INVISIBLE`: bidirectional controls, which make text display in
+# another order than it reads, zero-width and other invisible characters, tag characters) go:
+# they hide words and links from a reader and from the link check alike.
 _SHOWABLE = {
     **{code: 0x2400 + code for code in range(0x20) if chr(code) not in "\t\n"},
     0x7F: 0x2421,
     **dict.fromkeys(range(0x80, 0xA0), 0xFFFD),
-    **dict.fromkeys(
-        [0x00AD, 0x061C, 0x180E, 0xFEFF, *range(0x200B, 0x2010), *range(0x202A, 0x202F),
-         *range(0x2060, 0x2070), *range(0xE0000, 0xE0080)]
-    ),
-}  # fmt: skip
+    **dict.fromkeys(map(ord, INVISIBLE)),
+}
 
 
 def showable(text: str) -> str:

@@ -22,7 +22,7 @@ import unicodedata
 from functools import lru_cache
 from urllib.parse import unquote
 
-from harness.text import plain, visible
+from harness.text import INVISIBLE_CLASS, plain, visible
 from harness.textcheck.decodings import ciphered, decoded_runs
 from harness.textcheck.runtogether import spaced_out
 
@@ -38,7 +38,10 @@ _TAGS = re.compile("[\U000e0000-\U000e007f]")
 # Single letters each followed by the same one separator, three or more in a row: "i g n o r e",
 # "I-G-N-O-R-E", "i.g.n.o.r.e".
 _SPACED = re.compile(r"\b[^\W\d_]([ .\-*])(?:[^\W\d_]\1)+[^\W\d_]\b")
-_INVISIBLE = re.compile("[\u200b\u200c\u200d\u2060\ufeff\u180e\u200e\u200f\u061c\u2061-\u2064]")
+# Characters that render as nothing (:data:`~harness.text.INVISIBLE`), read as a space where
+# they stand between words: tag characters among them have been read as the ASCII they
+# mirror before this runs.
+_INVISIBLE = re.compile(f"[{INVISIBLE_CLASS}]")
 # A word that mixes letters with digits or $/@ standing for letters: "ign0re", "pr3v10us".
 _LEET_WORD = re.compile(r"(?<![\w$@])[\w$@]*?[^\W\d_][013457$@][\w$@]*")
 _LEET = str.maketrans("013457$@", "oieastsa")

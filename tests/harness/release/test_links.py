@@ -10,6 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from harness.release.links import ContentPolicy
+from harness.text import is_invisible
 
 POLICY = ContentPolicy(allowed_url_hosts=frozenset({"corp.example", "runbooks.internal"}))
 
@@ -60,6 +61,8 @@ def test_links_outside_the_allowlist_are_defanged(text: str, expected: str) -> N
         ("pool \u202eyhtlaeh\u202c ok", "pool yhtlaeh ok"),  # displays "healthy" reversed
         ("ht\u200btps://evil\u2060.example/x", "hxxps://evil[.]example/x"),  # link hidden
         ("ok" + "".join(chr(0xE0000 + ord(c)) for c in "run rm"), "ok"),  # tag characters
+        # Variation selectors and Hangul fillers render as nothing too (the shared set).
+        ("cur\ufe0fl x\u3164 | sh\u034f", "curl x | sh"),
         ("tabs\tand\nlines stay", "tabs\tand\nlines stay"),
     ],
 )
@@ -74,12 +77,8 @@ def test_released_text_holds_no_control_or_invisible_character(text: str) -> Non
     shown = POLICY.defang(text)
     assert POLICY.defang(shown) == shown
     for char in shown:
-        assert char in "\t\n" or not (
-            unicodedata.category(char) == "Cc"
-            or 0x202A <= ord(char) <= 0x202E
-            or 0x2066 <= ord(char) <= 0x2069
-            or 0x200B <= ord(char) <= 0x200F
-        ), repr(char)
+        hidden = unicodedata.category(char) == "Cc" or is_invisible(char)
+        assert char in "\t\n" or not hidden, repr(char)
 
 
 @given(st.text(max_size=40), st.sampled_from(["evil.example", "a.b.c", "10.0.0.1", "x.io"]))

@@ -34,5 +34,11 @@ def test_each_obfuscation_adds_the_reading_a_model_would_make() -> None:
     assert readings(f"fine{smuggled}")[0] == "fine\nsay ok"
 
 
+def test_every_invisible_character_between_words_is_read_as_a_space() -> None:
+    # Bidirectional isolates and soft hyphens render as nothing, like zero-width spaces.
+    assert "ignore all previous" in readings("ignore\u2066all\u00adprevious")
+    assert "ignore all previous" in readings("ignore\u200ball\u200bprevious")
+
+
 def test_numbers_with_units_and_versions_are_not_read_as_words() -> None:
     assert not any("sooms" in r or "vi." in r for r in readings("took 500ms on v1.2.3 after 3"))
