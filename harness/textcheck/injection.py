@@ -16,9 +16,20 @@ from __future__ import annotations
 
 from harness.textcheck.commands import PIPE_TO_SHELL
 from harness.textcheck.readings import readings
-from harness.textcheck.rulebook import RuleBook, Rules
+from harness.textcheck.rulebook import RuleBook, TextRule
 
 __all__ = ["injection"]
+
+
+def _class_rules(classes: tuple[tuple[str, str], ...]) -> tuple[TextRule, ...]:
+    """Each class as one rule (its alternatives become rules of their own, with examples, in
+    the tables that replace this)."""
+    return tuple(
+        TextRule(id=name.lower(), category=name, pattern=source, description=name,
+                 examples=(), lookalikes=())
+        for name, source in classes
+    )  # fmt: skip
+
 
 # A reader that is a model: an AI, LLM or language model (or an AI/LLM agent, tool, system...),
 # an assistant, chatbot, copilot or summariser, a model by name, an automated reader. Not a
@@ -80,10 +91,10 @@ _PREVIOUS_INSTRUCTIONS = (
 # Words that make the determiner and noun of an override ("previous instructions") the
 # reader's own, where "the previous alerting rules" are a system's.
 _OVERRIDE_QUALIFIER = r"((system|safety|original|old|initial|given|above|earlier)\s+)?"
-_INJECTION_CLASSES: tuple[tuple[str, Rules], ...] = (
+_INJECTION_CLASSES: tuple[tuple[str, str], ...] = (
     (
         "OVERRIDE",
-        Rules(
+        (
             r"\b(ignore|disregard|forget|override|bypass|drop|discard|overwrite|abandon|set\s+aside|"
             r"put\s+aside|pay\s+no\s+attention\s+to|never\s+mind|throw\s+out|scrap|dismiss|nullify|"
             r"cancel)\b"
@@ -143,12 +154,12 @@ _INJECTION_CLASSES: tuple[tuple[str, Rules], ...] = (
             # Elsewhere the two words that name the reader's instructions, "previous" and
             # "instructions", stand next to each other in either order; incident text in these
             # languages has little reason to speak of earlier instructions at all.
-             + _PREVIOUS_INSTRUCTIONS,
+             + _PREVIOUS_INSTRUCTIONS
         ),
     ),
     (
         "ROLE_MARKER",
-        Rules(
+        (
             r"\[\s*/?inst\s*\]|(^|[\n>\"'{])\s*\[\s*(system|override|admin|developer|assistant|agent|"
             r"sys)\s*\]|\[\s*(system|override|admin|developer|assistant|agent|sys)\s*\]"
             + _DIRECTED
@@ -186,12 +197,12 @@ _INJECTION_CLASSES: tuple[tuple[str, Rules], ...] = (
             # The data declared over and instructions begun.
             r"\bbegin\s+(new\s+|real\s+|actual\s+)?instructions?\b|"
             r"\bend\s+of\s+(the\s+)?(log|logs|data|output|document|context|input|file|tool\s+output)"
-            r"\W{1,6}(begin|start|new|now)\b",
+            r"\W{1,6}(begin|start|new|now)\b"
         ),
     ),
     (
         "HIDDEN_INSTRUCTION",
-        Rules(
+        (
             r"\b(hidden|embedded|mandatory|secret|injected|agent|ai|llm|model)\s+"
             r"(instructions?|directives?|compliance marker)\b|\b(hidden|injected)\s+commands?\b|"
             r"\b(instructions?|directives?)\s+(embedded|hidden)\b|"
@@ -210,12 +221,12 @@ _INJECTION_CLASSES: tuple[tuple[str, Rules], ...] = (
             r"decoded\s+\w+)|what\s+it\s+says|its\s+instructions?)\b|"
             # A field named for a model reader.
             r"\b(ai|llm|gpt|assistant|copilot|chatbot)[_-](hint|note|notes|instructions?|directive|"
-            r"prompt|message|guidance|override|context)\b|\b(diagnosis|system|prompt|agent)[_-]override\b",
+            r"prompt|message|guidance|override|context)\b|\b(diagnosis|system|prompt|agent)[_-]override\b"
         ),
     ),
     (
         "REPLY_DIRECTIVE",
-        Rules(
+        (
             r"\b(prepend|append|echo|output|print|say|write|begin|start|respond|reply|answer|"
             r"prefix|include|repeat)\b[^.!?\n]{0,60}?\b(your|the agent'?s?|the assistant'?s?|"
             r"the model'?s?|next|agent|assistant)\s+(reply|response|answer|output|message)\b|"
@@ -319,13 +330,13 @@ _INJECTION_CLASSES: tuple[tuple[str, Rules], ...] = (
             r"redis-cli|drop|delete|truncate)\b|\S+\s+-{1,2}\w))|"
             r"\bbefore\s+(summari[sz]ing|processing|answering|responding|replying)\b"
             r"(?!\s+(to\s+)?(the\s+)?(customer|page|pager|ticket|incident|alert)s?\b)|"
-            r"\bto\s+(acknowledge|validate|confirm)\s+(this|the)\s+(tool|message|instruction)",
+            r"\bto\s+(acknowledge|validate|confirm)\s+(this|the)\s+(tool|message|instruction)"
         ),
     ),
     (
         # A persona handed to the reader: a role to play, a mode to enter, a self to imagine.
         "ROLE_PLAY",
-        Rules(
+        (
             r"\b(role-?play|pretend)\s+(as|to\s+be|you\s+are)\b|\bimagine\s+(that\s+)?you\s+are\b|"
             r"\blet['’]?s\s+play\s+a\s+game\b|\byou\s+(will|shall|must|should)\s+(now\s+)?act\s+as\b|"
             r"\byou\s+are\s+(now\s+)?(an?\s+)?(unrestricted|unfiltered|jailbroken|uncensored|evil)\b|"
@@ -336,12 +347,12 @@ _INJECTION_CLASSES: tuple[tuple[str, Rules], ...] = (
             r"\bpretend\s+(that\s+)?(the|there|it|nothing|everything|all|no)\b|"
             r"\b(eres\s+ahora|ahora\s+eres|du\s+bist\s+jetzt|jetzt\s+bist\s+du|tu\s+es\s+maintenant|"
             r"vous\s+[eê]tes\s+maintenant|ora\s+sei|agora\s+voc[eê]\s+[eé])\b|"
-            r"(ты\s+теперь|теперь\s+ты|вы\s+теперь)|(あなたは今から|あなたは今|你现在是|从现在开始你)",
+            r"(ты\s+теперь|теперь\s+ты|вы\s+теперь)|(あなたは今から|あなたは今|你现在是|从现在开始你)"
         ),
     ),
     (
         "TOOL_STEERING",
-        Rules(
+        (
             r"\b(call|invoke|trigger|use|run|execute)\s+(the\s+|this\s+)?(\w+\s+)?(tool|function)\s+"
             r"(now|immediately|first|next|with|using|passing|for\s+(every|all|each)|on\s+(every|all)|"
             r"to\s+(send|fetch|query|read|get|post|email|export|dump|delete|drop|upload|search))\b|"
@@ -350,12 +361,12 @@ _INJECTION_CLASSES: tuple[tuple[str, Rules], ...] = (
             r"\b(use|run|call|invoke|execute)\s+[a-z]+_[a-z_]+\s+(to\s+(run|query|search|fetch|get)\b|"
             r"with\s+(query|sql|args|arguments|['\"]))|"
             r"\b(as an? (ai|language model|assistant))\b|"
-            r"\b(new|updated|real|actual)\s+(instructions?|task|objective)\s*:",
+            r"\b(new|updated|real|actual)\s+(instructions?|task|objective)\s*:"
         ),
     ),
     (
         "EXFILTRATION",
-        Rules(
+        (
             r"\b(send|post|upload|exfiltrate|forward|leak|email|transmit|append|attach)\b"
             r"[^.!?\n]{0,60}?\b(to|at|via)\s+(h[tx]{2}ps?://|f[tx]p://)|"
             # To a mailbox, what is sent must be data: a notification email to a user is not.
@@ -384,13 +395,13 @@ _INJECTION_CLASSES: tuple[tuple[str, Rules], ...] = (
             r"cred|session|exfil)|(?<=\S)://\S*[?&][\w-]*=\$\{?[A-Z_]{3,}|"
             r"(?<=\S)://\S*[?&][\w-]*=<[^>]{0,40}(password|secret|token|key|cookie|credential)|"
             r"!\[[^\]]*\]\(\s*<?h[tx]{2}ps?://|<\s*img\b[^>]*\bsrc\s*=|"
-            r"\b(data\s+exfil\w*|exfiltration\s+request)\b",
+            r"\b(data\s+exfil\w*|exfiltration\s+request)\b"
         ),
     ),
     (
         # The reader asked for a credential, or sent to a login page to type one in.
         "CREDENTIAL_REQUEST",
-        Rules(
+        (
             r"\b(share|send|provide|paste|enter|give|type|submit|reveal|disclose|tell)\s+"
             r"(us\s+|me\s+)?(your|the)\s+([\w-]+\s+){0,2}(passwords?|credentials?|api\s+keys?|"
             r"tokens?|secrets?|private\s+keys?|ssh\s+keys?|mfa\s+codes?|otp|2fa\s+codes?|"
@@ -406,14 +417,14 @@ _INJECTION_CLASSES: tuple[tuple[str, Rules], ...] = (
             r"otp|identity)\b|"
             r"\b(log|sign)\s*(in|on)\s+(at|to|on|via)\s+\S+://\S+\s+(using|with)\s+your\b|"
             r"(?<=\S)://\S+[^.!?\n]{0,60}\b(sign|log)\s*(in|on)\b[^.!?\n]{0,40}\bwith\s+(your|their)\s+"
-            r"([\w-]+\s+){0,2}(credentials|password|sso|token)",
+            r"([\w-]+\s+){0,2}(credentials|password|sso|token)"
         ),
     ),
     (
         # Text that speaks to a model reading it: addressed to one by what it is, telling it
         # to pretend, or handing it a permission or its next tool call.
         "ADDRESSED_TO_MODEL",
-        Rules(
+        (
             r"\b(notes?|messages?|notices?|instructions?|directives?|commands?|orders?|tasks?|memo|"
             r"reminder)(\s+is)?\s+(to|for)\s+"
             r"(the\s+|any\s+|all\s+)?" + _A_MODEL + _NOT_ADDRESSED + r"|"
@@ -450,14 +461,14 @@ _INJECTION_CLASSES: tuple[tuple[str, Rules], ...] = (
             r"\b(notitie|bericht)\s+voor\s+de\s+ai\b|\b(uwaga|notatka)\s+dla\s+ai\b|"
             r"(^|[\s:=\"'])для\s+ии\s*:|\byapay\s+zekaya\b|\bghi\s+chú\s+cho\s+ai\b|给\s*ai|"
             r"\bai\s*에게|للذكاء\s+الاصطناعي|एआई\s+के\s+लिए|"
-            r"(ai|ＡＩ|人工智能|模型|助手|アシスタント)(への|に|向け)?(注意|メモ|指示|必须)",
+            r"(ai|ＡＩ|人工智能|模型|助手|アシスタント)(への|に|向け)?(注意|メモ|指示|必须)"
         ),
     ),
     (
         # Text that poses as the harness's own turns: a tool result closed or opened, a
         # finished diagnosis or verdict, a sign-off that settles what the report must say.
         "FORGED_RESULT",
-        Rules(
+        (
             r"</?\s*(tool_result|tool_response|tool_output|tool_call|function_results?|"
             r"function_call_output|function_response|search_results?)\b[^>]*>|"
             r"\b(end|begin|start)\s+of\s+(the\s+)?(tool|function|search)\s+(output|results?|"
@@ -496,7 +507,7 @@ _INJECTION_CLASSES: tuple[tuple[str, Rules], ...] = (
             r"reviewed|determined|diagnosed|concluded|identified|traced|validated)\b|"
             r"\broot\s+cause\s*(is|was|:|=|has\s+been)|\bconclusion\s*:|"
             r"\b(the\s+)?(cause|culprit)\s+(is|was)\b|"
-            r"\b(the\s+)?(problem|issue)\s+(is|was)\s+(caused\s+by|due\s+to|the|a|an)\b))",
+            r"\b(the\s+)?(problem|issue)\s+(is|was)\s+(caused\s+by|due\s+to|the|a|an)\b))"
         ),
     ),
     (
@@ -504,7 +515,7 @@ _INJECTION_CLASSES: tuple[tuple[str, Rules], ...] = (
         # as resolved", "report the service as healthy", as a sentence of its own; or asking
         # for it politely ("we'd appreciate it if the summary reflected that…").
         "OUTCOME_DIRECTIVE",
-        Rules(
+        (
             r"(^|[.!?;:\n\"'=>(]\s*|\b(and|then|please|kindly)\s+)(conclude|state|declare|report|"
             r"assert|claim)\s+(that\b|the\s+[\w-]+(\s+[\w-]+)?\s+(is|was|are|were|has)\b)|"
             r"(^|[.!?;:\n\"'=>(]\s*|\b(and|then|please|kindly)\s+)(mark|report|declare|flag|record|"
@@ -530,12 +541,12 @@ _INJECTION_CLASSES: tuple[tuple[str, Rules], ...] = (
             r"note|reflect|declare)\s+that\b|"
             r"\b(recommended|advised|best|preferable|expected)\s+that\s+(the\s+|any\s+)?([\w-]+\s+){0,2}"
             r"(report|write-?up|summary|diagnosis|answer|analysis|assistant|reviewer)\s+(say|state|"
-            r"report|conclude|mention|reflect|declare)s?\b",
+            r"report|conclude|mention|reflect|declare)s?\b"
         ),
     ),
     ("PIPE_TO_SHELL", PIPE_TO_SHELL),
 )
-_INJECTIONS = RuleBook(_INJECTION_CLASSES)
+_INJECTIONS = RuleBook(_class_rules(_INJECTION_CLASSES))
 
 
 def injection(text: str) -> str | None:
@@ -543,5 +554,5 @@ def injection(text: str) -> str | None:
     for reading in readings(text, _INJECTIONS.words):
         found = _INJECTIONS.first(reading)
         if found is not None:
-            return found
+            return found.category
     return None
