@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from harness.textcheck import injection
 from harness.textcheck.commands import advised_command, dangerous_command, prescribed_command
-from harness.textcheck.injection import injection
 
 # Routine operations that no rule's look-alikes hold (each rule's own near misses are its
 # look-alikes, in the tables: ``test_tables.py`` walks them).

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from harness.textcheck.commands import _DANGEROUS
-from harness.textcheck.injection import _INJECTIONS
+from harness.textcheck.injections import _INJECTIONS
 from harness.textcheck.rulebook import RuleBook, TextRule, alternatives, anchors_of
 
 
