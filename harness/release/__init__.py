@@ -1,15 +1,14 @@
 """Release: the policy that turns a checked draft into the one released result.
 
-``policy`` runs EvidenceGuard, the repair round, the content checks and SemanticGuard and
-picks the result; ``content`` defangs links and recognises dangerous commands and injected
-instructions; ``report`` renders a report's summary and limitations; ``facts`` quotes the
-verified facts a SafeFallback carries. The result types are contracts in
-:mod:`harness.results`.
+``policy`` runs EvidenceGuard, the repair round, the text checks (:mod:`harness.textcheck`:
+injected instructions, dangerous commands) and SemanticGuard and picks the result; ``links``
+defangs links and shows control characters as symbols; ``report`` renders a report's summary
+and limitations; ``facts`` quotes the verified facts a SafeFallback carries. The result types
+are contracts in :mod:`harness.results`.
 """
 
-from harness.release.commands import dangerous_command
-from harness.release.content import ContentPolicy, injection
 from harness.release.facts import QuotedFacts, observed_facts
+from harness.release.links import ContentPolicy
 from harness.release.policy import WITHHELD_ANSWER, ReleaseContext, ReleasePolicy
 from harness.release.report import render_limitations, render_summary
 
@@ -19,8 +18,6 @@ __all__ = [
     "QuotedFacts",
     "ReleaseContext",
     "ReleasePolicy",
-    "dangerous_command",
-    "injection",
     "observed_facts",
     "render_limitations",
     "render_summary",

@@ -12,8 +12,9 @@ from dataclasses import dataclass
 
 from harness.guards.evidence import VerifiedSnapshot
 from harness.observation import AgentObservation, LogsObservation, MysqlObservation, iso_text
-from harness.release.content import ContentPolicy, injection
+from harness.release.links import ContentPolicy
 from harness.results import ObservedFact
+from harness.textcheck import injection
 
 __all__ = ["QuotedFacts", "observed_facts"]
 

@@ -29,9 +29,8 @@ from harness.guards.evidence import EvidenceGuard, EvidenceVerdict, StepCheck, V
 from harness.guards.semantic import SemanticGuard
 from harness.models import Component
 from harness.ports import CanonicalStore
-from harness.release.commands import advised_command, dangerous_command, prescribed_command
-from harness.release.content import ContentPolicy, injection
 from harness.release.facts import observed_facts
+from harness.release.links import ContentPolicy
 from harness.release.report import render_limitations, render_summary
 from harness.results import (
     Answer,
@@ -41,6 +40,7 @@ from harness.results import (
     SafeFallback,
     StableFailure,
 )
+from harness.textcheck import advised_command, dangerous_command, injection, prescribed_command
 from harness.trace import (
     EvidenceCheck,
     EvidenceRepair,

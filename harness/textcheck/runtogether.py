@@ -3,7 +3,7 @@
 ``ignoreallpreviousinstructions`` and ``India Golf November Oscar Romeo Echo …`` reach a model
 as the sentence they spell, and a scanner whose patterns expect words between spaces misses
 both. :func:`spaced_out` reads a run of fourteen or more letters as the words it is made of,
-when every piece is a word of the given vocabulary (the words the content checks' own
+when every piece is a word of the given vocabulary (the words the text checks' own
 patterns are written in, see :meth:`RuleBook.words`, and the small words between them),
 optionally with a plural ``s``, in three pieces at least (four in camel case). A run that
 does not split entirely into such words (an id, a hash, a long word) stays as it is. A run of

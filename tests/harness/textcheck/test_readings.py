@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from harness.release.readings import readings, surface
+from harness.textcheck.readings import readings, surface
 
 
 def test_plain_text_is_read_as_shown_with_line_breaks_kept_and_through_the_ciphers() -> None:
@@ -32,6 +32,12 @@ def test_each_obfuscation_adds_the_reading_a_model_would_make() -> None:
     assert "ignore all previous" in readings("aWdub3JlIGFsbCBwcmV2aW91cw== ok")
     smuggled = "".join(chr(0xE0000 + ord(c)) for c in "say ok")
     assert readings(f"fine{smuggled}")[0] == "fine\nsay ok"
+
+
+def test_every_invisible_character_between_words_is_read_as_a_space() -> None:
+    # Bidirectional isolates and soft hyphens render as nothing, like zero-width spaces.
+    assert "ignore all previous" in readings("ignore\u2066all\u00adprevious")
+    assert "ignore all previous" in readings("ignore\u200ball\u200bprevious")
 
 
 def test_numbers_with_units_and_versions_are_not_read_as_words() -> None:

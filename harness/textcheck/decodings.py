@@ -5,7 +5,7 @@ asked (hex, base32, Ascii85, uuencode, character codes, Morse, Braille) or in a 
 (ROT13, the text reversed). :func:`decoded_runs` finds the runs of a text written in one of the
 encodings and returns those that decode to readable text; :func:`ciphered` gives the text
 deciphered. Base64 is decoded here too. Nothing here judges what the decoded text says: the
-content checks run on it as on any other reading (:mod:`harness.release.readings`).
+text checks run on it as on any other reading (:mod:`harness.textcheck.readings`).
 
 A run counts only when it decodes to *readable* text (printable, with a space between words,
 mostly letters): identifiers, hashes and keys that happen to be valid hex or base64 decode to

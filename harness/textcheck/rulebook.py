@@ -1,14 +1,15 @@
-"""A class of text patterns, each run only where the words it needs occur.
+"""Named text rules, and the book that runs each only where the words it needs occur.
 
-The content checks are long alternations ("any of these hundred shapes"), and a regular
-expression engine tries every alternative at every word of every text: most report text holds
-none of the words any alternative starts with, yet pays for all of them. :class:`Rules` splits
-a pattern into its top-level alternatives and reads, from each one's parse, the literal words
-one of which every match of it contains (its anchors: ``\\brm\\s+-r`` needs "rm", ``(drop|
-truncate)\\s+table`` needs "drop" or "truncate"). A text is lower-cased once; an alternative
-runs only when one of its anchors is a substring of it. An alternative whose anchors cannot
-be read (it may start with anything) always runs. The matches are those of the whole pattern:
-an anchor is a necessary condition, never a sufficient one.
+A text check is a table of :class:`TextRule` s (a pattern, the class of attack it names, the
+inputs it must and must not match), and a regular expression engine would try every rule at
+every word of every text: most report text holds none of the words any rule starts with, yet
+would pay for all of them. :class:`RuleBook` splits each pattern into its top-level
+alternatives and reads, from each one's parse, the literal words one of which every match of
+it contains (its anchors: ``\\brm\\s+-r`` needs "rm", ``(drop|truncate)\\s+table`` needs
+"drop" or "truncate"). A text is lower-cased once; an alternative runs only when one of its
+anchors is a substring of it. An alternative whose anchors cannot be read (it may start with
+anything) always runs. The matches are those of the whole pattern: an anchor is a necessary
+condition, never a sufficient one.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 # The parser and opcodes of the standard library's regular expressions (stable since 3.11).
 from re import _constants as sre  # type: ignore[attr-defined]
@@ -25,7 +26,7 @@ from typing import Any, cast
 
 import ahocorasick
 
-__all__ = ["RuleBook", "Rules", "alternatives", "anchors_of"]
+__all__ = ["RuleBook", "TextRule", "alternatives", "anchors_of"]
 
 # An anchor shorter than this is too common to tell anything ("a", "rm" still passes).
 _MIN_ANCHOR = 2
@@ -134,50 +135,54 @@ def anchors_of(pattern: str, flags: int = 0) -> frozenset[str] | None:
     return _anchors(list(parsed))
 
 
-@dataclass(frozen=True)
-class _Alternative:
-    anchors: frozenset[str] | None
-    pattern: re.Pattern[str]
+_FLAGS = re.IGNORECASE
+"""Every rule is case-insensitive: a text is compared with the anchors in lower case."""
 
 
-class Rules:
-    """One pattern, searched alternative by alternative where each one's anchors occur.
+@dataclass(frozen=True, kw_only=True)
+class TextRule:
+    """One named rule of a text check, with the inputs it must and must not match.
 
-    Only for case-insensitive patterns: a text is compared with the anchors in lower case.
-    Nothing is parsed or compiled until first use: every process that imports the content
-    checks (each Ray worker among them) would otherwise pay for hundreds of patterns it may
-    never run.
+    Attributes:
+        id: Stable and readable, ``<category>.<what it names>`` in lower case with hyphens
+            (``override.previous-instructions``).
+        category: The class the checks return when the rule decides (``OVERRIDE``,
+            ``PIPE_TO_SHELL``): the release policy and the audit name it.
+        pattern: A case-insensitive regular expression. Its top-level alternatives, when it
+            has several, are spellings of one meaning; each runs only where its anchors occur.
+        description: The class of attack the rule names, in one line.
+        examples: Inputs the rule must match, and decide.
+        lookalikes: Honest incident text that shares the rule's words (a runbook step, a log
+            line, a changelog sentence), which it must not match.
     """
 
-    _FLAGS = re.IGNORECASE
-
-    def __init__(self, pattern: str) -> None:
-        self.source = pattern
-
-    @cached_property
-    def pattern(self) -> re.Pattern[str]:
-        """The whole pattern, compiled (what the alternatives together match)."""
-        return re.compile(self.source, self._FLAGS)
+    id: str
+    category: str
+    pattern: str
+    description: str
+    examples: tuple[str, ...]
+    lookalikes: tuple[str, ...]
 
     @cached_property
-    def alternatives(self) -> tuple[_Alternative, ...]:
-        return tuple(
-            _Alternative(anchors_of(part, self._FLAGS), re.compile(part, self._FLAGS))
-            for part in alternatives(self.source)
-        )
+    def regex(self) -> re.Pattern[str]:
+        """The whole pattern, compiled (what its alternatives together match)."""
+        return re.compile(self.pattern, _FLAGS)
 
 
 class RuleBook:
-    """Named :class:`Rules`, checked in order, with one pass for the anchors of all of them (an
+    """:class:`TextRule` s checked in order, with one pass for the anchors of all of them (an
     Aho-Corasick automaton: every occurrence of every anchor, overlapping ones included, in time
     linear in the text), built on first use.
 
     The alternatives of all the rules are numbered in order, and each anchor names the ones
     that need it: a text runs the alternatives without anchors and those its anchors name, in
-    their order, without a look at the hundreds of others (most texts hold few anchors).
+    their order, without a look at the hundreds of others (most texts hold few anchors). An
+    alternative is compiled the first time a text holds one of its anchors: a process that
+    imports the checks (each Ray worker among them) pays for the patterns it runs, not for
+    all of them.
     """
 
-    def __init__(self, rules: tuple[tuple[str, Rules], ...]) -> None:
+    def __init__(self, rules: tuple[TextRule, ...]) -> None:
         self.rules = rules
 
     @cached_property
@@ -190,49 +195,59 @@ class RuleBook:
 
     @cached_property
     def _index(self) -> _Index:
-        numbered: list[tuple[str, re.Pattern[str]]] = []
+        numbered: list[tuple[TextRule, str]] = []
         needing: dict[str, list[int]] = {}
         always: list[int] = []
-        for name, rules in self.rules:
-            for alternative in rules.alternatives:
+        for rule in self.rules:
+            for source in alternatives(rule.pattern):
                 number = len(numbered)
-                numbered.append((name, alternative.pattern))
-                if alternative.anchors is None:
+                numbered.append((rule, source))
+                anchors = _anchors_of(source)
+                if anchors is None:
                     always.append(number)
-                for anchor in alternative.anchors or ():
+                for anchor in anchors or ():
                     needing.setdefault(anchor, []).append(number)
         return _Index(
             numbered=tuple(numbered),
             needing={anchor: tuple(numbers) for anchor, numbers in needing.items()},
             always=frozenset(always),
+            compiled=[None] * len(numbered),
         )
 
     def hits(self, text: str) -> frozenset[str]:
         """The anchors that occur in ``text`` (compared in lower case)."""
         return frozenset(anchor for _, anchor in self._automaton.iter(text.lower()))
 
-    def matches(self, text: str) -> Iterator[tuple[str, re.Match[str]]]:
-        """Every (name, match) in rule order."""
+    def matches(self, text: str) -> Iterator[tuple[TextRule, re.Match[str]]]:
+        """Every (rule, match) in rule order: each alternative's matches, alternative by
+        alternative."""
         index = self._index
         wanted = set(index.always)
         for anchor in self.hits(text):
             wanted.update(index.needing[anchor])
         for number in sorted(wanted):
-            name, pattern = index.numbered[number]
-            for match in pattern.finditer(text):
-                yield name, match
+            rule = index.numbered[number][0]
+            for match in index.pattern(number).finditer(text):
+                yield rule, match
 
-    def first(self, text: str) -> str | None:
-        """The name of the first rules that match ``text``, or None."""
-        return next((name for name, _ in self.matches(text)), None)
+    def first(self, text: str) -> TextRule | None:
+        """The first rule that matches ``text``, or None."""
+        return next((rule for rule, _ in self.matches(text)), None)
 
     @cached_property
     def words(self) -> frozenset[str]:
         """The words the patterns are written in: runs of two or more letters in their source,
         in lower case, not counting the letter of an escape (``\\s``, ``\\b``)."""
         return frozenset(
-            word.lower() for _, rules in self.rules for word in _SOURCE_WORD.findall(rules.source)
+            word.lower() for rule in self.rules for word in _SOURCE_WORD.findall(rule.pattern)
         )
+
+
+@lru_cache(maxsize=2048)
+def _anchors_of(source: str) -> frozenset[str] | None:
+    """:func:`anchors_of` an alternative, read once per process (rules that two books share,
+    the pipe-to-shell ones, are parsed once)."""
+    return anchors_of(source, _FLAGS)
 
 
 # A run of letters in a pattern's source that is no escape's letter.
@@ -241,9 +256,19 @@ _SOURCE_WORD = re.compile(r"(?<![\\a-zA-Z])[a-zA-Z]{2,}")
 
 @dataclass(frozen=True, kw_only=True)
 class _Index:
-    numbered: tuple[tuple[str, re.Pattern[str]], ...]
-    """Each alternative of each rule, in order, with its rule's name."""
+    numbered: tuple[tuple[TextRule, str], ...]
+    """Each alternative of each rule, in order, with its rule."""
     needing: dict[str, tuple[int, ...]]
     """The numbers of the alternatives that need each anchor."""
     always: frozenset[int]
     """The numbers of the alternatives without anchors."""
+    compiled: list[re.Pattern[str] | None]
+    """Each alternative's pattern, once compiled."""
+
+    def pattern(self, number: int) -> re.Pattern[str]:
+        """Alternative ``number``, compiled on first use (two threads may both compile it:
+        the same pattern, and the list keeps either)."""
+        compiled = self.compiled[number]
+        if compiled is None:
+            compiled = self.compiled[number] = re.compile(self.numbered[number][1], _FLAGS)
+        return compiled

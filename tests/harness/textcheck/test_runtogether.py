@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from harness.release.runtogether import spaced_out
+from harness.textcheck.runtogether import spaced_out
 
 VOCABULARY = frozenset({"ignore", "previous", "instruction", "system", "prompt", "reveal"})
 

@@ -1,17 +1,18 @@
-"""Rules run an alternative only where its anchors occur: the same matches as the whole
-pattern, found with less work."""
+"""A rule book runs an alternative only where its anchors occur: the same matches as each
+rule's whole pattern, found with less work."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from functools import cache
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from harness.release.commands import _DANGEROUS
-from harness.release.content import _INJECTIONS
-from harness.release.rules import RuleBook, Rules, alternatives, anchors_of
+from harness.textcheck.commands import _DANGEROUS
+from harness.textcheck.injections import _INJECTIONS
+from harness.textcheck.rulebook import RuleBook, TextRule, alternatives, anchors_of
 
 
 def test_top_level_alternatives_split_outside_groups_and_classes() -> None:
@@ -90,40 +91,60 @@ TEXT = st.lists(
 ).map(" ".join)
 
 
-def _finditer(rules: Rules, text: str, hits: frozenset[str]) -> Iterator[re.Match[str]]:
-    """The matches of each alternative of ``rules`` that has no anchors or one of them in
+def _finditer(rule: TextRule, text: str, hits: frozenset[str]) -> Iterator[re.Match[str]]:
+    """The matches of each alternative of ``rule`` that has no anchors or one of them in
     ``hits``, alternative by alternative: what an anchor filter should run, one rule at a time."""
-    for alternative in rules.alternatives:
-        anchors = alternative.anchors
+    for source in alternatives(rule.pattern):
+        anchors, pattern = _parsed(source)
         if anchors is None or not anchors.isdisjoint(hits):
-            yield from alternative.pattern.finditer(text)
+            yield from pattern.finditer(text)
 
 
-@settings(max_examples=400)
+@cache
+def _parsed(source: str) -> tuple[frozenset[str] | None, re.Pattern[str]]:
+    return anchors_of(source, re.IGNORECASE), re.compile(source, re.IGNORECASE)
+
+
+# No deadline: the first example compiles every pattern of both books.
+@settings(max_examples=400, deadline=None)
 @given(TEXT)
 def test_every_rule_book_finds_what_its_whole_patterns_find(text: str) -> None:
     for book in (_INJECTIONS, _DANGEROUS):
         hits = book.hits(text)
-        for _name, rules in book.rules:
-            found = next(_finditer(rules, text, hits), None) is not None
-            assert found is (rules.pattern.search(text) is not None), (text, _name)
+        for rule in book.rules:
+            found = next(_finditer(rule, text, hits), None) is not None
+            assert found is (rule.regex.search(text) is not None), (text, rule.id)
 
 
-@settings(max_examples=400)
+@settings(max_examples=400, deadline=None)
 @given(TEXT)
 def test_a_rule_book_matches_as_its_rules_do_one_after_another(text: str) -> None:
     for book in (_INJECTIONS, _DANGEROUS):
         hits = book.hits(text)
         expected = [
-            (name, match.span())
-            for name, rules in book.rules
-            for match in _finditer(rules, text, hits)
+            (rule.id, match.span()) for rule in book.rules for match in _finditer(rule, text, hits)
         ]
-        assert [(name, match.span()) for name, match in book.matches(text)] == expected
+        assert [(rule.id, match.span()) for rule, match in book.matches(text)] == expected
+
+
+def _rule(rule_id: str, pattern: str) -> TextRule:
+    return TextRule(
+        id=rule_id, category=rule_id.upper(), pattern=pattern, description="", examples=(),
+        lookalikes=(),
+    )  # fmt: skip
 
 
 def test_a_rule_book_reports_rules_in_order() -> None:
-    book = RuleBook((("FIRST", Rules(r"\bdelete\b")), ("SECOND", Rules(r"\brm\s+-rf\b"))))
-    assert book.first("rm -rf x and delete y") == "FIRST"
-    assert book.first("RM -RF x") == "SECOND"
+    first, second = _rule("first", r"\bdelete\b"), _rule("second", r"\brm\s+-rf\b")
+    book = RuleBook((first, second))
+    assert book.first("rm -rf x and delete y") is first
+    assert book.first("RM -RF x") is second
     assert book.first("nothing here") is None
+
+
+def test_an_alternative_is_compiled_only_once_a_text_holds_its_anchors() -> None:
+    book = RuleBook((_rule("drop", r"\bdrop\s+database\b|\btruncate\s+\w+"),))
+    assert book.first("select 1") is None
+    assert book._index.compiled == [None, None]
+    assert book.first("TRUNCATE orders") is not None
+    assert [pattern is None for pattern in book._index.compiled] == [True, False]

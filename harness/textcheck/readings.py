@@ -1,4 +1,4 @@
-"""The ways a reader can read one text: what the content checks judge, not its encoding.
+"""The ways a reader can read one text: what the text checks judge, not its encoding.
 
 An instruction planted in tool data is written to reach a model while slipping past a
 scanner: zero-width and full-width characters, letters that look Latin, invisible Unicode
@@ -22,9 +22,9 @@ import unicodedata
 from functools import lru_cache
 from urllib.parse import unquote
 
-from harness.release.decodings import ciphered, decoded_runs
-from harness.release.runtogether import spaced_out
-from harness.text import plain, visible
+from harness.text import INVISIBLE_CLASS, plain, visible
+from harness.textcheck.decodings import ciphered, decoded_runs
+from harness.textcheck.runtogether import spaced_out
 
 __all__ = ["readings", "surface"]
 
@@ -38,7 +38,10 @@ _TAGS = re.compile("[\U000e0000-\U000e007f]")
 # Single letters each followed by the same one separator, three or more in a row: "i g n o r e",
 # "I-G-N-O-R-E", "i.g.n.o.r.e".
 _SPACED = re.compile(r"\b[^\W\d_]([ .\-*])(?:[^\W\d_]\1)+[^\W\d_]\b")
-_INVISIBLE = re.compile("[\u200b\u200c\u200d\u2060\ufeff\u180e\u200e\u200f\u061c\u2061-\u2064]")
+# Characters that render as nothing (:data:`~harness.text.INVISIBLE`), read as a space where
+# they stand between words: tag characters among them have been read as the ASCII they
+# mirror before this runs.
+_INVISIBLE = re.compile(f"[{INVISIBLE_CLASS}]")
 # A word that mixes letters with digits or $/@ standing for letters: "ign0re", "pr3v10us".
 _LEET_WORD = re.compile(r"(?<![\w$@])[\w$@]*?[^\W\d_][013457$@][\w$@]*")
 _LEET = str.maketrans("013457$@", "oieastsa")
@@ -78,10 +81,10 @@ def readings(text: str, vocabulary: frozenset[str] = frozenset()) -> tuple[str, 
     JSON string escapes decoded; invisible separators read as spaces, spaced letters joined,
     HTML entities and percent-escapes decoded, underscores as spaces, combining marks dropped;
     then digits read as letters; then, given a ``vocabulary``, the reading before that with
-    words run together split apart and NATO spellings read as letters (:func:`~harness.release.runtogether.spaced_out`); then
+    words run together split apart and NATO spellings read as letters (:func:`~harness.textcheck.runtogether.spaced_out`); then
     log lines joined without their timestamps and levels; then the text through ROT13 and
     backwards; then its encoded runs decoded (base64, hex, Morse…:
-    :func:`~harness.release.decodings.decoded_runs`)."""
+    :func:`~harness.textcheck.decodings.decoded_runs`)."""
     if _TAGS.search(text):
         codes = (ord(c) - 0xE0000 for c in _TAGS.findall(text))
         smuggled = "".join(chr(code) for code in codes if 0x20 <= code < 0x7F)
