@@ -42,7 +42,7 @@ _ENTRY_POINTS: tuple[tuple[str, str, str], ...] = (
     ("commands", "harness.textcheck", "prescribed_command"),
     ("commands", "harness.textcheck", "advised_command"),
     ("links", "harness.release.content", "ContentPolicy.defang"),
-    ("links", "harness.textcheck", "ContentPolicy.defang"),
+    ("links", "harness.release.links", "ContentPolicy.defang"),
 )
 CHECKS = ("redaction", "injection", "commands", "links")
 

@@ -25,6 +25,7 @@ printed as its count of inputs and one SHA-256 (16 hex digits) of all its output
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import hashlib
 import importlib
 import io
@@ -60,6 +61,19 @@ _TEST_MODULES = (
     "tests.harness.release.test_readings",
     "tests.harness.release.test_runtogether",
     "tests.harness.release.test_rules",
+    "tests.harness.release.test_links",
+    "tests.harness.textcheck.test_injection",
+    "tests.harness.textcheck.test_commands",
+    "tests.harness.textcheck.test_decodings",
+    "tests.harness.textcheck.test_readings",
+    "tests.harness.textcheck.test_runtogether",
+    "tests.harness.textcheck.test_rulebook",
+    "tests.harness.textcheck.test_tables",
+    "harness.textcheck.tables",
+    "tests.harness.redaction.test_redaction",
+    "tests.harness.redaction.test_hostile",
+    "tests.harness.redaction.test_rules",
+    "harness.redaction.rules",
 )
 
 
@@ -168,6 +182,10 @@ def _test_strings() -> list[str]:
         elif isinstance(value, (list, tuple, set, frozenset)):
             for item in value:
                 walk(item, depth + 1)
+        elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+            # A rule of a table: its examples and look-alikes (and its other strings).
+            for item in dataclasses.fields(value):
+                walk(getattr(value, item.name), depth + 1)
 
     for name in _TEST_MODULES:
         try:
