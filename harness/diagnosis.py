@@ -20,6 +20,7 @@ from harness.agent import (
     ComponentSettings,
     DiagnosisAgent,
     ModelCaller,
+    RepairRound,
     answer_knowledge,
     answer_out_of_scope,
     answer_system_chat,
@@ -32,6 +33,7 @@ from harness.context import RunContext
 from harness.control import InformationControl
 from harness.envelope import ToolPolicy
 from harness.errors import ErrorCode, HarnessError
+from harness.guards.semantic import SemanticGuard
 from harness.ids import new_run_id
 from harness.ingress import RunLimits, RunRequest
 from harness.intent import Intent
@@ -306,7 +308,8 @@ class DiagnosisRun:
             )
             outcome = await agent.run(question, as_of=self.as_of)
             self.phase = RunPhase.RELEASING
-            return await self.release_policy.release(self._release_context(), outcome)
+            repair = RepairRound(caller=self.caller, messages=outcome.messages, trace=self.trace)
+            return await self.release_policy.release(self._release_context(repair), outcome.draft)
         self.phase = RunPhase.ANSWERING
         if self.intent is Intent.KNOWLEDGE_QA:
             answer = await answer_knowledge(self.caller, self.boundary, question)
@@ -316,17 +319,20 @@ class DiagnosisRun:
             answer = answer_out_of_scope()
         return self._released_answer(answer)
 
-    def _release_context(self) -> ReleaseContext:
+    def _release_context(self, repair: RepairRound) -> ReleaseContext:
         return ReleaseContext(
             run_id=self.run_id,
             analysis_id=self.run.analysis_id,
             question=self.request.question,
-            caller=self.caller,
             trace=self.trace,
+            judge=SemanticGuard(self.caller),
+            repair=repair,
         )
 
     def _released_answer(self, answer: AgentAnswer) -> Answer:
-        return self.release_policy.answer(self.run_id, answer)
+        return self.release_policy.answer(
+            self.run_id, intent=answer.intent, text=answer.text, citations=answer.citations
+        )
 
     # ------------------------------------------------------------------ views
 

@@ -1,6 +1,6 @@
 """Release policy: from the agent's draft to the one released result (ARCHITECTURE §9).
 
-    draft ─► EvidenceGuard ─► [one repair round] ─► content checks ─► SemanticGuard ─► release
+    draft ─► EvidenceGuard ─► [the run's repair round] ─► content checks ─► SemanticGuard ─► release
       all gates pass                    → DiagnosisReport (checked conclusions; harness-written
                                           summary and limitations; runbook-backed next steps)
       evidence still failing            → SafeFallback(EVIDENCE)
@@ -11,23 +11,20 @@
 
 Every released word is checked or rendered from checked parts. A SafeFallback is built from
 verified projections and harness-written text only; it never contains the draft. The policy
-sees a run only through a small frozen :class:`ReleaseContext`.
+sees a run only through a small frozen :class:`ReleaseContext`; it asks no model itself: the
+judge is a guard, and the repair round is the run's own step (:mod:`harness.agent.repair`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 
-from harness.agent.answers import AgentAnswer
-from harness.agent.caller import ModelCaller
-from harness.agent.loop import DRAFT_OUTPUT, AgentOutcome
-from harness.agent.prompts import repair_message
-from harness.draft import Conclusion, DiagnosisDraft, NextStep, parse_draft
-from harness.errors import BudgetExhausted, ErrorCode, InvalidDraft, ModelError
+from harness.draft import Conclusion, DiagnosisDraft, NextStep
+from harness.errors import ErrorCode
 from harness.guards.evidence import EvidenceGuard, EvidenceVerdict, StepCheck, VerifiedSnapshot
 from harness.guards.semantic import SemanticGuard
-from harness.models import Component
+from harness.intent import Intent
 from harness.ports import CanonicalStore
 from harness.release.facts import observed_facts
 from harness.release.links import ContentPolicy
@@ -41,13 +38,7 @@ from harness.results import (
     StableFailure,
 )
 from harness.textcheck import advised_command, dangerous_command, injection, prescribed_command
-from harness.trace import (
-    EvidenceCheck,
-    EvidenceRepair,
-    ReleaseDecision,
-    SemanticCheck,
-    TraceRecorder,
-)
+from harness.trace import EvidenceCheck, ReleaseDecision, SemanticCheck, TraceRecorder
 from harness.verdicts import IssueCode, SemanticVerdict, ValidationIssue
 
 __all__ = ["WITHHELD_ANSWER", "ReleaseContext", "ReleasePolicy"]
@@ -83,15 +74,21 @@ WITHHELD_ANSWER = (
 )
 
 
+Repair = Callable[[Sequence[ValidationIssue]], Awaitable[DiagnosisDraft | None]]
+"""The run's repair round: EvidenceGuard's issues in, a new draft (or None) out."""
+
+
 @dataclass(frozen=True, kw_only=True)
 class ReleaseContext:
-    """What the policy needs of a run: identity, the question, its model caller and trace."""
+    """What the policy needs of a run: identity, the question, its trace, the judge, and the
+    run's repair round (None: no repair)."""
 
     run_id: str
     analysis_id: str
     question: str
-    caller: ModelCaller
     trace: TraceRecorder
+    judge: SemanticGuard
+    repair: Repair | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -112,14 +109,13 @@ class ReleasePolicy:
     repair_enabled: bool = True
     content: ContentPolicy = field(default_factory=ContentPolicy)
 
-    async def release(self, run: ReleaseContext, outcome: AgentOutcome) -> ReleasedResult:
+    async def release(self, run: ReleaseContext, draft: DiagnosisDraft) -> ReleasedResult:
         guard = EvidenceGuard(self.store)
-        draft = outcome.draft
         verdict = await self._check(run, guard, draft, attempt=1)
         if verdict.store_failed:
             return self._failure(run, ErrorCode.STORE_ERROR)
-        if not verdict.ok and self.repair_enabled:
-            repaired = await self._repair(run, outcome, verdict)
+        if not verdict.ok and self.repair_enabled and run.repair is not None:
+            repaired = await run.repair(verdict.issues)
             if repaired is not None:
                 second = await self._check(run, guard, repaired, attempt=2)
                 if second.store_failed:
@@ -148,7 +144,7 @@ class ReleasePolicy:
                 "evaluations": {},
             }
         )
-        judgement = await SemanticGuard(run.caller).judge(
+        judgement = await run.judge.judge(
             query=run.question, draft=candidate, snapshot=verdict.snapshot
         )
         run.trace.record(
@@ -169,17 +165,16 @@ class ReleasePolicy:
         run.trace.record(ReleaseDecision(result_kind=report.kind))
         return report
 
-    def answer(self, run_id: str, answer: AgentAnswer) -> Answer:
+    def answer(
+        self, run_id: str, *, intent: Intent, text: str | None, citations: Sequence[str] = ()
+    ) -> Answer:
         """An Answer to release: links defanged; withheld when it reads like an instruction or
         recommends a dangerous command."""
-        text = answer.text or ""
+        text = text or ""
         if injection(text) is not None or prescribed_command(text) is not None:
             text = WITHHELD_ANSWER
         return Answer.bounded(
-            run_id=run_id,
-            intent=answer.intent,
-            text=self.content.defang(text),
-            citations=answer.citations,
+            run_id=run_id, intent=intent, text=self.content.defang(text), citations=citations
         )
 
     # ------------------------------------------------------------------ gates
@@ -198,25 +193,6 @@ class ReleasePolicy:
             )
         )
         return verdict
-
-    async def _repair(
-        self, run: ReleaseContext, outcome: AgentOutcome, verdict: EvidenceVerdict
-    ) -> DiagnosisDraft | None:
-        """One round: the agent gets the typed issues, no tools, and may return a new draft."""
-        messages = [*outcome.messages, repair_message([i.render() for i in verdict.issues])]
-        try:
-            reply = await run.caller.call(
-                Component.EVIDENCE_REPAIR, messages, output_schema=DRAFT_OUTPUT
-            )
-            repaired = parse_draft(reply.content)
-        except (ModelError, BudgetExhausted) as err:
-            run.trace.record(EvidenceRepair(outcome="FAILED", error_code=err.error_code))
-            return None
-        except InvalidDraft:
-            run.trace.record(EvidenceRepair(outcome="INVALID_DRAFT"))
-            return None
-        run.trace.record(EvidenceRepair(outcome="DRAFT"))
-        return repaired
 
     def _vet(self, draft: DiagnosisDraft, verdict: EvidenceVerdict) -> _Vetted:
         """Defang links, hold back unsafe steps, and scan every word that would be released."""

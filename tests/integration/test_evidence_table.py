@@ -18,11 +18,11 @@ import pytest
 import redis.asyncio as aioredis
 
 from harness.adapters.redis_store import RedisCanonicalStore
-from harness.agent.loop import AgentOutcome
 from harness.diagnosis import DiagnosisRun
 from harness.draft import DiagnosisDraft
 from harness.errors import ErrorCode
 from harness.guards.evidence import EvidenceGuard
+from harness.guards.semantic import SemanticGuard
 from harness.ingress import RunRequest
 from harness.invocation import CanonicalInvocation, EvidenceStatus, InvocationStatus
 from harness.observation import (
@@ -577,12 +577,10 @@ async def _release(store: Any, the_draft: DiagnosisDraft) -> Any:
         run_id=RUN,
         analysis_id=ANALYSIS,
         question=run.request.question,
-        caller=run.caller,
         trace=run.trace,
+        judge=SemanticGuard(run.caller),
     )
-    return await ReleasePolicy(store=store, repair_enabled=False).release(
-        context, AgentOutcome(draft=the_draft)
-    )
+    return await ReleasePolicy(store=store).release(context, the_draft)
 
 
 def test_store_down_fails_closed() -> None:
