@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import re
 
-from harness._redaction_keys import key_strength
-from harness._redaction_rules import _PLACEHOLDER_RE, SECRET, _inert, _looks_credential
+from harness.redaction._keys import key_strength
+from harness.redaction._patterns import _PLACEHOLDER_RE, SECRET, _inert, _looks_credential
 
 __all__ = [
     "CLI_WORDS",

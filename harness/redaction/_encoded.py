@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from harness._redaction_rules import _PLACEHOLDER_RE
+from harness.redaction._patterns import _PLACEHOLDER_RE
 
 __all__ = ["ENCODED_GATE", "encoded_pairs"]
 

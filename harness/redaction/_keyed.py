@@ -1,37 +1,4 @@
-"""Redaction of secrets and identifiers in free text (log lines, stack traces, SQL).
-
-Everything a projector shows the model passes through :func:`redact`. Each class of sensitive
-value becomes a typed placeholder, so the model still sees *that* something was there:
-
-============= ========================================================================
-``<SECRET>``  passwords/tokens/keys in ``k=v``, ``k: v``, ``"k": "v"``, ``--flag v`` forms
-              (also behind escaped separators: ``\\u003d``, ``%3D``, ``&quot;``), in prose,
-              ``Authorization`` values, JWTs, cloud/SaaS tokens with known prefixes, PEM
-              private keys, ``user:pass@`` in URLs/DSNs, Oracle's ``user/pass@db``,
-              ``curl -u user:pass``, login calls (``login("app", X)``), a flag and its
-              value as list items (``[--password, X]``), protocol traces (Redis
-              ``"AUTH"``, IMAP ``LOGIN``, ``AUTH PLAIN``), OAuth codes in callback URLs,
-              credential files (Bundler, ``.pgpass``), secrets set in code
-              (``props.put("password", x)``), keys in brackets (``[password] => x``), JSON
-              Patch values, YAML block scalars at any depth, and
-              high-entropy strings of 16+ characters; identifiers (AWS resource ids, Stripe
-              object ids, labelled trace/commit/``*_id`` values, digests under their labels,
-              generated resource names), object paths under a weak key and status words
-              (``token=expired``) stay
-``<POD>``     Kubernetes pod names (``name-<hash>-<5 chars>``, ``pod=...``)
-``<HOST>``    ``ip-10-0-3-17``-style and internal FQDNs (``.internal``, ``.local``, ...);
-              Kubernetes service names (``*.svc.cluster.local``) stay visible
-``<IP>``      IPv4 and IPv6 addresses, with their port
-``<PID>``     ``pid=123``, ``pid 123``, ``sshd[1234]:``
-``<EMAIL>``   e-mail addresses
-``?``         string and number literals inside SQL statements
-============= ========================================================================
-
-The redactor is idempotent (``redact(redact(x)) == redact(x)``): placeholders are never matched
-again and no rule can turn a placeholder into a new match. It only ever replaces spans, so it
-cannot grow a secret back. It runs on every log line, so each rule is one precompiled regex
-behind a cheap substring gate; ``benchmarks/bench_logs_projector.py`` reports the speed.
-"""
+"""The redactor and its passes (private to :mod:`harness.redaction`)."""
 
 from __future__ import annotations
 
@@ -46,8 +13,8 @@ __all__ = [
     "redact",
 ]
 
-from harness._redaction_encoded import ENCODED_GATE, encoded_pairs
-from harness._redaction_keys import (
+from harness.redaction._encoded import ENCODED_GATE, encoded_pairs
+from harness.redaction._keys import (
     HINT_RE,
     SPLIT_KEY,
     ZERO_WIDTH,
@@ -56,8 +23,8 @@ from harness._redaction_keys import (
     key_strength,
     skeleton,
 )
-from harness._redaction_numbers import numbers
-from harness._redaction_rules import (
+from harness.redaction._numbers import numbers
+from harness.redaction._patterns import (
     _AUTH_CREDENTIAL,
     _AUTH_SCHEME,
     _CJK_PROSE,
@@ -123,7 +90,7 @@ from harness._redaction_rules import (
     _is_random,
     _looks_credential,
 )
-from harness._redaction_structured import (
+from harness.redaction._structured import (
     CLI_WORDS,
     CODE_GATE,
     CREDENTIAL_FILE_GATE,
@@ -330,7 +297,7 @@ def _hints(text: str) -> list[tuple[int, int]]:
 def _key_values(text: str) -> str:
     """Replace the values of secret-named keys, visiting only identifiers with a hint word.
 
-    Hints are found in the key skeleton of the text (:mod:`._redaction_keys`): case, accents,
+    Hints are found in the key skeleton of the text (:mod:`._keys`): case, accents,
     full-width forms and digits standing for letters folded, zero-width characters skipped.
     """
     hits = _hints(text)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from harness._redaction_rules import HOST, SECRET
+from harness.redaction._patterns import HOST, SECRET
 
 __all__ = ["numbers"]
 
