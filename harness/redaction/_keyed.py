@@ -17,7 +17,6 @@ from harness.redaction._encoded import ENCODED_GATE, encoded_pairs
 from harness.redaction._keys import (
     HINT_RE,
     SPLIT_KEY,
-    ZERO_WIDTH,
     compact,
     compacted,
     key_strength,
@@ -118,11 +117,11 @@ from harness.redaction._structured import (
     xml_values,
     yaml_blocks,
 )
+from harness.text import INVISIBLE
 
 # Passes until a fixpoint; real text settles after one or two (a third never changed the
 # corpora); the bound only guards against a future rule that could oscillate.
 _MAX_PASSES = 6
-_ZERO_WIDTH = frozenset(ZERO_WIDTH)
 _YAML_BLOCK_GATE = re.compile(r"(?::|=>?)[ \t]*(?:\\[ \t]*)?(?:[|>][+\-]?\d*[ \t]*)?(?:#[^\n]*)?\n")
 
 
@@ -278,7 +277,7 @@ def _has_hint(text: str) -> bool:
     view = skeleton(text)
     if HINT_RE.search(view):
         return True
-    if not _ZERO_WIDTH.isdisjoint(view) or SPLIT_KEY.search(view):
+    if not INVISIBLE.isdisjoint(view) or SPLIT_KEY.search(view):
         return HINT_RE.search(compacted(view)) is not None
     return False
 
@@ -287,7 +286,7 @@ def _hints(text: str) -> list[tuple[int, int]]:
     """Spans of the hint words of ``text`` (in its key skeleton), in text offsets."""
     view = skeleton(text)
     hits = [(m.start(), m.end()) for m in HINT_RE.finditer(view)]
-    if not _ZERO_WIDTH.isdisjoint(view) or SPLIT_KEY.search(view):
+    if not INVISIBLE.isdisjoint(view) or SPLIT_KEY.search(view):
         compacted, origin = compact(view, separators=True)
         hits += [(origin[m.start()], origin[m.end() - 1] + 1) for m in HINT_RE.finditer(compacted)]
         hits.sort()
@@ -298,7 +297,7 @@ def _key_values(text: str) -> str:
     """Replace the values of secret-named keys, visiting only identifiers with a hint word.
 
     Hints are found in the key skeleton of the text (:mod:`._keys`): case, accents,
-    full-width forms and digits standing for letters folded, zero-width characters skipped.
+    full-width forms and digits standing for letters folded, invisible characters skipped.
     """
     hits = _hints(text)
     out: list[str] = []

@@ -1,14 +1,14 @@
 """Key names that hold secrets, in any spelling (private to :mod:`harness.redaction`).
 
-A key is judged on its *skeleton*: zero-width characters dropped, full-width forms and
-accented letters folded to ASCII, digits and symbols that stand for letters read as letters
-(``p4ssw0rd``, ``pa$$word``, ``p@ssword``), and word splits ignored (``PassWord``,
-``PASS_WORD``, ``p_a_s_s_w_o_r_d``). The vocabulary covers English and the common words of
+A key is judged on its *skeleton*: invisible characters (:data:`harness.text.INVISIBLE`)
+dropped, full-width forms and accented letters folded to ASCII, digits and symbols that stand
+for letters read as letters (``p4ssw0rd``, ``pa$$word``, ``p@ssword``), and word splits ignored
+(``PassWord``, ``PASS_WORD``, ``p_a_s_s_w_o_r_d``). The vocabulary covers English and the common words of
 Chinese, Japanese, Korean, German, Russian, French, Spanish, Portuguese, Dutch and others.
 
 The skeleton is also what the redactor searches for *hints* (a cheap gate before any key is
 looked at): :func:`skeleton` keeps one character per character, so offsets stay aligned,
-except that zero-width characters are kept (they are dropped by :func:`compact`).
+except that invisible characters are kept (they are dropped by :func:`compact`).
 """
 
 from __future__ import annotations
@@ -18,24 +18,16 @@ import unicodedata
 from functools import lru_cache
 from urllib.parse import unquote
 
+from harness.text import INVISIBLE, drop_invisible
+
 __all__ = [
     "HINT_RE",
     "SPLIT_KEY",
-    "ZERO_WIDTH",
     "compact",
     "compacted",
-    "is_zero_width",
     "key_strength",
     "skeleton",
 ]
-
-# Invisible format characters that may hide inside a key name.
-ZERO_WIDTH = "\u200b\u200c\u200d\u200e\u200f\u2060\u2061\u2062\u2063\u2064\ufeff\u00ad\u034f\u180e"
-_ZERO_WIDTH_SET = frozenset(ZERO_WIDTH)
-
-
-def is_zero_width(char: str) -> bool:
-    return char in _ZERO_WIDTH_SET
 
 
 def _folding_table() -> dict[int, str]:
@@ -74,19 +66,19 @@ def skeleton(text: str) -> str:
 # A key spelled with separators between its letters (``p_a_s_s_w_o_r_d``, ``PASS-WORD``).
 # The separator comes first in the pattern so that the engine scans for it.
 SPLIT_KEY = re.compile(r"[_\-](?<=[^\W_][_\-])[^\W_][_\-][^\W_][_\-][^\W_][_\-][^\W_]")
-_SEPARATORS = _ZERO_WIDTH_SET | {"_", "-"}
-_DROP_SEPARATORS = str.maketrans("", "", ZERO_WIDTH + "_-")
+_SEPARATORS = INVISIBLE | {"_", "-"}
+_DROP_SEPARATORS = str.maketrans("", "", "".join(sorted(INVISIBLE)) + "_-")
 
 
 def compacted(text: str) -> str:
-    """``text`` without zero-width characters, ``_`` and ``-`` (for hint tests only)."""
+    """``text`` without invisible characters, ``_`` and ``-`` (for hint tests only)."""
     return text.translate(_DROP_SEPARATORS)
 
 
 def compact(text: str, *, separators: bool = False) -> tuple[str, list[int]]:
-    """``text`` without zero-width characters (and ``_``/``-`` when ``separators``), and
+    """``text`` without invisible characters (and ``_``/``-`` when ``separators``), and
     each kept character's original index."""
-    dropped = _SEPARATORS if separators else _ZERO_WIDTH_SET
+    dropped = _SEPARATORS if separators else INVISIBLE
     kept = [i for i, c in enumerate(text) if c not in dropped]
     return "".join(text[i] for i in kept), kept
 
@@ -179,7 +171,7 @@ def key_strength(key: str) -> int:
     Only the key's last dotted component counts: ``db.password`` and ``AUTH_CLIENTSECRET``
     name secrets, ``TokenService.java`` and ``AuthFilter`` do not.
     """
-    key = "".join(c for c in key if c not in _ZERO_WIDTH_SET).strip("-\"'`\\$@:<>/ ")
+    key = drop_invisible(key).strip("-\"'`\\$@:<>/ ")
     if "%" in key:
         key = unquote(key)
     if _ACCOUNT_KEY.search(key):

@@ -10,6 +10,8 @@ import math
 import re
 from collections import Counter
 
+from harness.text import INVISIBLE_CLASS, is_invisible
+
 SECRET = "<SECRET>"
 POD = "<POD>"
 HOST = "<HOST>"
@@ -35,8 +37,8 @@ _PEM = re.compile(
 
 # ----------------------------------------------------------------------------- keyed secrets
 
-# Horizontal space, Unicode spaces (NBSP, ideographic space) and zero-width characters.
-_HS = r"(?:[^\S\n]|[\u200b-\u200f\u2060-\u2064\ufeff\u00ad])"
+# Horizontal space, Unicode spaces (NBSP, ideographic space) and invisible characters.
+_HS = r"(?:[^\S\n]|[" + INVISIBLE_CLASS + r"])"
 
 # A quoted value (plain or JSON-escaped quotes; an unterminated quote runs to the end of the
 # line), or an unquoted one that runs to whitespace or a list separator. An HTTP auth scheme
@@ -71,7 +73,7 @@ _FLAGS = re.compile(
 # 3. key = value, key: value, "key": "value", key := value, key => value, key<TAB>value, with
 #    full-width ``：``/``＝`` and any Unicode space. Matched only at identifiers that hold a hint
 #    word (found in the key skeleton of the text), so the regex never walks the whole line.
-_KEY_CHARS = r"(?:[\w.\-$@%]|[\u200b-\u200f\u2060-\u2064\ufeff\u00ad])"
+_KEY_CHARS = r"(?:[\w.\-$@%]|[" + INVISIBLE_CLASS + r"])"
 _KEY_VALUE = re.compile(
     r"(?P<key>[^\W\d]" + _KEY_CHARS + r"*+)"
     # The separator is atomic: "=>" must not back off to "=" and take ">" as a value. A key
@@ -130,12 +132,7 @@ _IDENT_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ01
 
 
 def _is_key_char(char: str) -> bool:
-    return (
-        char.isalnum()
-        or char in "_.-$@%"
-        or "\u200b" <= char <= "\u200f"
-        or char in ("\u2060\u2061\u2062\u2063\u2064\ufeff\u00ad")
-    )
+    return char.isalnum() or char in "_.-$@%" or is_invisible(char)
 
 
 # Values that only name a secret (shell/template variables, placeholders) are left alone,

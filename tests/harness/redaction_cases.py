@@ -94,6 +94,14 @@ CASES: dict[str, list[Case]] = {
         _c("\ufeffpassword=B0mFirst!", "B0mFirst!"),
         _c("pass\u00adword=S0ftHyph3n", "S0ftHyph3n"),
         _c("api\u200b_\u200bkey=Zw2Sep4Key9", "Zw2Sep4Key9"),
+        # Every character of harness.text.INVISIBLE: bidi controls, variation selectors, Hangul
+        # fillers, tag characters, the combining grapheme joiner.
+        _c("pass\u2066word=B1diIsolate9", "B1diIsolate9"),
+        _c("se\u202ecret: Rl0Override", "Rl0Override"),
+        _c("to\ufe0fken=VarSel3ctor", "VarSel3ctor"),
+        _c("api\U000e0020key=TagSpace42x", "TagSpace42x"),
+        _c("password\u3164=\u3164Hangul5Fill", "Hangul5Fill"),
+        _c("pass\u034fword=Cgj0iner77", "Cgj0iner77"),
     ],
     "values split by structure": [
         _c('{"name": "DB_PASSWORD", "value": "Js0nPa1r!"}', "Js0nPa1r!"),
