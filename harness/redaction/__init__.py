@@ -33,13 +33,9 @@ cannot grow a secret back. It runs on every log line, so each rule is one precom
 behind a cheap substring gate; ``benchmarks/bench_logs_projector.py`` reports the speed.
 """
 
-from harness.redaction._keyed import (
-    PLACEHOLDERS,
-    Redactor,
-    exchange_lines,
-    is_secret_shaped,
-    redact,
-)
+from harness.redaction._commands import exchange_lines
+from harness.redaction._placeholders import PLACEHOLDERS
+from harness.redaction._redactor import Redactor, is_secret_shaped, redact
 
 __all__ = [
     "PLACEHOLDERS",

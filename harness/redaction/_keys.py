@@ -18,14 +18,21 @@ import unicodedata
 from functools import lru_cache
 from urllib.parse import unquote
 
-from harness.text import INVISIBLE, drop_invisible
+from harness.text import INVISIBLE, INVISIBLE_CLASS, drop_invisible, is_invisible
 
 __all__ = [
+    "ASSIGNMENT",
     "HINT_RE",
+    "HSPACE",
+    "KEY_CHARS",
     "SPLIT_KEY",
     "compact",
     "compacted",
+    "has_hint",
+    "hint_spans",
+    "is_key_char",
     "key_strength",
+    "key_strength_at",
     "skeleton",
 ]
 
@@ -204,3 +211,64 @@ def key_strength(key: str) -> int:
         return 2
     # A session id is a bearer credential when it looks generated (a random value).
     return 1 if low.endswith(("key", "sessionid", "sessid", "session")) else 0
+
+
+# ----------------------------------------------------------------------------- keys in text
+
+# Horizontal space, Unicode spaces (NBSP, ideographic space) and invisible characters: what
+# may stand around a key's separator.
+HSPACE = r"(?:[^\S\n]|[" + INVISIBLE_CLASS + r"])"
+# The characters of a key after its first letter (as a regex, and as a test).
+KEY_CHARS = r"(?:[\w.\-$@%]|[" + INVISIBLE_CLASS + r"])"
+
+
+def is_key_char(char: str) -> bool:
+    """Whether ``char`` may continue a key (:data:`KEY_CHARS`)."""
+    return char.isalnum() or char in "_.-$@%" or is_invisible(char)
+
+
+# A key's separator, with the space around it; a prose "value" that is a secret's key name
+# with its separator, or followed by one, is a key.
+ASSIGNMENT = re.compile(HSPACE + r"*(?:=>|:=|[=＝]|[:：](?!//))")
+
+
+def has_hint(text: str) -> bool:
+    """Whether ``text`` may hold a keyed secret (a hint word in its key skeleton)."""
+    if "--user" in text or "-u " in text:
+        return True
+    view = skeleton(text)
+    if HINT_RE.search(view):
+        return True
+    if not INVISIBLE.isdisjoint(view) or SPLIT_KEY.search(view):
+        return HINT_RE.search(compacted(view)) is not None
+    return False
+
+
+def hint_spans(text: str) -> list[tuple[int, int]]:
+    """Spans of the hint words of ``text`` (in its key skeleton), in text offsets."""
+    view = skeleton(text)
+    hits = [(m.start(), m.end()) for m in HINT_RE.finditer(view)]
+    if not INVISIBLE.isdisjoint(view) or SPLIT_KEY.search(view):
+        compacted, origin = compact(view, separators=True)
+        hits += [(origin[m.start()], origin[m.end() - 1] + 1) for m in HINT_RE.finditer(compacted)]
+        hits.sort()
+    return hits
+
+
+# The one or two words right before a key (``mot de passe``: ``passe`` is the key).
+_PREVIOUS_WORDS = re.compile(r"(?:([^\W\d]+)[ \t]+)?([^\W\d]+)[ \t]+\Z")
+
+
+def key_strength_at(text: str, start: int, key: str) -> int:
+    """The key's strength, counting the words right before it (``mot de passe``, ``API key``)."""
+    strength = key_strength(key)
+    if strength == 2 or start == 0 or not text[start - 1].isspace():
+        return strength
+    before = _PREVIOUS_WORDS.search(text, max(0, start - 40), start)
+    if before is None:
+        return strength
+    words = [w for w in before.groups() if w]
+    for count in (1, 2):
+        if len(words) >= count and key_strength("".join(words[-count:]) + key) == 2:
+            return 2
+    return strength

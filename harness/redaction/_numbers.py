@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import re
 
-from harness.redaction._patterns import HOST, SECRET
+from harness.redaction._placeholders import HOST, SECRET
+from harness.redaction._shapes import CISCO_MAC_ADDRESS, MAC_ADDRESS
 
 __all__ = ["numbers"]
 
@@ -30,11 +31,6 @@ _IBAN = re.compile(
 _PHONE_PLUS = re.compile(r"\+(?<![\w+]\+)\d{1,3}(?:[ .\-]?\(?\d{1,4}\)?){2,5}(?![\w])")
 _PHONE_PAREN = re.compile(r"\((?<![\w\-.(]\()\d{3}\)[^\S\n]?\d{3}[.\-]\d{4}(?![\w\-])")
 _PHONE_PLAIN = re.compile(r"[.\-](?<=(?<![\w\-.])\d{3}[.\-])\d{3}[.\-]\d{4}(?![\w\-.])")
-_MAC = re.compile(
-    r"[:\-](?<=(?<![\w:\-.])[0-9A-Fa-f]{2}[:\-])[0-9A-Fa-f]{2}[:\-][0-9A-Fa-f]{2}[:\-]"
-    r"[0-9A-Fa-f]{2}[:\-][0-9A-Fa-f]{2}[:\-][0-9A-Fa-f]{2}(?![\w:\-.])"
-)
-_CISCO_MAC = re.compile(r"\.(?<=(?<![\w.])[0-9A-Fa-f]{4}\.)[0-9A-Fa-f]{4}\.[0-9A-Fa-f]{4}(?![\w.])")
 
 
 def _luhn(digits: str) -> bool:
@@ -100,11 +96,11 @@ def _replace_from(pattern: re.Pattern[str], back: int, text: str, replace: str) 
 
 
 def _mac_span(text: str) -> str:
-    text = _replace_from(_MAC, 2, text, HOST)
+    text = _replace_from(MAC_ADDRESS, 2, text, HOST)
     if text.count(".") >= 2:
         out: list[str] = []
         last = 0
-        for found in _CISCO_MAC.finditer(text):
+        for found in CISCO_MAC_ADDRESS.finditer(text):
             start = found.start() - 4
             if start < last or not any(c.isalpha() for c in text[start : found.end()]):
                 continue
