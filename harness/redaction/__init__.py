@@ -27,19 +27,27 @@ value becomes a typed placeholder, so the model still sees *that* something was 
 ``?``         string and number literals inside SQL statements
 ============= ========================================================================
 
+The rules are one ordered table, :data:`harness.redaction.rules.RULES`: each :class:`Rule`
+names what it takes, the placeholder it writes, the :class:`Gate` a text must pass before its
+matcher runs, whether it spans lines, and the examples it must change and the look-alikes it
+must leave alone. A small engine applies the table and knows no rule by name.
+
 The redactor is idempotent (``redact(redact(x)) == redact(x)``): placeholders are never matched
 again and no rule can turn a placeholder into a new match. It only ever replaces spans, so it
-cannot grow a secret back. It runs on every log line, so each rule is one precompiled regex
-behind a cheap substring gate; ``benchmarks/bench_logs_projector.py`` reports the speed.
+cannot grow a secret back. It runs on every log line, so each rule is a precompiled matcher
+behind a cheap gate; ``benchmarks/bench_logs_projector.py`` reports the speed.
 """
 
 from harness.redaction._commands import exchange_lines
+from harness.redaction._engine import Gate, Rule
 from harness.redaction._placeholders import PLACEHOLDERS
 from harness.redaction._redactor import Redactor, is_secret_shaped, redact
 
 __all__ = [
     "PLACEHOLDERS",
+    "Gate",
     "Redactor",
+    "Rule",
     "exchange_lines",
     "is_secret_shaped",
     "redact",

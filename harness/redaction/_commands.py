@@ -16,7 +16,8 @@ from harness.redaction._values import inert
 __all__ = [
     "CLI_WORDS",
     "ORACLE_WORDS",
-    "PROTOCOL_WORDS",
+    "PROGRAMS",
+    "PROTOCOL_GATE",
     "cli_credentials",
     "exchange_lines",
     "oracle_logins",
@@ -26,6 +27,7 @@ __all__ = [
 
 # ----------------------------------------------------------------------------- command lines
 
+# The programs below in the lower-cased text (a cheap gate before :data:`PROGRAMS`).
 CLI_WORDS = ("mysql", "mariadb", "sshpass", "redis-cli", "ldap", "smbclient", "sqlcmd", "bcp",
              "osql", "isql", "openssl", "7z", "rar", "zip", "mongo", "htpasswd", "login",
              "stdin", "sudo", "curl")  # fmt: skip
@@ -70,7 +72,8 @@ def _cli_flag(match: re.Match[str]) -> str:
     return match.group("f") + quote + SECRET + quote
 
 
-_PROGRAMS = re.compile(
+# The programs of the rules above (a gate: without one of them, no rule applies).
+PROGRAMS = re.compile(
     r"(?i)(?<![\w\-])(?:mysql\w*|mariadb\w*|sshpass|redis-cli|ldap\w+|smbclient|sqlcmd|bcp"
     r"|osql|isql|openssl|7za?|unrar|rar|unzip|zip|mongo\w*|htpasswd|login|curl|sudo)(?![\w\-])"
     r"|--(?:password-)?stdin\b"
@@ -80,8 +83,6 @@ _PROGRAMS = re.compile(
 def cli_credentials(text: str) -> str:
     """Passwords given to known tools on their command line (``mysql -pX``, ``sshpass -p X``,
     ``docker login -p X``, ``echo X | docker login --password-stdin``, ``curl -uuser:X``)."""
-    if " -" not in text or _PROGRAMS.search(text) is None:
-        return text
     for program, flag in _CLI_RULES:
         if program.search(text):
             text = flag.sub(_cli_flag, text)
@@ -129,8 +130,6 @@ def oracle_logins(text: str) -> str:
 # ``"AUTH" "user" "X"``), IMAP's tagged ``a001 LOGIN user X`` (at the start of a line or after a
 # client marker ``C:`` or ``>``), SASL's ``AUTH PLAIN <base64>``
 # (the user and password, base64-encoded). The words are upper case in every protocol.
-PROTOCOL_WORDS = ("AUTH", "LOGIN")
-
 _PROTOCOL = re.compile(
     r"(?P<h>(?i:\"auth\")(?:[^\S\n]+\"[^\"\n]*\")?[^\S\n]+\")(?P<v>[^\"\n]+)(?P<t>\")"
     r"|(?P<h2>(?<![\w\-])AUTH[^\S\n]+PLAIN[^\S\n]+)(?P<v2>[A-Za-z0-9+/]{8,}={0,2})"
@@ -150,6 +149,10 @@ def _protocol(match: re.Match[str]) -> str:
             masked = f'"{SECRET}"' if quoted else SECRET
             return match.group(head) + masked + (match.group(tail) if tail else "")
     return match.group(0)
+
+
+# What the pattern's three forms need: AUTH or LOGIN, or a quoted "auth" in any case (a gate).
+PROTOCOL_GATE = re.compile(r'AUTH|LOGIN|"(?i:auth)"')
 
 
 def protocol_credentials(text: str) -> str:

@@ -23,7 +23,7 @@ from harness.redaction._placeholders import PLACEHOLDER_RE, PLACEHOLDERS, SECRET
 from harness.redaction._prose import PROSE_KEY, PROSE_STOP, prose_value
 from harness.redaction._values import inert, inert_pair, looks_credential
 
-__all__ = ["flags", "key_values", "pct_keys"]
+__all__ = ["FLAG_START", "flags", "key_values", "pct_keys"]
 
 # A quoted value (plain or JSON-escaped quotes; an unterminated quote runs to the end of the
 # line), or an unquoted one that runs to whitespace or a list separator. An HTTP auth scheme
@@ -75,6 +75,11 @@ _KEY_VALUE = re.compile(
 
 # Words that continue an unquoted passphrase (``passphrase=correct horse battery staple``).
 _PASSPHRASE_WORD = re.compile(r" +(?P<w>[^\s=:;,&|\"'<>(){}\[\]]+)(?![=:\w])")
+
+
+# A dash where a command's words start (the text's start or after a space): a gate for the
+# flags above; the literal comes first so that the engine scans for it.
+FLAG_START = re.compile(r"-(?:(?<=^-)|(?<= -))")
 
 
 def flags(text: str) -> str:

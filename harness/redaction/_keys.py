@@ -3,8 +3,9 @@
 A key is judged on its *skeleton*: invisible characters (:data:`harness.text.INVISIBLE`)
 dropped, full-width forms and accented letters folded to ASCII, digits and symbols that stand
 for letters read as letters (``p4ssw0rd``, ``pa$$word``, ``p@ssword``), and word splits ignored
-(``PassWord``, ``PASS_WORD``, ``p_a_s_s_w_o_r_d``). The vocabulary covers English and the common words of
-Chinese, Japanese, Korean, German, Russian, French, Spanish, Portuguese, Dutch and others.
+(``PassWord``, ``PASS_WORD``, ``p_a_s_s_w_o_r_d``). The vocabulary covers English and the
+common words of Chinese, Japanese, Korean, German, Russian, French, Spanish, Portuguese, Dutch
+and others.
 
 The skeleton is also what the redactor searches for *hints* (a cheap gate before any key is
 looked at): :func:`skeleton` keeps one character per character, so offsets stay aligned,

@@ -14,9 +14,21 @@ import re
 from harness.redaction._placeholders import HOST, SECRET
 from harness.redaction._shapes import CISCO_MAC_ADDRESS, MAC_ADDRESS
 
-__all__ = ["numbers"]
+__all__ = [
+    "EIGHT_DIGITS",
+    "FIVE_MAC_SEPARATORS",
+    "THIRTEEN_DIGITS",
+    "TWO_DOTS",
+    "cards",
+    "cisco_mac_addresses",
+    "ibans",
+    "international_phones",
+    "mac_addresses",
+    "parenthesised_phones",
+    "plain_phones",
+    "ssns",
+]
 
-_NO_DIGITS = str.maketrans("", "", "0123456789")
 # Each pattern starts with its rarest literal where it can, so that the engine scans for it.
 _CARD = re.compile(
     r"(?=\d)(?<![\w\-.+/])(?:\d{13,19}|\d{4}(?P<s>[ \-])\d{4}(?P=s)\d{4}(?P=s)\d{1,7}"
@@ -70,13 +82,6 @@ def _phone(match: re.Match[str]) -> str:
     return SECRET if 8 <= digits <= 15 else match.group(0)
 
 
-def _ssn(match: re.Match[str]) -> str:
-    area = match.string[match.start() - 3 : match.start()]
-    if area in ("000", "666") or area.startswith("9"):
-        return match.group(0)
-    return SECRET
-
-
 def _replace_from(pattern: re.Pattern[str], back: int, text: str, replace: str) -> str:
     """Substitute matches of a literal-first ``pattern`` whose real start is ``back``
     characters before the match (the part a lookbehind checked)."""
@@ -95,50 +100,85 @@ def _replace_from(pattern: re.Pattern[str], back: int, text: str, replace: str) 
     return "".join(out)
 
 
-def _mac_span(text: str) -> str:
-    text = _replace_from(MAC_ADDRESS, 2, text, HOST)
-    if text.count(".") >= 2:
-        out: list[str] = []
-        last = 0
-        for found in CISCO_MAC_ADDRESS.finditer(text):
-            start = found.start() - 4
-            if start < last or not any(c.isalpha() for c in text[start : found.end()]):
-                continue
-            out.append(text[last:start])
-            out.append(HOST)
-            last = found.end()
-        if out:
-            out.append(text[last:])
-            text = "".join(out)
-    return text
+def _ssn(match: re.Match[str]) -> str:
+    area = match.string[match.start() - 3 : match.start()]
+    if area in ("000", "666") or area.startswith("9"):
+        return match.group(0)
+    return SECRET
 
 
-def numbers(text: str) -> str:
-    """Card numbers, SSNs, IBANs, phone numbers and MAC addresses."""
-    digits = len(text) - len(text.translate(_NO_DIGITS))
-    if digits >= 8:
-        if digits >= 13:
-            text = _CARD.sub(_card, text)
-        if "-" in text:
-            out: list[str] = []
-            last = 0
-            for found in _SSN.finditer(text):
-                start = found.start() - 3
-                if start < last:
-                    continue
-                out.append(text[last:start])
-                out.append(_ssn(found) if found.start() >= 3 else found.group(0))
-                last = found.end()
-            if out:
-                out.append(text[last:])
-                text = "".join(out)
-        text = _IBAN.sub(_iban, text)
-        if "+" in text:
-            text = _PHONE_PLUS.sub(_phone, text)
-        if "(" in text:
-            text = _replace_from(_PHONE_PAREN, 0, text, SECRET)
-        if "-" in text or "." in text:
-            text = _replace_from(_PHONE_PLAIN, 3, text, SECRET)
-    if text.count(":") >= 5 or text.count("-") >= 5 or text.count(".") >= 2:
-        text = _mac_span(text)
-    return text
+def cards(text: str) -> str:
+    """Card numbers: 13-19 digits (grouped or not) with an issuer prefix that pass Luhn."""
+    return _CARD.sub(_card, text)
+
+
+def ssns(text: str) -> str:
+    """US social security numbers (``123-45-6789``), never-issued areas excepted."""
+    out: list[str] = []
+    last = 0
+    for found in _SSN.finditer(text):
+        start = found.start() - 3
+        if start < last:
+            continue
+        out.append(text[last:start])
+        out.append(_ssn(found) if found.start() >= 3 else found.group(0))
+        last = found.end()
+    if not out:
+        return text
+    out.append(text[last:])
+    return "".join(out)
+
+
+def ibans(text: str) -> str:
+    """IBANs that pass ISO 7064 mod 97, grouped by four or not."""
+    return _IBAN.sub(_iban, text)
+
+
+def international_phones(text: str) -> str:
+    """Phone numbers with a ``+`` country code and 8-15 digits."""
+    return _PHONE_PLUS.sub(_phone, text)
+
+
+def parenthesised_phones(text: str) -> str:
+    """North American numbers with the area code in brackets: ``(415) 555-0132``."""
+    return _replace_from(_PHONE_PAREN, 0, text, SECRET)
+
+
+def plain_phones(text: str) -> str:
+    """North American numbers in groups of three, three and four: ``415-555-0132``."""
+    return _replace_from(_PHONE_PLAIN, 3, text, SECRET)
+
+
+def mac_addresses(text: str) -> str:
+    """MAC addresses in pairs of hex digits (``00:1A:2B:3C:4D:5E``, ``00-1a-…``)."""
+    return _replace_from(MAC_ADDRESS, 2, text, HOST)
+
+
+def cisco_mac_addresses(text: str) -> str:
+    """MAC addresses as Cisco writes them (``001a.2b3c.4d60``), with a letter among the digits."""
+    out: list[str] = []
+    last = 0
+    for found in CISCO_MAC_ADDRESS.finditer(text):
+        start = found.start() - 4
+        if start < last or not any(c.isalpha() for c in text[start : found.end()]):
+            continue
+        out.append(text[last:start])
+        out.append(HOST)
+        last = found.end()
+    if not out:
+        return text
+    out.append(text[last:])
+    return "".join(out)
+
+
+def _at_least(count: int, chars: str) -> re.Pattern[str]:
+    """A pattern found in a text that holds ``count`` characters of ``chars`` (a gate: anchored,
+    its repeats possessive, so that a search costs one linear scan)."""
+    return re.compile(rf"\A(?:[^{chars}]*+[{chars}]){{{count}}}")
+
+
+# Gates: the digits a number needs, the separators a MAC address needs.
+EIGHT_DIGITS = _at_least(8, "0-9")
+THIRTEEN_DIGITS = _at_least(13, "0-9")
+FIVE_MAC_SEPARATORS = _at_least(5, r":\-")
+TWO_DOTS = _at_least(2, r"\.")

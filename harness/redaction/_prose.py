@@ -21,7 +21,15 @@ from harness.redaction._keys import (
 from harness.redaction._placeholders import PLACEHOLDER_RE, SECRET
 from harness.redaction._values import inert
 
-__all__ = ["PROSE_KEY", "PROSE_STOP", "prose_spans", "prose_value"]
+__all__ = [
+    "CJK_KEYS",
+    "PROSE_KEY",
+    "PROSE_STOP",
+    "cjk_prose",
+    "prose_for",
+    "prose_use_as",
+    "prose_value",
+]
 
 # A key in prose: "the password was X", "requirepass X", "with credentials X", and the same
 # with a quoted X ("with password 'X'", ``requirepass "X"``; up to 200 characters on one line).
@@ -39,8 +47,10 @@ PROSE_KEY = re.compile(
 # The same in languages written without spaces: ``密码是X``, ``新密码为X``, ``パスワードはXです``,
 # ``비밀번호는 X``. The key ends where its word ends, a particle may follow, and the value is the
 # run of ASCII characters after it.
+CJK_KEYS = ("密码", "密碼", "口令", "密钥", "秘钥", "令牌", "パスワード", "暗証番号", "トークン",
+            "비밀번호", "암호", "토큰")  # fmt: skip
 _CJK_PROSE = re.compile(
-    r"(?P<key>密码|密碼|口令|密钥|秘钥|令牌|パスワード|暗証番号|トークン|비밀번호|암호|토큰)"
+    r"(?P<key>" + "|".join(CJK_KEYS) + ")"
     r"(?P<sep>(?:[是为為はがも]|는|은|이|가)?[:：]?" + HSPACE + r"*)"
     r"(?P<v>(?!" + PLACEHOLDER_RE + r")[!-~]+)"
 )
@@ -104,17 +114,20 @@ _TO_KEYS = re.compile(r"(?:haslo|heslo)$")
 _NEXT_KEY = re.compile(r"(?P<k>[^\W\d][\w.\-]*)(?:[=＝]|[:：](?!//))$")
 
 
-def prose_spans(text: str, low: str) -> str:
-    """Prose the key rules cannot take apart: keys glued to their value by a particle
-    (``密码是X``), words between key and value (``password for bob is X``), and a value before
-    its key (``use X as the password``)."""
-    if not text.isascii():
-        text = _CJK_PROSE.sub(_prose_span, text)
-    if " for " in low:
-        text = _PROSE_FOR.sub(_prose_span, text)
-    if "use " in low and " as " in low:
-        text = _PROSE_AS.sub(_prose_span, text)
-    return text
+def cjk_prose(text: str) -> str:
+    """A key glued to its value by a particle, in a language written without spaces:
+    ``密码是X``, ``パスワードはXです``."""
+    return _CJK_PROSE.sub(_prose_span, text)
+
+
+def prose_for(text: str) -> str:
+    """Words between a key and its value: ``password for bob is X``."""
+    return _PROSE_FOR.sub(_prose_span, text)
+
+
+def prose_use_as(text: str) -> str:
+    """A value before its key: ``use X as the password``."""
+    return _PROSE_AS.sub(_prose_span, text)
 
 
 def _prose_span(match: re.Match[str]) -> str:

@@ -101,6 +101,7 @@ def sql_spans(text: str) -> str:
 
 # ----------------------------------------------------------------------------- ORM binds
 
+# Words of the bind logs below (a gate, case-sensitive as the logs write them).
 ORM_WORDS = ("binding parameter", "extracted value", "Parameters:", "Row:", "parameter value",
              '[["', "args=(", "params=(")  # fmt: skip
 

@@ -18,19 +18,21 @@ from harness.redaction._placeholders import PLACEHOLDER_RE, SECRET
 from harness.redaction._values import inert, looks_credential
 
 __all__ = [
+    "BUNDLER_GATE",
     "CODE_GATE",
-    "CREDENTIAL_FILE_GATE",
     "FLAG_ITEM_GATE",
     "LOGIN_WORDS",
     "OAUTH_GATE",
+    "PGPASS_GATE",
     "YAML_BLOCK_GATE",
+    "bundler_credentials",
     "code_assignments",
     "cookies",
-    "credential_files",
     "flag_items",
     "login_calls",
     "name_value_pairs",
     "oauth_codes",
+    "pgpass_lines",
     "private_keys",
     "xml_values",
     "yaml_blocks",
@@ -275,25 +277,29 @@ def oauth_codes(text: str) -> str:
 # (``BUNDLE_GEMS__EXAMPLE__COM=user:X``: a host spelled with ``__`` for dots) and PostgreSQL's
 # ``.pgpass`` (``host:port:database:user:X``, each of the first four possibly ``*``), a whole
 # line of its own.
-CREDENTIAL_FILE_GATE = re.compile(r"BUNDLE_\w+__|^[^\s:]+:(?:\d+|\*):[^\s:]+:[^\s:]+:\S", re.M)
+BUNDLER_GATE = re.compile(r"BUNDLE_\w+__")
+PGPASS_GATE = re.compile(r"^[^\s:]+:(?:\d+|\*):[^\s:]+:[^\s:]+:\S")
 
-_CREDENTIAL_FILE = re.compile(
+_BUNDLER = re.compile(
     r"(?P<h>\bBUNDLE_[A-Z0-9_]*[A-Z0-9]__[A-Z0-9_]+=(?P<q>[\"']?)[^\s:\"']+:)(?P<v>[^\s\"']+)"
-    r"|(?P<h2>^[^\s:]+:(?:\d{1,5}|\*):[^\s:]+:[^\s:]+:)(?P<v2>\S+)$",
-    re.MULTILINE,
 )
+_PGPASS = re.compile(r"(?P<h>^[^\s:]+:(?:\d{1,5}|\*):[^\s:]+:[^\s:]+:)(?P<v>\S+)$", re.MULTILINE)
 
 
 def _credential_file(match: re.Match[str]) -> str:
-    head, value = ("h", "v") if match.group("h") is not None else ("h2", "v2")
-    if inert(match.group(value)) or re.fullmatch(PLACEHOLDER_RE, match.group(value)):
+    if inert(match.group("v")) or re.fullmatch(PLACEHOLDER_RE, match.group("v")):
         return match.group(0)
-    return match.group(head) + SECRET
+    return match.group("h") + SECRET
 
 
-def credential_files(text: str) -> str:
-    """``BUNDLE_GEMS__EXAMPLE__COM=user:X`` and a ``.pgpass`` line ``db:5432:shop:app:X``."""
-    return _CREDENTIAL_FILE.sub(_credential_file, text)
+def bundler_credentials(text: str) -> str:
+    """``BUNDLE_GEMS__EXAMPLE__COM=user:X``: Bundler's per-host credentials."""
+    return _BUNDLER.sub(_credential_file, text)
+
+
+def pgpass_lines(text: str) -> str:
+    """A ``.pgpass`` line ``db:5432:shop:app:X``: the password by position."""
+    return _PGPASS.sub(_credential_file, text)
 
 
 # ----------------------------------------------------------------------------- code
@@ -336,6 +342,7 @@ def code_assignments(text: str) -> str:
     return _SETTER.sub(_code, _CODE.sub(_code, text))
 
 
+# Words of the login calls below, in the lower-cased text (a gate).
 LOGIN_WORDS = ("login", "log_in", "signin", "sign_in", "auth", "credentials", "bind")
 
 # A call that takes a user and a password by position: ``smtp.login("app", "X")``,
