@@ -668,6 +668,7 @@ RULES: tuple[Rule, ...] = (
         lookalikes=(
             "release 2024-11-02 deployed build 1234-56-7890x",
             "order 12-345-6789 shipped",
+            "ticket 912-34-5678 closed",
         ),
     ),
     Rule(

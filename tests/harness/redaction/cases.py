@@ -650,6 +650,8 @@ BENIGN: list[str] = [
     "processed 4111 orders in 1111 ms",
     "order 1730556303123456789 shipped",
     "release 2024-11-02 deployed build 1234-56-7890x",
+    # Never-issued SSN areas (000, 666, 9xx) are not SSNs, and stay as written.
+    "ticket 912-34-5678 closed",
     "lodash@4.17.21 installed",
     "worker-3 picked job 42",
     "thread pool-2-thread-1 started",
