@@ -76,7 +76,7 @@ class Gate:
     @cached_property
     def _admits(self) -> Callable[[str], bool]:
         lines = ["def admits(text):", "    low = hint = None"]
-        for test in _tests(self, 0):
+        for test in _tests(self, 0, hint_first=False):
             if test.prelude:
                 lines.append(f"    {test.prelude}")
             lines.append(f"    if not ({test.condition}):")
@@ -186,11 +186,12 @@ _HINT = "if hint is None: hint = has_hint(text)"
 
 
 def _pass_lines(rules: Sequence[Rule]) -> list[str]:
+    hint_first = any(rule.gate == Gate(hint=True) for rule in rules)
     lines = ["def apply(text):", "    low = hint = None"]
     for index, rule in enumerate(rules):
         lines.append(f"    # {rule.id}")
         indent = "    "
-        for test in _tests(rule.gate, index):
+        for test in _tests(rule.gate, index, hint_first=hint_first):
             if test.prelude:
                 lines.append(indent + test.prelude)
             lines.append(f"{indent}if {test.condition}:")
@@ -202,25 +203,35 @@ def _pass_lines(rules: Sequence[Rule]) -> list[str]:
     return lines
 
 
-def _tests(gate: Gate, index: int) -> list[_Test]:
-    """The gate's parts as tests, cheapest first: single words, the hint (computed once per
-    text, and by nearly every line anyway), lists of words, the pattern. Conditions with no
-    statement between them are joined with ``and``."""
+def _tests(gate: Gate, index: int, *, hint_first: bool) -> list[_Test]:
+    """The gate's parts as tests, cheapest first, and conditions with no statement between
+    them joined with ``and``.
+
+    Words come first, then the pattern. The hint costs a pass over the text the first time
+    and nothing after: in a pass that computes it for every text anyway (a rule gated by the
+    hint alone), it is tested right after the single words; elsewhere it is computed last,
+    when every other part has passed, and only a hint already known to be absent ends the
+    test at once.
+    """
     parts = [*((entry, False) for entry in gate.words), *((entry, True) for entry in gate.lower)]
     single = [part for part in parts if isinstance(part[0], str)]
     lists = [part for part in parts if not isinstance(part[0], str)]
     tests: list[_Test] = []
+    if gate.hint and not hint_first:
+        tests.append(_Test("", "hint is not False"))
     lowered = False
     for entry, lower in single:
         tests.append(_Test(_LOWER if lower and not lowered else "", _occurs(entry, lower)))
         lowered = lowered or lower
-    if gate.hint:
+    if gate.hint and hint_first:
         tests.append(_Test(_HINT, "hint"))
     for entry, lower in lists:
         tests.append(_Test(_LOWER if lower and not lowered else "", _occurs(entry, lower)))
         lowered = lowered or lower
     if gate.pattern is not None:
         tests.append(_Test("", f"search_{index}(text) is not None"))
+    if gate.hint and not hint_first:
+        tests.append(_Test(_HINT, "hint"))
     joined: list[_Test] = []
     for test in tests:
         if joined and not test.prelude:

@@ -115,11 +115,24 @@ def test_a_line_is_redacted_once_and_then_read_from_the_cache() -> None:
 
 def test_the_source_names_each_rule_and_reads_each_gate() -> None:
     engine = Engine(
-        [
-            _rule("first", str, Gate(words=("a",), hint=True)),
-            _rule("second", str, Gate(lower=("b",))),
-        ]
+        [_rule("first", str, Gate(words=("a",))), _rule("second", str, Gate(lower=("b",)))]
     )
     assert "    # first\n    if 'a' in text:\n" in engine.source
-    assert "if hint is None: hint = has_hint(text)" in engine.source
-    assert "if low is None: low = text.lower()" in engine.source
+    assert (
+        "    # second\n    if low is None: low = text.lower()\n    if 'b' in low:\n"
+        in engine.source
+    )
+
+
+def test_the_hint_is_computed_last_unless_the_pass_computes_it_for_every_text() -> None:
+    gated = _rule("gated", str, Gate(words=("a",), hint=True, pattern=re.compile("b")))
+    assert (
+        "    if hint is not False and 'a' in text and search_0(text) is not None:\n"
+        "        if hint is None: hint = has_hint(text)\n"
+    ) in Engine([gated]).source
+    anyway = Engine([gated, _rule("hint-alone", str, Gate(hint=True))])
+    assert (
+        "    if 'a' in text:\n"
+        "        if hint is None: hint = has_hint(text)\n"
+        "        if hint and search_0(text) is not None:\n"
+    ) in anyway.source
