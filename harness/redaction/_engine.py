@@ -67,7 +67,9 @@ class Gate:
         for entry in self.lower:
             for word in (entry,) if isinstance(entry, str) else entry:
                 if word != word.lower():
-                    raise ValueError(f"a lower-case gate word is in lower case: {word!r}")
+                    raise ValueError(
+                        f"a word of a gate's lower list must be in lower case: {word!r}"
+                    )
 
     def admits(self, text: str) -> bool:
         """Whether ``text`` passes this gate."""
