@@ -1,4 +1,4 @@
-"""Hostile inputs (issue 8 §2): every class of tests/harness/redaction_cases.py, planted
+"""Hostile inputs (issue 8 §2): every class of tests/harness/redaction/cases.py, planted
 secrets of each shape in random surroundings, and the invariants that must hold for all.
 """
 
@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from harness.redaction import redact
 from serve.cli.redact import redact_stream
 from tests.backtracking import finishes
-from tests.harness.redaction_cases import BENIGN, CASES, Case
+from tests.harness.redaction.cases import BENIGN, CASES, Case
 
 _ALL = [(name, case) for name, cases in CASES.items() for case in cases]
 

@@ -94,6 +94,14 @@ CASES: dict[str, list[Case]] = {
         _c("\ufeffpassword=B0mFirst!", "B0mFirst!"),
         _c("pass\u00adword=S0ftHyph3n", "S0ftHyph3n"),
         _c("api\u200b_\u200bkey=Zw2Sep4Key9", "Zw2Sep4Key9"),
+        # Every character of harness.text.INVISIBLE: bidi controls, variation selectors, Hangul
+        # fillers, tag characters, the combining grapheme joiner.
+        _c("pass\u2066word=B1diIsolate9", "B1diIsolate9"),
+        _c("se\u202ecret: Rl0Override", "Rl0Override"),
+        _c("to\ufe0fken=VarSel3ctor", "VarSel3ctor"),
+        _c("api\U000e0020key=TagSpace42x", "TagSpace42x"),
+        _c("password\u3164=\u3164Hangul5Fill", "Hangul5Fill"),
+        _c("pass\u034fword=Cgj0iner77", "Cgj0iner77"),
     ],
     "values split by structure": [
         _c('{"name": "DB_PASSWORD", "value": "Js0nPa1r!"}', "Js0nPa1r!"),
@@ -642,6 +650,8 @@ BENIGN: list[str] = [
     "processed 4111 orders in 1111 ms",
     "order 1730556303123456789 shipped",
     "release 2024-11-02 deployed build 1234-56-7890x",
+    # Never-issued SSN areas (000, 666, 9xx) are not SSNs, and stay as written.
+    "ticket 912-34-5678 closed",
     "lodash@4.17.21 installed",
     "worker-3 picked job 42",
     "thread pool-2-thread-1 started",

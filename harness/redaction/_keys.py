@@ -1,14 +1,15 @@
 """Key names that hold secrets, in any spelling (private to :mod:`harness.redaction`).
 
-A key is judged on its *skeleton*: zero-width characters dropped, full-width forms and
-accented letters folded to ASCII, digits and symbols that stand for letters read as letters
-(``p4ssw0rd``, ``pa$$word``, ``p@ssword``), and word splits ignored (``PassWord``,
-``PASS_WORD``, ``p_a_s_s_w_o_r_d``). The vocabulary covers English and the common words of
-Chinese, Japanese, Korean, German, Russian, French, Spanish, Portuguese, Dutch and others.
+A key is judged on its *skeleton*: invisible characters (:data:`harness.text.INVISIBLE`)
+dropped, full-width forms and accented letters folded to ASCII, digits and symbols that stand
+for letters read as letters (``p4ssw0rd``, ``pa$$word``, ``p@ssword``), and word splits ignored
+(``PassWord``, ``PASS_WORD``, ``p_a_s_s_w_o_r_d``). The vocabulary covers English and the
+common words of Chinese, Japanese, Korean, German, Russian, French, Spanish, Portuguese, Dutch
+and others.
 
 The skeleton is also what the redactor searches for *hints* (a cheap gate before any key is
 looked at): :func:`skeleton` keeps one character per character, so offsets stay aligned,
-except that zero-width characters are kept (they are dropped by :func:`compact`).
+except that invisible characters are kept (they are dropped by :func:`compact`).
 """
 
 from __future__ import annotations
@@ -18,24 +19,23 @@ import unicodedata
 from functools import lru_cache
 from urllib.parse import unquote
 
+from harness.text import INVISIBLE, INVISIBLE_CLASS, drop_invisible, is_invisible
+
 __all__ = [
+    "ASSIGNMENT",
     "HINT_RE",
+    "HSPACE",
+    "KEY_CHARS",
     "SPLIT_KEY",
-    "ZERO_WIDTH",
     "compact",
     "compacted",
-    "is_zero_width",
+    "has_hint",
+    "hint_spans",
+    "is_key_char",
     "key_strength",
+    "key_strength_at",
     "skeleton",
 ]
-
-# Invisible format characters that may hide inside a key name.
-ZERO_WIDTH = "\u200b\u200c\u200d\u200e\u200f\u2060\u2061\u2062\u2063\u2064\ufeff\u00ad\u034f\u180e"
-_ZERO_WIDTH_SET = frozenset(ZERO_WIDTH)
-
-
-def is_zero_width(char: str) -> bool:
-    return char in _ZERO_WIDTH_SET
 
 
 def _folding_table() -> dict[int, str]:
@@ -74,19 +74,19 @@ def skeleton(text: str) -> str:
 # A key spelled with separators between its letters (``p_a_s_s_w_o_r_d``, ``PASS-WORD``).
 # The separator comes first in the pattern so that the engine scans for it.
 SPLIT_KEY = re.compile(r"[_\-](?<=[^\W_][_\-])[^\W_][_\-][^\W_][_\-][^\W_][_\-][^\W_]")
-_SEPARATORS = _ZERO_WIDTH_SET | {"_", "-"}
-_DROP_SEPARATORS = str.maketrans("", "", ZERO_WIDTH + "_-")
+_SEPARATORS = INVISIBLE | {"_", "-"}
+_DROP_SEPARATORS = str.maketrans("", "", "".join(sorted(INVISIBLE)) + "_-")
 
 
 def compacted(text: str) -> str:
-    """``text`` without zero-width characters, ``_`` and ``-`` (for hint tests only)."""
+    """``text`` without invisible characters, ``_`` and ``-`` (for hint tests only)."""
     return text.translate(_DROP_SEPARATORS)
 
 
 def compact(text: str, *, separators: bool = False) -> tuple[str, list[int]]:
-    """``text`` without zero-width characters (and ``_``/``-`` when ``separators``), and
+    """``text`` without invisible characters (and ``_``/``-`` when ``separators``), and
     each kept character's original index."""
-    dropped = _SEPARATORS if separators else _ZERO_WIDTH_SET
+    dropped = _SEPARATORS if separators else INVISIBLE
     kept = [i for i, c in enumerate(text) if c not in dropped]
     return "".join(text[i] for i in kept), kept
 
@@ -179,7 +179,7 @@ def key_strength(key: str) -> int:
     Only the key's last dotted component counts: ``db.password`` and ``AUTH_CLIENTSECRET``
     name secrets, ``TokenService.java`` and ``AuthFilter`` do not.
     """
-    key = "".join(c for c in key if c not in _ZERO_WIDTH_SET).strip("-\"'`\\$@:<>/ ")
+    key = drop_invisible(key).strip("-\"'`\\$@:<>/ ")
     if "%" in key:
         key = unquote(key)
     if _ACCOUNT_KEY.search(key):
@@ -212,3 +212,64 @@ def key_strength(key: str) -> int:
         return 2
     # A session id is a bearer credential when it looks generated (a random value).
     return 1 if low.endswith(("key", "sessionid", "sessid", "session")) else 0
+
+
+# ----------------------------------------------------------------------------- keys in text
+
+# Horizontal space, Unicode spaces (NBSP, ideographic space) and invisible characters: what
+# may stand around a key's separator.
+HSPACE = r"(?:[^\S\n]|[" + INVISIBLE_CLASS + r"])"
+# The characters of a key after its first letter (as a regex, and as a test).
+KEY_CHARS = r"(?:[\w.\-$@%]|[" + INVISIBLE_CLASS + r"])"
+
+
+def is_key_char(char: str) -> bool:
+    """Whether ``char`` may continue a key (:data:`KEY_CHARS`)."""
+    return char.isalnum() or char in "_.-$@%" or is_invisible(char)
+
+
+# A key's separator, with the space around it; a prose "value" that is a secret's key name
+# with its separator, or followed by one, is a key.
+ASSIGNMENT = re.compile(HSPACE + r"*(?:=>|:=|[=＝]|[:：](?!//))")
+
+
+def has_hint(text: str) -> bool:
+    """Whether ``text`` may hold a keyed secret (a hint word in its key skeleton)."""
+    if "--user" in text or "-u " in text:
+        return True
+    view = skeleton(text)
+    if HINT_RE.search(view):
+        return True
+    if not INVISIBLE.isdisjoint(view) or SPLIT_KEY.search(view):
+        return HINT_RE.search(compacted(view)) is not None
+    return False
+
+
+def hint_spans(text: str) -> list[tuple[int, int]]:
+    """Spans of the hint words of ``text`` (in its key skeleton), in text offsets."""
+    view = skeleton(text)
+    hits = [(m.start(), m.end()) for m in HINT_RE.finditer(view)]
+    if not INVISIBLE.isdisjoint(view) or SPLIT_KEY.search(view):
+        compacted, origin = compact(view, separators=True)
+        hits += [(origin[m.start()], origin[m.end() - 1] + 1) for m in HINT_RE.finditer(compacted)]
+        hits.sort()
+    return hits
+
+
+# The one or two words right before a key (``mot de passe``: ``passe`` is the key).
+_PREVIOUS_WORDS = re.compile(r"(?:([^\W\d]+)[ \t]+)?([^\W\d]+)[ \t]+\Z")
+
+
+def key_strength_at(text: str, start: int, key: str) -> int:
+    """The key's strength, counting the words right before it (``mot de passe``, ``API key``)."""
+    strength = key_strength(key)
+    if strength == 2 or start == 0 or not text[start - 1].isspace():
+        return strength
+    before = _PREVIOUS_WORDS.search(text, max(0, start - 40), start)
+    if before is None:
+        return strength
+    words = [w for w in before.groups() if w]
+    for count in (1, 2):
+        if len(words) >= count and key_strength("".join(words[-count:]) + key) == 2:
+            return 2
+    return strength

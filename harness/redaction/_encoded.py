@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from harness._redaction_rules import _PLACEHOLDER_RE
+from harness.redaction._placeholders import PLACEHOLDER_RE
 
 __all__ = ["ENCODED_GATE", "encoded_pairs"]
 
@@ -35,7 +35,7 @@ _ESCAPE = re.compile(
     r"|&(?:(?P<n>quot|apos|amp|lt|gt)|#[xX]0*(?P<x>[2-7][0-9a-fA-F])|#0*(?P<d>3[2-9]|[4-9]\d|1[01]\d|12[0-6]));"
 )
 _NAMED = {"quot": '"', "apos": "'", "amp": "&", "lt": "<", "gt": ">"}
-_PLACEHOLDER = re.compile(f"({_PLACEHOLDER_RE})")
+_PLACEHOLDER = re.compile(f"({PLACEHOLDER_RE})")
 # Aligning the redacted reading with the reading is a backtracking match; a line with more
 # placeholders than this is left to the other rules rather than risk a slow match.
 _MAX_PLACEHOLDERS = 12
