@@ -52,6 +52,11 @@ _TEST_MODULES = (
     "tests.harness.redaction_cases",
     "tests.harness.test_redaction",
     "tests.harness.test_redaction_hostile",
+    "tests.harness.redaction.cases",
+    "tests.harness.redaction.test_redaction",
+    "tests.harness.redaction.test_redaction_hostile",
+    "tests.harness.redaction.test_redaction_table",
+    "tests.harness.redaction.test_redaction_engine",
     "tests.harness.test_prompt_injection",
     "tests.harness.release.test_commands",
     "tests.harness.release.test_content",
@@ -70,9 +75,6 @@ _TEST_MODULES = (
     "tests.harness.textcheck.test_rulebook",
     "tests.harness.textcheck.test_tables",
     "harness.textcheck.tables",
-    "tests.harness.redaction.test_redaction",
-    "tests.harness.redaction.test_hostile",
-    "tests.harness.redaction.test_rules",
     "harness.redaction.rules",
 )
 
