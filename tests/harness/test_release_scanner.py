@@ -34,7 +34,7 @@ from harness.testing.clock import FakeClock, until
 from harness.testing.models import FunctionModel, text_reply, tool_reply
 from harness.testing.rig import fake_deps
 from harness.testing.tools import RecordingBackend
-from tests.harness.test_redaction import _rows, secret_strings
+from tests.harness.redaction.test_redaction import _rows, secret_strings
 
 MARKER = "RAW-ONLY-MARKER"
 PROMPTS = [
