@@ -7,7 +7,9 @@ from __future__ import annotations
 import re
 
 from harness.redaction._placeholders import HOST, IP, PID, PLACEHOLDER_RE, POD
-from harness.redaction._shapes import INTERNAL_HOST_SUFFIX, IPV4_ADDRESS, IPV6_ADDRESS
+from harness.redaction._shapes import INTERNAL_HOST_SUFFIX
+from harness.redaction._shapes import ipv4_addresses as _ipv4
+from harness.redaction._shapes import ipv6_addresses as _ipv6
 
 __all__ = [
     "DASHED_GATE",
@@ -117,12 +119,12 @@ def _host(name: str) -> str:
 
 def ipv6_addresses(text: str) -> str:
     """IPv6 addresses, with their port when bracketed."""
-    return IPV6_ADDRESS.sub(IP, text)
+    return _ipv6(text, IP)
 
 
 def ipv4_addresses(text: str) -> str:
     """IPv4 addresses, with their port."""
-    return IPV4_ADDRESS.sub(IP, text)
+    return _ipv4(text, IP)
 
 
 def pids(text: str) -> str:

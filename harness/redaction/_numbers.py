@@ -146,7 +146,7 @@ def plain_phones(text: str) -> str:
 
 def mac_addresses(text: str) -> str:
     """MAC addresses in pairs of hex digits (``00:1A:2B:3C:4D:5E``, ``00-1a-…``)."""
-    return _replace_from(MAC_ADDRESS, 2, text, HOST)
+    return MAC_ADDRESS.sub(HOST, text)
 
 
 def cisco_mac_addresses(text: str) -> str:

@@ -17,7 +17,7 @@ from functools import lru_cache
 from harness.redaction._hosts import POD_NAME_RE, POD_TOKEN
 from harness.redaction._keys import key_strength
 from harness.redaction._placeholders import POD, SECRET
-from harness.redaction._shapes import HEX, UUID
+from harness.redaction._shapes import HEX, UUID_VALUE
 from harness.redaction._values import is_masked, is_wordy
 
 __all__ = ["glued_tails", "token_runs"]
@@ -298,7 +298,7 @@ def _is_random(piece: str) -> bool:
     has_alpha = any(c.isalpha() for c in body)
     if not (has_digit and has_alpha):
         return False
-    if UUID.fullmatch(body.strip("-_")) or POD_NAME_RE.fullmatch(body) or is_masked(body):
+    if UUID_VALUE.fullmatch(body.strip("-_")) or POD_NAME_RE.fullmatch(body) or is_masked(body):
         return False
     if _is_resource_name(body) or _is_ulid(body):
         return False

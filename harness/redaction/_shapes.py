@@ -1,14 +1,28 @@
-"""The shapes of values that identify a machine or a person (private to
-:mod:`harness.redaction`): IPv4 and IPv6 addresses, UUIDs, MAC addresses, e-mail addresses
-(with the DNS label they use), internal host-name suffixes and hex ids.
+"""The shapes of values that identify a machine or a person, as redaction finds them (private
+to :mod:`harness.redaction`): IPv4 and IPv6 addresses, UUIDs, MAC addresses, e-mail addresses,
+internal host names.
 
-They are gathered here, under one name each, so that redaction and log mining can later share
-one table of shapes; the patterns are those redaction has always used.
+Each is built from the shared table of value shapes (:mod:`harness.text.shapes`), which the
+log miner builds its masks from as well, with the boundaries a line of text needs here (an
+address is a token of its own, with its port) and, for IP addresses, the check beyond the look
+that a redactor must make: an address whose octets exceed 255 (``999.1.1.1``, a version) is
+not an address.
 """
 
 from __future__ import annotations
 
 import re
+
+from harness.text.shapes import (
+    DNS_LABEL,
+    EMAIL,
+    INTERNAL_DOMAINS,
+    IPV4,
+    IPV6,
+    MAC,
+    UUID,
+    ipv4_octets_valid,
+)
 
 __all__ = [
     "CISCO_MAC_ADDRESS",
@@ -17,54 +31,15 @@ __all__ = [
     "HEX",
     "INTERNAL_HOST_SUFFIX",
     "INTERNAL_HOST_SUFFIXES",
-    "IPV4",
-    "IPV4_ADDRESS",
     "IPV4_GATE",
-    "IPV6",
-    "IPV6_ADDRESS",
     "IPV6_GATE",
     "MAC_ADDRESS",
-    "UUID",
+    "UUID_VALUE",
+    "ipv4_addresses",
+    "ipv6_addresses",
 ]
 
 # ----------------------------------------------------------------------------- IP addresses
-
-_OCTET = r"(?:25[0-5]|2[0-4]\d|[01]?\d?\d)"  # leading zeros included: 010.000.003.017
-# An IPv4 address (a pattern to compose), and an IPv6 address in any of its spellings.
-IPV4 = r"(?:" + _OCTET + r"\.){3}" + _OCTET
-
-_H16 = r"[0-9A-Fa-f]{1,4}"
-IPV6 = (
-    # IPv4-embedded forms first (::ffff:10.0.0.1, 64:ff9b::10.0.0.1, 0:0:0:0:0:ffff:1.2.3.4).
-    r"(?:"
-    + _H16
-    + r":){6}"
-    + IPV4
-    + r"|(?:"
-    + _H16
-    + r"(?::"
-    + _H16
-    + r"){0,4})?::(?:"
-    + _H16
-    + r":){0,4}"
-    + IPV4
-    + r"|(?:"
-    + _H16
-    + r":){7}"
-    + _H16
-    + r"|(?:"
-    + _H16
-    + r":){1,7}:(?:"
-    + _H16
-    + r"(?::"
-    + _H16
-    + r"){0,5})?"
-    + r"|::(?:"
-    + _H16
-    + r"(?::"
-    + _H16
-    + r"){0,6})"
-)
 
 # Cheap gates: a literal first, so that the engine scans for it.
 IPV4_GATE = re.compile(r"\.(?<=\d\.)\d{1,3}\.\d{1,3}\.\d")
@@ -73,51 +48,67 @@ IPV6_GATE = re.compile(r"::|:(?<=[0-9A-Fa-f]:)[0-9A-Fa-f]{1,4}:[0-9A-Fa-f]{1,4}:
 
 # An address as a token of its own (not inside a version or a longer dotted number), with
 # its port; an IPv6 address may be bracketed with a port after it.
-IPV4_ADDRESS = re.compile(r"(?<![\w.>])" + IPV4 + r"(?::\d{1,5})?(?!\w|\.\d)")
+_IPV4_ADDRESS = re.compile(r"(?<![\w.>])" + IPV4.pattern + r"(?::\d{1,5})?(?!\w|\.\d)")
 
-IPV6_ADDRESS = re.compile(
-    r"(?<![\w:.>])(?:\[(?:" + IPV6 + r")\](?::\d{1,5})?|(?:" + IPV6 + r"))(?![\w:])"
+_IPV6_ADDRESS = re.compile(
+    r"(?<![\w:.>])(?:\[(?:" + IPV6.pattern + r")\](?::\d{1,5})?|(?:" + IPV6.pattern + r"))"
+    r"(?![\w:])"
 )
+
+
+def ipv4_addresses(text: str, placeholder: str) -> str:
+    """Every IPv4 address of ``text`` (with its port) as ``placeholder``; a dotted quad whose
+    octets exceed 255 is left as it is."""
+    return _IPV4_ADDRESS.sub(lambda m: placeholder if ipv4_octets_valid(m[0]) else m[0], text)
+
+
+def ipv6_addresses(text: str, placeholder: str) -> str:
+    """Every IPv6 address of ``text`` (bracketed with its port, or bare) as ``placeholder``; one
+    whose embedded IPv4 tail is no address is left as it is."""
+    return _IPV6_ADDRESS.sub(lambda m: placeholder if ipv4_octets_valid(m[0]) else m[0], text)
+
 
 # ----------------------------------------------------------------------------- MAC addresses
 
-# Six pairs of hex digits between colons or dashes, and Cisco's three dotted quads; the
-# separator comes first so that the engine scans for it (the lookbehind checks the first pair).
-MAC_ADDRESS = re.compile(
-    r"[:\-](?<=(?<![\w:\-.])[0-9A-Fa-f]{2}[:\-])[0-9A-Fa-f]{2}[:\-][0-9A-Fa-f]{2}[:\-]"
-    r"[0-9A-Fa-f]{2}[:\-][0-9A-Fa-f]{2}[:\-][0-9A-Fa-f]{2}(?![\w:\-.])"
-)
+# Six pairs of hex digits between colons or dashes, as a token of its own.
+MAC_ADDRESS = re.compile(r"(?<![\w:\-.])" + MAC.pattern + r"(?![\w:\-.])")
+# Cisco's three dotted quads; the separator comes first so that the engine scans for it (the
+# lookbehind checks the first quad).
 CISCO_MAC_ADDRESS = re.compile(
     r"\.(?<=(?<![\w.])[0-9A-Fa-f]{4}\.)[0-9A-Fa-f]{4}\.[0-9A-Fa-f]{4}(?![\w.])"
 )
 
 # ----------------------------------------------------------------------------- e-mail, hosts
 
-# One label of a DNS name.
-DNS_LABEL = r"[A-Za-z0-9](?:[A-Za-z0-9\-]{0,61}[A-Za-z0-9])?"
-
-# The last label starts with a letter and may hold digits and dashes, so an address glued to
-# what follows (``a.b@c.dexoxb-1-token``) is still taken whole; a quoted local part counts.
-EMAIL_ADDRESS = re.compile(
-    r"(?:(?<![\w.%+\->])[A-Za-z0-9._%+\-]+|\"[^\"\n@]{1,64}\")@(?:" + DNS_LABEL + r"\.)+"
-    r"[A-Za-z](?:[A-Za-z0-9\-]*[A-Za-z0-9])?(?![\w\-])"
-)
-
-# Substrings of every internal suffix below (a cheap test before the pattern).
-INTERNAL_HOST_SUFFIXES = (
-    ".internal", ".local", ".lan", ".corp", ".intra", ".consul", ".arpa", ".priv"
-)  # fmt: skip
+# An address as a token of its own; an unquoted local part must not go on a word before it
+# (a quoted one may). The last label starts with a letter and may hold digits and dashes, so an
+# address glued to what follows (``a.b@c.dexoxb-1-token``) is still taken whole.
+EMAIL_ADDRESS = re.compile(r"(?:(?<![\w.%+\->])(?!\")|(?=\"))(?:" + EMAIL.pattern + r")(?![\w\-])")
 
 # Internal names, in any case and with any number of labels: found by the suffix (a literal
 # the engine scans for), then taken back over the name's characters.
 INTERNAL_HOST_SUFFIX = re.compile(
-    r"\.(?i:internal|local|localdomain|lan|corp|intranet|intra|consul|home\.arpa|priv|private)"
-    r"(?![\w\-]|\.\w)"
+    r"\.(?i:" + "|".join(re.escape(d) for d in INTERNAL_DOMAINS) + r")(?![\w\-]|\.\w)"
 )
+
+
+def _gate_suffixes(domains: tuple[str, ...]) -> tuple[str, ...]:
+    """Substrings one of which every internal name holds (``.local`` for ``.localdomain``)."""
+    endings = sorted({"." + d.rsplit(".", 1)[-1] for d in domains}, key=len)
+    kept: list[str] = []
+    for ending in endings:
+        if not any(ending.startswith(k) for k in kept):
+            kept.append(ending)
+    return tuple(kept)
+
+
+# A cheap test before the pattern: every internal suffix holds one of these (lower case).
+INTERNAL_HOST_SUFFIXES = _gate_suffixes(INTERNAL_DOMAINS)
 
 # ----------------------------------------------------------------------------- ids
 
-UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
+UUID_VALUE = re.compile(UUID.pattern)
 
-# A run of hex digits (a digest, a commit, a trace id).
+# A run of hex digits (a digest, a commit, a trace id): a test of a run's alphabet, not a shape
+# of a value of its own.
 HEX = re.compile(r"[0-9a-fA-F]+")
