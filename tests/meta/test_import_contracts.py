@@ -49,11 +49,14 @@ def test_each_contract_catches_its_violation(tmp_path: Path) -> None:
         f.write("\nimport actors.pool  # the core reaching up into the Ray layer\n")
     with (tmp_path / "harness" / "invocation.py").open("a") as f:
         f.write("\nimport harness.diagnosis  # a cycle: diagnosis depends on invocation\n")
+    with (tmp_path / "harness" / "release" / "report.py").open("a") as f:
+        f.write("\nimport harness.agent.repair  # the release policy asking a model itself\n")
 
     result = _lint(tmp_path)
     out = result.stdout
     assert result.returncode != 0
-    assert "Contracts: 0 kept, 4 broken." in out, out[-3000:]
+    assert "Contracts: 0 kept, 5 broken." in out, out[-3000:]
+    assert "harness.release.report -> harness.agent.repair" in out
     assert "harness.ids -> redis" in out
     assert "harness.ids -> harness.testing.clock" in out
     assert "harness.budget -> actors.pool" in out
