@@ -16,10 +16,11 @@ pool settled the run (``actors.desk.RunDesk``), so its id is the same on every r
 always sent, even to a client that has seen that id (its id is then one past the client's, up
 to :data:`MAX_EVENT_ID`).
 
-The stream watches the run and never owns it: each step is one ``watch`` call on the run desk,
-which only reads. When the client goes away, Serve cancels the request and with it the pending
-watch; the run goes on. A stream ends by itself after ``max_stream_s`` (the client resumes);
-Serve's proxy timeout is set above that, so the proxy never cuts a stream.
+The stream watches the run and never owns it: each step is one ``watch`` call on the run's
+host (the run desk), which only reads. When the client goes away, Serve cancels the request and
+with it the pending watch; the run goes on. A stream ends by itself after ``max_stream_s``
+(the client resumes); Serve's proxy timeout is set above that, so the proxy never cuts a
+stream.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from collections.abc import AsyncIterator
 
 from harness.ports import Clock
 from harness.run_view import RunView
-from serve.plane import RunPlane
+from harness.runhost import RunHost
 
 __all__ = ["MAX_EVENT_ID", "RETRY_MS", "progress_stream"]
 
@@ -44,7 +45,7 @@ def _frame(event: str, event_id: int, view: RunView) -> bytes:
 
 
 async def progress_stream(
-    plane: RunPlane,
+    runs: RunHost,
     first: RunView,
     *,
     owner: str,
@@ -74,4 +75,4 @@ async def progress_stream(
         if remaining_s <= 0:
             return
         wait_s = min(remaining_s, max(heartbeat_s - (now - last_written), 0.05))
-        view = await plane.watch(view.run_id, owner, after, wait_s)
+        view = await runs.watch(view.run_id, owner, after, wait_s)

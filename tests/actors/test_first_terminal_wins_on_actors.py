@@ -35,7 +35,7 @@ async def _race(pool: RunPool, seed: int) -> dict[str, Any]:
     request = RunRequest(question=question, deadline_s=rng.uniform(0.03, 0.15))
     run_id = await pool.submit(request)
     await asyncio.sleep(rng.uniform(0, 0.05))  # the cancel's moment in the race
-    won = await pool.cancel(run_id)
+    won = (await pool.cancel(run_id, request.owner)).cancelled
     result: ReleasedResult = await pool.result(run_id, timeout_s=30)
     return {
         "run_id": run_id,
@@ -43,7 +43,7 @@ async def _race(pool: RunPool, seed: int) -> dict[str, Any]:
         "won": won,
         "result": result,
         "status": await pool.status(run_id),
-        "cancel_again": await pool.cancel(run_id),
+        "cancel_again": (await pool.cancel(run_id, request.owner)).cancelled,
         "result_again": await pool.result(run_id, timeout_s=1),
     }
 
