@@ -2,7 +2,7 @@
 
 - :class:`RunHost` (:mod:`harness.runhost.protocol`): submit, view, wait, watch, cancel and
   trace, for a run's owner — implemented by the run pools, the run desk, and the desk behind
-  its actor handle.
+  its actor handle; ``tests/runhost_contract.py`` holds every implementation to it.
 - :class:`RunRegistry` and :class:`RunTicket` (:mod:`harness.runhost.registry`): which runs a
   pool holds, who each is for, how each ended.
 - :class:`BaseRunPool` (:mod:`harness.runhost.pool`): the verbs over a registry; a pool says
