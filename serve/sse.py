@@ -31,7 +31,7 @@ from harness.ports import Clock
 from harness.run_view import RunView
 from harness.runhost import RunHost
 
-__all__ = ["MAX_EVENT_ID", "RETRY_MS", "progress_stream"]
+__all__ = ["MAX_EVENT_ID", "RETRY_MS", "open_progress_stream", "progress_stream"]
 
 RETRY_MS = 2000
 """Reconnect delay the stream asks of EventSource clients."""
@@ -42,6 +42,34 @@ stream never sends an id its route would refuse on reconnect."""
 
 def _frame(event: str, event_id: int, view: RunView) -> bytes:
     return f"id: {event_id}\nevent: {event}\ndata: {view.model_dump_json()}\n\n".encode()
+
+
+async def open_progress_stream(
+    runs: RunHost,
+    run_id: str,
+    *,
+    owner: str,
+    last_event_id: int | None,
+    heartbeat_s: float,
+    max_stream_s: float,
+    clock: Clock,
+) -> AsyncIterator[bytes]:
+    """The progress stream of the owner's run, its ownership checked first: a refusal
+    (NOT_FOUND) is raised here, before the stream sends a byte, so it answers as a plain error.
+
+    Raises:
+        RunNotFound: NOT_FOUND for an unknown run and for a run of another owner alike.
+    """
+    first = await runs.view(run_id, owner)
+    return progress_stream(
+        runs,
+        first,
+        owner=owner,
+        last_event_id=last_event_id,
+        heartbeat_s=heartbeat_s,
+        max_stream_s=max_stream_s,
+        clock=clock,
+    )
 
 
 async def progress_stream(
