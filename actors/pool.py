@@ -159,6 +159,8 @@ class RunPool(BaseRunPool[ActorSlot]):
         )
         self._changed = asyncio.Event()
         self._tasks: set[asyncio.Task[Any]] = set()
+        self._starting: dict[str, asyncio.Task[Any]] = {}
+        """Runs whose start call is on its way to their actor."""
         self._health: asyncio.Task[None] | None = None
         self._closing = False
 
@@ -248,8 +250,11 @@ class RunPool(BaseRunPool[ActorSlot]):
                 self._release(slot)
                 return run_id
             self.registry.move(run_id, slot)
+            starting = self._starting[run_id] = asyncio.ensure_future(
+                resolve(slot.handle.start.remote(run_id, body), fallback=InternalError())
+            )
             try:
-                await resolve(slot.handle.start.remote(run_id, body), fallback=InternalError())
+                await starting
             except RunLost:
                 self.registry.move(run_id, None)  # not on that actor: not lost with it
                 self._lose(slot)
@@ -257,6 +262,8 @@ class RunPool(BaseRunPool[ActorSlot]):
             except HarnessError as err:  # refused by the actor: never started
                 self._settle(run_id, StableFailure(run_id=run_id, error_code=err.error_code))
                 return run_id
+            finally:
+                self._starting.pop(run_id, None)
             slot.started += 1
             self._track(self._watch(run_id, slot), f"watch:{run_id}")
             return run_id
@@ -303,6 +310,14 @@ class RunPool(BaseRunPool[ActorSlot]):
         return entry.snapshot()
 
     async def _stop(self, entry: RunEntry[ActorSlot | None], slot: ActorSlot) -> bool:
+        starting = self._starting.get(entry.run_id)
+        if starting is not None and not starting.done():
+            # An async actor keeps no order between calls: a cancel sent while the run's start
+            # is on its way can reach the actor first, find no run there, and be lost while
+            # the run goes on. Decide once the start is over, on what it left: the run on its
+            # actor, waiting to be placed again, or refused.
+            await asyncio.wait({starting})
+            return await self._cancel(entry)
         try:
             won: bool = await resolve(
                 slot.handle.cancel.remote(entry.run_id), fallback=InternalError()

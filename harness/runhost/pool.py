@@ -111,13 +111,7 @@ class BaseRunPool(abc.ABC, Generic[SlotT]):
             RunNotFound: NOT_FOUND as for :meth:`view`.
         """
         entry = self.registry.owned(run_id, owner)
-        slot = entry.slot
-        if entry.settled:
-            won = False
-        elif slot is None:
-            won = self.registry.settle(run_id, Cancelled(run_id=run_id))
-        else:
-            won = await self._stop(entry, slot)
+        won = await self._cancel(entry)
         return CancelOutcome(cancelled=won, run=await self._view(entry))
 
     async def trace(self, run_id: str, owner: str) -> list[TraceEvent] | None:
@@ -203,6 +197,15 @@ class BaseRunPool(abc.ABC, Generic[SlotT]):
         """The run's timeline from ``slot``; None once the slot forgot the run."""
 
     # ------------------------------------------------------------------ machinery
+
+    async def _cancel(self, entry: RunEntry[SlotT | None]) -> bool:
+        """End the run CANCELLED unless it has ended; True when this decided its end."""
+        slot = entry.slot
+        if entry.settled:
+            return False
+        if slot is None:
+            return self.registry.settle(entry.run_id, Cancelled(run_id=entry.run_id))
+        return await self._stop(entry, slot)
 
     async def _view(
         self, entry: RunEntry[SlotT | None], progress: RunSnapshot | None = None
