@@ -1,4 +1,4 @@
-"""The Ray layer: RunActor, the run pool and registry, tool and projector tasks, metrics.
+"""The Ray layer: RunActor, the run pool, the run desk, tool and projector tasks, metrics.
 
 Thin by design: it builds harness objects and delegates to them. Ray options are applied in
 :mod:`actors.factory` only. Names are imported lazily so that ``import actors`` does not pay
@@ -15,7 +15,6 @@ __all__ = [
     "RayToolExecutor",
     "RunActor",
     "RunPool",
-    "RunRegistry",
     "ToolSet",
 ]
 
@@ -24,7 +23,6 @@ _HOMES = {
     "RayToolExecutor": "actors.tool_executor",
     "RunActor": "actors.run_actor",
     "RunPool": "actors.pool",
-    "RunRegistry": "actors.registry",
     "ToolSet": "actors.tasks",
 }
 

@@ -1,6 +1,13 @@
 """RunDesk: the one place that knows every run of a deployment — who owns it, which
 idempotency key started it — in front of the RunPool that hosts them.
 
+The desk is a run host (:class:`harness.runhost.RunHost`) like the pool behind it: the same
+verbs, for a run's owner, with the same answers. What it adds is what only a front door
+knows: idempotency keys (:meth:`RunDesk.accept`), the listing of an owner's runs, one shared
+feed per watched run, placement that no caller can interrupt, and its own bounded memory of
+runs (a run it forgot is NOT_FOUND here, whatever the pool still remembers). The views
+themselves are the pool's.
+
 Every HTTP replica talks to the same desk (one named actor, see
 :func:`actors.factory.connect_run_desk`), so a run started through one replica can be read,
 watched and cancelled through any other: no replica keeps run state. A plain class; the
@@ -8,11 +15,11 @@ factory makes it an async Ray actor, and its unit tests drive it with a fake poo
 
 Progress streams share one feed per run: however many clients watch a run, the desk keeps one
 long-poll pending on its actor (whose concurrency is sized for its runs, not for its watchers)
-and wakes every watcher when a new snapshot arrives.
+and wakes every watcher when a new view arrives.
 
 Ownership is checked in the same lookup that finds the run: a run of another owner and a run
 that does not exist take the same path and raise the same ``RunNotFound``, so the answer never
-tells whether someone else's run exists.
+tells whether someone else's run exists. The pool checks it again, as every run host does.
 
 Placement runs in a task of the desk's own, never in the caller's call: a caller that gives up
 (an HTTP client that disconnects, cancelling its call) cannot leave a run half-placed.
@@ -39,41 +46,37 @@ from harness.ingress import RunRequest
 from harness.ports import Clock
 from harness.results import ReleasedResult
 from harness.run_view import CancelOutcome, RunSummary, RunView, Submission, Submitted
-from harness.snapshot import RunSnapshot
+from harness.runhost import RunHost, RunTicket
 from harness.trace import TraceEvent
 
 __all__ = ["DeskHealth", "HostedRuns", "RunDesk"]
 
 log = logging.getLogger(__name__)
 
-_RESULT_GRACE_S = 5.0
-"""How long a view waits for the pool to settle a run its actor already reports ended."""
 _FEED_POLL_S = 10.0
 """Longest one long-poll of a watched run's actor (the feed ends soon after its last watcher)."""
 
 
-class HostedRuns(Protocol):
-    """What the desk needs of a run pool (:class:`actors.pool.RunPool` has it)."""
+class HostedRuns(RunHost, Protocol):
+    """What the desk needs of a run pool (every :class:`harness.runhost.BaseRunPool` has
+    it): a run host the desk starts and closes, that takes each run's id and submission time
+    from the desk, and whose state it reads without waiting (for listings and pings)."""
 
     async def start(self) -> Any: ...
 
     async def close(self) -> None: ...
 
-    async def submit(self, request: RunRequest, *, run_id: str | None = None) -> str: ...
-
-    async def result(self, run_id: str, timeout_s: float | None = None) -> ReleasedResult: ...
+    async def submit(
+        self,
+        request: RunRequest,
+        *,
+        run_id: str | None = None,
+        created_at: datetime | None = None,
+    ) -> str: ...
 
     def released(self, run_id: str) -> ReleasedResult | None: ...
 
     def known_status(self, run_id: str) -> RunStatus: ...
-
-    async def status(self, run_id: str) -> RunSnapshot: ...
-
-    async def watch(self, run_id: str, after: int, timeout_s: float) -> RunSnapshot: ...
-
-    async def cancel(self, run_id: str) -> bool: ...
-
-    async def trace(self, run_id: str) -> list[TraceEvent] | None: ...
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -85,32 +88,30 @@ class DeskHealth:
 
 
 class _Feed:
-    """The latest snapshot of one watched run, and a wake-up for those waiting on it."""
+    """The latest view of one watched run, and a wake-up for those waiting on it."""
 
     def __init__(self) -> None:
-        self.snapshot: RunSnapshot | None = None
+        self.view: RunView | None = None
         self.watchers = 0
         self.failed = False
         self.task: asyncio.Task[None] | None = None
         self._changed = asyncio.Event()
 
-    def publish(self, snapshot: RunSnapshot | None) -> None:
-        if snapshot is None:
+    def publish(self, view: RunView | None) -> None:
+        if view is None:
             self.failed = True
         else:
-            self.snapshot = snapshot
+            self.view = view
         self._changed.set()
         self._changed = asyncio.Event()
 
     async def beyond(self, after: int, timeout_s: float) -> None:
-        """Wait until the snapshot passed event ``after`` or is terminal, or ``timeout_s``."""
+        """Wait until the view passed event ``after`` or is terminal, or ``timeout_s``."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout_s
         while not self.failed:
-            snapshot = self.snapshot
-            if snapshot is not None and (
-                (snapshot.sequence_no or 0) > after or snapshot.status in TERMINAL_STATES
-            ):
+            view = self.view
+            if view is not None and ((view.progress.sequence_no or 0) > after or view.terminal):
                 return
             remaining = deadline - loop.time()
             if remaining <= 0:
@@ -118,13 +119,6 @@ class _Feed:
             changed = self._changed
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(changed.wait(), remaining)
-
-
-@dataclass(frozen=True, kw_only=True)
-class _Ticket:
-    owner: str
-    session_id: str
-    created_at: datetime
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -136,7 +130,7 @@ class _KeyUse:
 
 
 class RunDesk:
-    """Owners, idempotency keys and views of the runs of one pool.
+    """Owners, idempotency keys, listings and shared feeds of the runs of one pool.
 
     Args:
         pool_factory: Builds the pool, once, on the desk's event loop
@@ -161,7 +155,7 @@ class RunDesk:
         self._clock = clock or SystemClock()
         self.max_runs = max_runs
         self.idempotency_ttl_s = idempotency_ttl_s
-        self._tickets: OrderedDict[str, _Ticket] = OrderedDict()
+        self._tickets: OrderedDict[str, RunTicket] = OrderedDict()
         self._keys: OrderedDict[tuple[str, str], _KeyUse] = OrderedDict()
         # Placement tasks by run: a run is known to the pool from its task's first step on.
         self._placing: dict[str, asyncio.Task[str]] = {}
@@ -211,9 +205,17 @@ class RunDesk:
 
     # ------------------------------------------------------------------ runs
 
-    async def submit(self, submission: Submission) -> Submitted:
+    async def submit(self, request: RunRequest) -> str:
+        """Start the run (no idempotency key: always a new one) and return its id at once.
+
+        Raises:
+            HarnessError: RUN_NOT_ACTIVE when the pool is closing.
+        """
+        return (await self.accept(Submission(request=request))).run_id
+
+    async def accept(self, submission: Submission) -> Submitted:
         """Start the submitted run, or name the run an earlier submission with the same key
-        started.
+        started. Answers at once: the run is placed in a task of the desk's own.
 
         Raises:
             RequestRefused: IDEMPOTENCY_CONFLICT when the key started a run from another body.
@@ -231,10 +233,8 @@ class RunDesk:
                     )
                 return Submitted(run_id=earlier.run_id, created=False)
         run_id = new_run_id()
-        self._tickets[run_id] = _Ticket(
-            owner=request.owner,
-            session_id=request.session_id or run_id,
-            created_at=self._clock.now(),
+        ticket = self._tickets[run_id] = RunTicket.of(
+            request, run_id=run_id, created_at=self._clock.now()
         )
         if key is not None:
             self._keys[key] = _KeyUse(
@@ -242,7 +242,10 @@ class RunDesk:
                 fingerprint=submission.fingerprint,
                 expires_at=self._clock.monotonic() + self.idempotency_ttl_s,
             )
-        placing = asyncio.create_task(pool.submit(request, run_id=run_id), name=f"place:{run_id}")
+        placing = asyncio.create_task(
+            pool.submit(request, run_id=run_id, created_at=ticket.created_at),
+            name=f"place:{run_id}",
+        )
         self._placing[run_id] = placing
         placing.add_done_callback(functools.partial(self._placed, run_id))
         # ``submit`` registers the run before its first await: one turn of the loop suffices
@@ -260,16 +263,16 @@ class RunDesk:
     async def submit_and_view(
         self, submission: Submission, wait_s: float
     ) -> tuple[Submitted, RunView]:
-        """:meth:`submit`, then the run's view — after :meth:`wait` for up to ``wait_s`` when
+        """:meth:`accept`, then the run's view — after :meth:`wait` for up to ``wait_s`` when
         it is positive — in one call (the HTTP create: one hop to the desk, not two).
 
         The submission is shielded: a caller that gives up while it is accepted cannot leave
         it half-done; giving up during the wait leaves the run as it is.
 
         Raises:
-            RequestRefused: as :meth:`submit`.
+            RequestRefused: as :meth:`accept`.
         """
-        submitted = await asyncio.shield(self.submit(submission))
+        submitted = await asyncio.shield(self.accept(submission))
         owner = submission.request.owner
         if wait_s > 0:
             view = await self.wait(submitted.run_id, owner, wait_s)
@@ -283,7 +286,9 @@ class RunDesk:
         Raises:
             RunNotFound: NOT_FOUND for an unknown run and for a run of another owner alike.
         """
-        return await self._view(run_id, self._ticket(run_id, owner))
+        self._ticket(run_id, owner)
+        pool = await self._ready()
+        return await pool.view(run_id, owner)
 
     async def wait(self, run_id: str, owner: str, timeout_s: float) -> RunView:
         """The view once the run released its result, or after ``timeout_s`` (still running).
@@ -291,52 +296,60 @@ class RunDesk:
         Raises:
             RunNotFound: NOT_FOUND as for :meth:`view`.
         """
-        ticket = self._ticket(run_id, owner)
+        self._ticket(run_id, owner)
         pool = await self._ready()
-        with contextlib.suppress(TimeoutError):
-            await pool.result(run_id, timeout_s)
-        return await self._view(run_id, ticket)
+        return await pool.wait(run_id, owner, timeout_s)
 
     async def watch(self, run_id: str, owner: str, after: int, timeout_s: float) -> RunView:
         """The view once the run's timeline passed event ``after``, it ended, or ``timeout_s``
-        passed. The call only reads: cancelling it never touches the run.
-
-        Raises:
-            RunNotFound: NOT_FOUND as for :meth:`view`.
-        """
-        ticket = self._ticket(run_id, owner)
-        await self._ready()
-        feed = self._feeds.get(run_id)
-        if feed is None:
-            feed = self._feeds[run_id] = _Feed()
-            feed.task = asyncio.create_task(self._follow(run_id, feed), name=f"feed:{run_id}")
-        feed.watchers += 1
-        try:
-            await feed.beyond(after, timeout_s)
-        finally:
-            feed.watchers -= 1
-        return await self._view(run_id, ticket, feed.snapshot)
-
-    async def cancel(self, run_id: str, owner: str) -> CancelOutcome:
-        """Cancel the owner's run.
-
-        Raises:
-            RunNotFound: NOT_FOUND as for :meth:`view`.
-        """
-        ticket = self._ticket(run_id, owner)
-        pool = await self._ready()
-        won = await pool.cancel(run_id)
-        return CancelOutcome(cancelled=won, run=await self._view(run_id, ticket))
-
-    async def trace(self, run_id: str, owner: str) -> list[TraceEvent] | None:
-        """The owner's run's timeline from its actor; None once only the durable audit has it.
+        passed, from the run's one shared feed. The call only reads: cancelling it never
+        touches the run.
 
         Raises:
             RunNotFound: NOT_FOUND as for :meth:`view`.
         """
         self._ticket(run_id, owner)
         pool = await self._ready()
-        return await pool.trace(run_id)
+        feed = self._feeds.get(run_id)
+        if feed is None:
+            feed = self._feeds[run_id] = _Feed()
+            feed.task = asyncio.create_task(
+                self._follow(run_id, owner, feed), name=f"feed:{run_id}"
+            )
+        feed.watchers += 1
+        try:
+            await feed.beyond(after, timeout_s)
+        finally:
+            feed.watchers -= 1
+        view = feed.view
+        # The feed's latest view may predate the run's result (a watch that timed out while
+        # the feed's own call was on its way, or a feed that failed): then read afresh, so a
+        # view with the result always carries the final snapshot.
+        if view is None or (
+            view.result is None and (view.terminal or pool.released(run_id) is not None)
+        ):
+            return await pool.view(run_id, owner)
+        return view
+
+    async def cancel(self, run_id: str, owner: str) -> CancelOutcome:
+        """Cancel the owner's run (the first terminal outcome wins).
+
+        Raises:
+            RunNotFound: NOT_FOUND as for :meth:`view`.
+        """
+        self._ticket(run_id, owner)
+        pool = await self._ready()
+        return await pool.cancel(run_id, owner)
+
+    async def trace(self, run_id: str, owner: str) -> list[TraceEvent] | None:
+        """The owner's run's timeline from its host; None once only the durable audit has it.
+
+        Raises:
+            RunNotFound: NOT_FOUND as for :meth:`view`.
+        """
+        self._ticket(run_id, owner)
+        pool = await self._ready()
+        return await pool.trace(run_id, owner)
 
     async def runs(self, owner: str, session_id: str | None, limit: int) -> list[RunSummary]:
         """The owner's runs, newest first, optionally of one session only."""
@@ -367,61 +380,11 @@ class RunDesk:
 
     # ------------------------------------------------------------------ machinery
 
-    def _ticket(self, run_id: str, owner: str) -> _Ticket:
+    def _ticket(self, run_id: str, owner: str) -> RunTicket:
         ticket = self._tickets.get(run_id)
         if ticket is None or ticket.owner != owner:
             raise RunNotFound(message="unknown run")
         return ticket
-
-    async def _view(
-        self, run_id: str, ticket: _Ticket, snapshot: RunSnapshot | None = None
-    ) -> RunView:
-        """The run as ``snapshot`` (else a fresh status read) shows it; once the run has its
-        released result, as its final snapshot shows it.
-
-        A view with the result never carries an earlier snapshot: one read before the pool
-        settled the run may be older than the result (a watch's reply overtaken by the run's
-        end), or terminal before the timeline recorded the end. The final snapshot is fixed
-        at settlement, so a terminal view reads the same — and a progress stream's terminal
-        event carries the same id — on every call and every replica.
-        """
-        pool = await self._ready()
-        result = pool.released(run_id)
-        if result is None:
-            progress = snapshot or await pool.status(run_id)
-            if progress.status in TERMINAL_STATES:
-                result = await self._settled(pool, run_id)
-            if result is None:
-                return self._as_view(run_id, ticket, progress.status, progress, None)
-        final = await pool.status(run_id)
-        return self._as_view(run_id, ticket, result.run_status, final, result)
-
-    @staticmethod
-    async def _settled(pool: HostedRuns, run_id: str) -> ReleasedResult | None:
-        """The result of a run its actor already reports ended: the pool's watch of it
-        settles in a moment."""
-        try:
-            return await pool.result(run_id, _RESULT_GRACE_S)
-        except TimeoutError:
-            log.warning("ended run not settled run_id=%s", run_id)
-            return None
-
-    @staticmethod
-    def _as_view(
-        run_id: str,
-        ticket: _Ticket,
-        status: RunStatus,
-        progress: RunSnapshot,
-        result: ReleasedResult | None,
-    ) -> RunView:
-        return RunView(
-            run_id=run_id,
-            session_id=ticket.session_id,
-            created_at=ticket.created_at,
-            status=status,
-            progress=progress,
-            result=result,
-        )
 
     def _key_use(self, key: tuple[str, str]) -> _KeyUse | None:
         now = self._clock.monotonic()
@@ -442,17 +405,17 @@ class RunDesk:
         while len(self._keys) > self.max_runs:
             self._keys.popitem(last=False)
 
-    async def _follow(self, run_id: str, feed: _Feed) -> None:
-        """Long-poll the run's actor for as long as someone watches, publishing each snapshot
-        to every watcher: one pending actor call per watched run, however many streams."""
+    async def _follow(self, run_id: str, owner: str, feed: _Feed) -> None:
+        """Long-poll the run's host for as long as someone watches, publishing each view to
+        every watcher: one pending actor call per watched run, however many streams."""
         pool = await self._ready()
         after = -1
         try:
             while True:
-                snapshot = await pool.watch(run_id, after, _FEED_POLL_S)
-                feed.publish(snapshot)
-                after = snapshot.sequence_no or 0
-                if snapshot.status in TERMINAL_STATES or feed.watchers == 0:
+                view = await pool.watch(run_id, owner, after, _FEED_POLL_S)
+                feed.publish(view)
+                after = view.progress.sequence_no or 0
+                if view.terminal or feed.watchers == 0:
                     return
         except Exception as exc:  # the watchers fall back to a status read
             log.warning("run feed failed run_id=%s error=%s", run_id, type(exc).__name__)

@@ -1,8 +1,11 @@
-"""RunPool: pre-warmed RunActors, run placement, results, cancel, status and replacement.
+"""RunPool: pre-warmed RunActors, run placement and replacement.
 
 A fresh actor costs a process (hundreds of ms, ~50 MB), so the pool starts ``size`` actors
 up front (named ``run-actor-<n>`` for the dashboard), keeps them and places each run on the
 least-loaded actor with a free slot (K = ``max_runs_per_actor``), waiting when all are full.
+The run-host verbs (view, wait, watch, cancel, trace), the registry and the pool's own reads
+are every pool's (:class:`harness.runhost.BaseRunPool`); this module says how a run reaches
+an actor and how the pool asks that actor about it.
 
 Losing an actor loses the runs it hosted, because their state lived in its memory. The pool
 notices at once through the pending ``wait`` calls (they fail with ActorDiedError) and, for a
@@ -19,6 +22,7 @@ import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from pydantic import ValidationError
@@ -26,10 +30,9 @@ from ray.actor import ActorHandle
 
 from actors.errors import resolve
 from actors.factory import RayResources
-from actors.registry import RunRegistry
 from actors.run_actor import HEALTH_GROUP, ActorHealth, RunActor, RunEnded
 from actors.slots import ActorSlot, ActorSpawner
-from harness.context import RunStatus
+from harness.clock import SystemClock
 from harness.diagnosis import RunDeps
 from harness.errors import (
     ErrorCode,
@@ -41,7 +44,8 @@ from harness.errors import (
 )
 from harness.ids import new_run_id
 from harness.ingress import RunRequest
-from harness.results import Cancelled, ReleasedResult, StableFailure, released_adapter
+from harness.results import ReleasedResult, StableFailure, released_adapter
+from harness.runhost import BaseRunPool, RunEntry, RunRegistry, RunTicket
 from harness.snapshot import RunSnapshot
 from harness.trace import TraceEvent
 
@@ -67,7 +71,7 @@ class ActorView:
     """Runs it has hosted so far."""
 
 
-class RunPool:
+class RunPool(BaseRunPool[ActorSlot]):
     """Places runs on pre-warmed RunActors.
 
     Args:
@@ -140,6 +144,7 @@ class RunPool:
         self.max_waiting = max_waiting
         self.retry_after_s = retry_after_s
         self.registry: RunRegistry[ActorSlot | None] = RunRegistry(max_finished=max_finished)
+        self._clock = SystemClock()
         self.replaced = 0
         self.lost_runs = 0
         self.unrecorded = 0
@@ -154,6 +159,8 @@ class RunPool:
         )
         self._changed = asyncio.Event()
         self._tasks: set[asyncio.Task[Any]] = set()
+        self._starting: dict[str, asyncio.Task[Any]] = {}
+        """Runs whose start call is on its way to their actor."""
         self._health: asyncio.Task[None] | None = None
         self._closing = False
 
@@ -200,7 +207,13 @@ class RunPool:
 
     # ------------------------------------------------------------------ runs
 
-    async def submit(self, request: RunRequest, *, run_id: str | None = None) -> str:
+    async def submit(
+        self,
+        request: RunRequest,
+        *,
+        run_id: str | None = None,
+        created_at: datetime | None = None,
+    ) -> str:
         """Start a run on an actor with a free slot (waiting for one) and return its id.
 
         The run is registered at once, so it can be cancelled while it waits for a slot. A
@@ -221,7 +234,8 @@ class RunPool:
                 ErrorCode.OVERLOADED, "run pool full", {"retry_after_s": self.retry_after_s}
             )
         run_id = run_id or new_run_id()
-        entry = self.registry.add(run_id, None)
+        ticket = RunTicket.of(request, run_id=run_id, created_at=created_at or self._clock.now())
+        entry = self.registry.add(run_id, None, ticket)
         body = request.model_dump_json()
         for _ in range(_PLACEMENT_ATTEMPTS):
             try:
@@ -236,8 +250,11 @@ class RunPool:
                 self._release(slot)
                 return run_id
             self.registry.move(run_id, slot)
+            starting = self._starting[run_id] = asyncio.ensure_future(
+                resolve(slot.handle.start.remote(run_id, body), fallback=InternalError())
+            )
             try:
-                await resolve(slot.handle.start.remote(run_id, body), fallback=InternalError())
+                await starting
             except RunLost:
                 self.registry.move(run_id, None)  # not on that actor: not lost with it
                 self._lose(slot)
@@ -245,59 +262,22 @@ class RunPool:
             except HarnessError as err:  # refused by the actor: never started
                 self._settle(run_id, StableFailure(run_id=run_id, error_code=err.error_code))
                 return run_id
+            finally:
+                self._starting.pop(run_id, None)
             slot.started += 1
             self._track(self._watch(run_id, slot), f"watch:{run_id}")
             return run_id
         self._settle(run_id, self._lost_result(run_id))
         return run_id
 
-    async def result(self, run_id: str, timeout_s: float | None = None) -> ReleasedResult:
-        """The run's released result.
+    # ------------------------------------------------------------------ hosting
 
-        Raises:
-            HarnessError: NOT_FOUND for an unknown run.
-            TimeoutError: ``timeout_s`` passed first (the run goes on).
-        """
-        entry = self.registry.get(run_id)
-        return await asyncio.wait_for(asyncio.shield(entry.done), timeout=timeout_s)
-
-    async def run(self, request: RunRequest, timeout_s: float | None = None) -> ReleasedResult:
-        """Submit and wait: the released result of a new run."""
-        return await self.result(await self.submit(request), timeout_s)
-
-    async def cancel(self, run_id: str) -> bool:
-        """Cancel a run; True when the cancel decided its terminal state.
-
-        Raises:
-            HarnessError: NOT_FOUND for an unknown run.
-        """
-        entry = self.registry.get(run_id)
-        slot = entry.slot
-        if entry.settled:
-            return False
-        if slot is None:  # still waiting for a slot: it never starts
-            self._settle(run_id, Cancelled(run_id=run_id))
-            return True
-        try:
-            won: bool = await resolve(slot.handle.cancel.remote(run_id), fallback=InternalError())
-        except RunLost:
-            self._lose(slot)
-            return False
-        return won
-
-    async def status(self, run_id: str) -> RunSnapshot:
-        """Progress snapshot from the hosting actor; once the run is settled, its final
-        snapshot (fixed at settlement: the same on every read, with or without the actor).
-
-        Raises:
-            HarnessError: NOT_FOUND for an unknown run.
-        """
-        entry = self.registry.get(run_id)
+    async def _progress(self, entry: RunEntry[ActorSlot | None]) -> RunSnapshot:
         slot = entry.slot
         if not entry.settled and slot is not None and slot.alive:
             try:
                 snapshot: RunSnapshot = await resolve(
-                    slot.handle.status.remote(run_id), fallback=InternalError()
+                    slot.handle.status.remote(entry.run_id), fallback=InternalError()
                 )
                 entry.observe(snapshot)
                 return entry.final or snapshot  # settled during the call: the final one
@@ -307,14 +287,10 @@ class RunPool:
                 pass  # the actor did not answer for the run: a reduced snapshot
         return entry.snapshot()
 
-    async def watch(self, run_id: str, after: int, timeout_s: float) -> RunSnapshot:
-        """The run's snapshot once its timeline passed event ``after``, it ended, or
-        ``timeout_s`` passed (see :meth:`RunActor.watch`); the final one once it is settled.
-
-        Raises:
-            HarnessError: NOT_FOUND for an unknown run.
-        """
-        entry = self.registry.get(run_id)
+    async def _progress_after(
+        self, entry: RunEntry[ActorSlot | None], after: int, timeout_s: float
+    ) -> RunSnapshot:
+        """See :meth:`RunActor.watch`; the final snapshot once the run is settled."""
         if entry.slot is None and not entry.settled:
             # Waiting for a slot: nothing to watch on an actor yet; look again shortly.
             await asyncio.wait({entry.done}, timeout=min(timeout_s, _PENDING_WATCH_S))
@@ -322,7 +298,8 @@ class RunPool:
         if not entry.settled and slot is not None and slot.alive:
             try:
                 snapshot: RunSnapshot = await resolve(
-                    slot.handle.watch.remote(run_id, after, timeout_s), fallback=InternalError()
+                    slot.handle.watch.remote(entry.run_id, after, timeout_s),
+                    fallback=InternalError(),
                 )
                 entry.observe(snapshot)
                 return entry.final or snapshot  # settled during the call: the final one
@@ -332,22 +309,32 @@ class RunPool:
                 pass  # the actor did not answer for the run
         return entry.snapshot()
 
-    async def trace(self, run_id: str) -> list[TraceEvent] | None:
-        """The run's timeline from its actor; ``[]`` for a run that never reached one; None
-        once the actor forgot it (the durable audit has it then).
+    async def _stop(self, entry: RunEntry[ActorSlot | None], slot: ActorSlot) -> bool:
+        starting = self._starting.get(entry.run_id)
+        if starting is not None and not starting.done():
+            # An async actor keeps no order between calls: a cancel sent while the run's start
+            # is on its way can reach the actor first, find no run there, and be lost while
+            # the run goes on. Decide once the start is over, on what it left: the run on its
+            # actor, waiting to be placed again, or refused.
+            await asyncio.wait({starting})
+            return await self._cancel(entry)
+        try:
+            won: bool = await resolve(
+                slot.handle.cancel.remote(entry.run_id), fallback=InternalError()
+            )
+        except RunLost:
+            self._lose(slot)
+            return False
+        return won
 
-        Raises:
-            HarnessError: NOT_FOUND for an unknown run.
-        """
-        entry = self.registry.get(run_id)
-        slot = entry.slot
-        if slot is None:
-            return []
+    async def _timeline(
+        self, entry: RunEntry[ActorSlot | None], slot: ActorSlot
+    ) -> list[TraceEvent] | None:
         if not slot.alive:
             return None
         try:
             events: list[TraceEvent] = await resolve(
-                slot.handle.trace.remote(run_id), fallback=InternalError()
+                slot.handle.trace.remote(entry.run_id), fallback=InternalError()
             )
             return events
         except RunLost:
@@ -356,28 +343,7 @@ class RunPool:
             pass
         return None
 
-    # ------------------------------------------------------------------ views
-
-    def released(self, run_id: str) -> ReleasedResult | None:
-        """The run's released result, or None while it has none.
-
-        Raises:
-            HarnessError: NOT_FOUND for an unknown run.
-        """
-        entry = self.registry.get(run_id)
-        return entry.done.result() if entry.settled else None
-
-    def known_status(self, run_id: str) -> RunStatus:
-        """The run's state as the pool knows it without asking the actor: the released
-        result's, else PENDING while it waits for a slot, else RUNNING.
-
-        Raises:
-            HarnessError: NOT_FOUND for an unknown run.
-        """
-        entry = self.registry.get(run_id)
-        if entry.settled:
-            return entry.done.result().run_status
-        return RunStatus.PENDING if entry.slot is None else RunStatus.RUNNING
+    # ------------------------------------------------------------------ actors
 
     def actor_of(self, run_id: str) -> ActorHandle[RunActor] | None:
         """The handle of the actor hosting (or that hosted) a run."""

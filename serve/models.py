@@ -24,6 +24,7 @@ from harness.trace import TraceEvent
 __all__ = [
     "RUN_ID_PATTERN",
     "SESSION_ID_PATTERN",
+    "CheckState",
     "DiagnosisCreate",
     "Health",
     "Readiness",

@@ -10,7 +10,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Protocol
 
 from harness.errors import RunLost, Unavailable
+from harness.ingress import RunRequest
 from harness.run_view import CancelOutcome, RunSummary, RunView, Submission, Submitted
+from harness.runhost import RunHost
 from harness.trace import TraceEvent
 
 if TYPE_CHECKING:
@@ -21,24 +23,13 @@ if TYPE_CHECKING:
 __all__ = ["RayRunPlane", "RunPlane"]
 
 
-class RunPlane(Protocol):
-    """The run desk's methods (see ``actors.desk.RunDesk`` for their contracts)."""
-
-    async def submit(self, submission: Submission) -> Submitted: ...
+class RunPlane(RunHost, Protocol):
+    """The run desk as the app sees it: a run host (:class:`harness.runhost.RunHost`), plus
+    what only the desk answers (see ``actors.desk.RunDesk`` for their contracts)."""
 
     async def submit_and_view(
         self, submission: Submission, wait_s: float
     ) -> tuple[Submitted, RunView]: ...
-
-    async def view(self, run_id: str, owner: str) -> RunView: ...
-
-    async def wait(self, run_id: str, owner: str, timeout_s: float) -> RunView: ...
-
-    async def watch(self, run_id: str, owner: str, after: int, timeout_s: float) -> RunView: ...
-
-    async def cancel(self, run_id: str, owner: str) -> CancelOutcome: ...
-
-    async def trace(self, run_id: str, owner: str) -> list[TraceEvent] | None: ...
 
     async def runs(self, owner: str, session_id: str | None, limit: int) -> list[RunSummary]: ...
 
@@ -46,7 +37,7 @@ class RunPlane(Protocol):
 
 
 class RayRunPlane:
-    """The run desk actor behind an actor handle.
+    """The run desk actor behind an actor handle: the desk's verbs, across Ray.
 
     Ray's failures leave as the harness's own errors (``actors.errors.resolve``): an error the
     desk raised on purpose (NOT_FOUND, IDEMPOTENCY_CONFLICT) as itself; a lost desk as
@@ -65,9 +56,9 @@ class RayRunPlane:
         except RunLost:
             raise Unavailable(message="run desk lost") from None
 
-    async def submit(self, submission: Submission) -> Submitted:
-        submitted: Submitted = await self._call("submit", submission)
-        return submitted
+    async def submit(self, request: RunRequest) -> str:
+        run_id: str = await self._call("submit", request)
+        return run_id
 
     async def submit_and_view(
         self, submission: Submission, wait_s: float

@@ -16,10 +16,11 @@ pool settled the run (``actors.desk.RunDesk``), so its id is the same on every r
 always sent, even to a client that has seen that id (its id is then one past the client's, up
 to :data:`MAX_EVENT_ID`).
 
-The stream watches the run and never owns it: each step is one ``watch`` call on the run desk,
-which only reads. When the client goes away, Serve cancels the request and with it the pending
-watch; the run goes on. A stream ends by itself after ``max_stream_s`` (the client resumes);
-Serve's proxy timeout is set above that, so the proxy never cuts a stream.
+The stream watches the run and never owns it: each step is one ``watch`` call on the run's
+host (the run desk), which only reads. When the client goes away, Serve cancels the request and
+with it the pending watch; the run goes on. A stream ends by itself after ``max_stream_s``
+(the client resumes); Serve's proxy timeout is set above that, so the proxy never cuts a
+stream.
 """
 
 from __future__ import annotations
@@ -28,9 +29,9 @@ from collections.abc import AsyncIterator
 
 from harness.ports import Clock
 from harness.run_view import RunView
-from serve.plane import RunPlane
+from harness.runhost import RunHost
 
-__all__ = ["MAX_EVENT_ID", "RETRY_MS", "progress_stream"]
+__all__ = ["MAX_EVENT_ID", "RETRY_MS", "open_progress_stream", "progress_stream"]
 
 RETRY_MS = 2000
 """Reconnect delay the stream asks of EventSource clients."""
@@ -43,8 +44,36 @@ def _frame(event: str, event_id: int, view: RunView) -> bytes:
     return f"id: {event_id}\nevent: {event}\ndata: {view.model_dump_json()}\n\n".encode()
 
 
+async def open_progress_stream(
+    runs: RunHost,
+    run_id: str,
+    *,
+    owner: str,
+    last_event_id: int | None,
+    heartbeat_s: float,
+    max_stream_s: float,
+    clock: Clock,
+) -> AsyncIterator[bytes]:
+    """The progress stream of the owner's run, its ownership checked first: a refusal
+    (NOT_FOUND) is raised here, before the stream sends a byte, so it answers as a plain error.
+
+    Raises:
+        RunNotFound: NOT_FOUND for an unknown run and for a run of another owner alike.
+    """
+    first = await runs.view(run_id, owner)
+    return progress_stream(
+        runs,
+        first,
+        owner=owner,
+        last_event_id=last_event_id,
+        heartbeat_s=heartbeat_s,
+        max_stream_s=max_stream_s,
+        clock=clock,
+    )
+
+
 async def progress_stream(
-    plane: RunPlane,
+    runs: RunHost,
     first: RunView,
     *,
     owner: str,
@@ -74,4 +103,4 @@ async def progress_stream(
         if remaining_s <= 0:
             return
         wait_s = min(remaining_s, max(heartbeat_s - (now - last_written), 0.05))
-        view = await plane.watch(view.run_id, owner, after, wait_s)
+        view = await runs.watch(view.run_id, owner, after, wait_s)

@@ -23,15 +23,21 @@ def test_a_settled_run_reads_its_final_snapshot_even_once_its_actor_forgot_it() 
         ) as pool:
             run_id = await pool.submit(RunRequest(question="why @intent=DIAGNOSIS"))
             await pool.result(run_id, timeout_s=30)
-            timeline = await pool.trace(run_id)
+            timeline = await pool.trace(run_id, "anonymous")
             assert timeline is not None and timeline[-1].event_type == "RUN_FINISHED"
-            kept = [await pool.status(run_id), await pool.watch(run_id, 0, 1)]
+            kept = [
+                await pool.status(run_id),
+                (await pool.watch(run_id, "anonymous", 0, 1)).progress,
+            ]
 
             async def forgotten() -> bool:
-                return await pool.trace(run_id) is None
+                return await pool.trace(run_id, "anonymous") is None
 
             await eventually(forgotten, timeout_s=10)
-            later = [await pool.status(run_id), await pool.watch(run_id, 0, 1)]
+            later = [
+                await pool.status(run_id),
+                (await pool.watch(run_id, "anonymous", 0, 1)).progress,
+            ]
             assert kept[0].sequence_no == timeline[-1].sequence_no
             return kept + later
 

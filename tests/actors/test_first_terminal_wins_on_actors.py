@@ -1,4 +1,5 @@
-"""First terminal wins through pooled RunActors: cancel, deadline and completion raced 1,000 times."""
+"""First terminal wins through pooled RunActors: cancel, deadline and completion raced 1,000 times;
+a cancel racing its run's start on an actor."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from actors.desk import RunDesk
 from actors.pool import ActorView, RunPool
 from actors.testing import FakeDepsFactory
 from harness.ingress import RunRequest
@@ -35,7 +37,7 @@ async def _race(pool: RunPool, seed: int) -> dict[str, Any]:
     request = RunRequest(question=question, deadline_s=rng.uniform(0.03, 0.15))
     run_id = await pool.submit(request)
     await asyncio.sleep(rng.uniform(0, 0.05))  # the cancel's moment in the race
-    won = await pool.cancel(run_id)
+    won = (await pool.cancel(run_id, request.owner)).cancelled
     result: ReleasedResult = await pool.result(run_id, timeout_s=30)
     return {
         "run_id": run_id,
@@ -43,7 +45,7 @@ async def _race(pool: RunPool, seed: int) -> dict[str, Any]:
         "won": won,
         "result": result,
         "status": await pool.status(run_id),
-        "cancel_again": await pool.cancel(run_id),
+        "cancel_again": (await pool.cancel(run_id, request.owner)).cancelled,
         "result_again": await pool.result(run_id, timeout_s=1),
     }
 
@@ -83,3 +85,31 @@ def test_exactly_one_terminal_state_per_run_through_actors() -> None:
     # The runs were spread over the pooled actors and none was lost or replaced.
     assert sorted(a.name for a in actors) == ["race-actor-1", "race-actor-2", "race-actor-3"]
     assert all(a.started > 0 and a.load == 0 for a in actors)
+
+
+def test_a_cancel_sent_while_its_run_starts_on_an_actor_still_decides() -> None:
+    # The run desk places each run in a task of its own, so a cancel can reach the pool while
+    # the run's start is on its way to the actor; an async actor keeps no order between calls,
+    # and a cancel that overtook the start found no run and was lost (the run went on). Runs
+    # submitted and cancelled at once, several together, hit that moment often (before the
+    # pool waited for the start: about one cancel in sixteen was lost).
+    async def main() -> list[tuple[bool, str, ReleasedResult | None]]:
+        desk = RunDesk(lambda: RunPool(2, 4, FakeDepsFactory(), name_prefix="start-race"))
+        await desk.start()
+
+        async def submit_and_cancel() -> tuple[bool, str, ReleasedResult | None]:
+            run_id = await desk.submit(RunRequest(question="hello @answer_s=30", owner="alice"))
+            outcome = await desk.cancel(run_id, "alice")
+            return outcome.cancelled, outcome.run.status.value, outcome.run.result
+
+        try:
+            outcomes = []
+            for _ in range(8):
+                outcomes += await asyncio.gather(*(submit_and_cancel() for _ in range(8)))
+            return outcomes
+        finally:
+            await desk.close()
+
+    outcomes = asyncio.run(main())
+    assert [(won, state) for won, state, _ in outcomes] == [(True, "CANCELLED")] * 64
+    assert all(isinstance(result, Cancelled) for _, _, result in outcomes)

@@ -312,7 +312,7 @@ def test_runs_on_actors_use_tool_tasks_and_a_cancel_stops_them(tmp_path: Path) -
                 RunRequest(question="why @intent=DIAGNOSIS @tool_sleep_s=30 @token=in-run")
             )
             await file_appears(tmp_path / "in-run.started")
-            assert await pool.cancel(run_id) is True
+            assert (await pool.cancel(run_id, "anonymous")).cancelled is True
             assert await pool.result(run_id, timeout_s=10) == Cancelled(run_id=run_id)
             await file_appears(tmp_path / "in-run.cancelled")
             status = await pool.status(run_id)

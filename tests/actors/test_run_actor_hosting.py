@@ -8,7 +8,6 @@ import time
 import pytest
 from actor_helpers import eventually
 
-from actors.registry import RunRegistry
 from actors.run_actor import HEARTBEAT_S, RunActor
 from actors.testing import FakeDepsFactory
 from harness.audit import RunRecord
@@ -16,7 +15,6 @@ from harness.context import RunStatus
 from harness.errors import ErrorCode, HarnessError
 from harness.ingress import RunRequest
 from harness.results import Answer, Cancelled, StableFailure
-from harness.snapshot import RunPhase, RunSnapshot
 
 
 def _body(question: str, **kwargs: object) -> str:
@@ -98,26 +96,6 @@ def test_fail_all_ends_unfinished_runs_run_lost() -> None:
     assert asyncio.run(main()) == expected.model_dump(mode="json")
 
 
-def test_registry_settles_once_and_forgets_oldest() -> None:
-    async def main() -> None:
-        registry: RunRegistry[str] = RunRegistry(max_finished=1)
-        first = registry.add("run-1", "slot-a")
-        registry.add("run-2", "slot-b")
-        assert [e.run_id for e in registry.on_slot("slot-a")] == ["run-1"]
-        lost = StableFailure(run_id="run-1", error_code=ErrorCode.RUN_LOST)
-        assert registry.settle("run-1", lost) is True
-        assert registry.settle("run-1", Cancelled(run_id="run-1")) is False
-        assert (first.done.result(), registry.in_flight()) == (lost, 1)
-        registry.settle("run-2", Cancelled(run_id="run-2"))
-        with pytest.raises(HarnessError) as forgotten:
-            registry.get("run-1")
-        assert forgotten.value.error_code is ErrorCode.NOT_FOUND
-        with pytest.raises(HarnessError):
-            registry.add("run-2", "slot-a")
-
-    asyncio.run(main())
-
-
 def test_wait_answers_the_snapshot_of_the_whole_timeline() -> None:
     async def main() -> None:
         actor = RunActor(FakeDepsFactory())
@@ -131,23 +109,6 @@ def test_wait_answers_the_snapshot_of_the_whole_timeline() -> None:
         )
 
     asyncio.run(main())
-
-
-def test_a_run_the_pool_ended_closes_its_timeline_past_what_was_seen() -> None:
-    async def main() -> list[int | None]:
-        registry: RunRegistry[str] = RunRegistry()
-        registry.add("run-p", "slot-a")  # ended while it waited: nothing seen of it
-        registry.add("run-l", "slot-a")
-        registry.get("run-l").observe(
-            RunSnapshot(
-                run_id="run-l", status=RunStatus.RUNNING, phase=RunPhase.ROUTING, sequence_no=4
-            )
-        )
-        registry.settle("run-p", Cancelled(run_id="run-p"))
-        registry.settle("run-l", StableFailure(run_id="run-l", error_code=ErrorCode.RUN_LOST))
-        return [registry.get(r).snapshot().sequence_no for r in ("run-p", "run-l")]
-
-    assert asyncio.run(main()) == [1, 5]
 
 
 def test_health_reports_how_late_the_run_loop_beats() -> None:

@@ -18,6 +18,7 @@ from harness.errors import ErrorCode, HarnessError, RunInactive, RunNotFound
 from harness.ingress import RunRequest
 from harness.results import Answer, Cancelled
 from harness.run_view import RunSummary, Submission
+from harness.runhost import RunHost
 from harness.testing.clock import FakeClock
 from harness.testing.local_pool import LocalRunPool
 
@@ -49,7 +50,7 @@ def _submission(
 
 def test_a_run_is_read_by_its_owner_and_by_nobody_else() -> None:
     async def scenario(desk: RunDesk, pool: LocalRunPool) -> None:
-        run_id = (await desk.submit(_submission("hello @answer=hi"))).run_id
+        run_id = (await desk.accept(_submission("hello @answer=hi"))).run_id
         view = await desk.wait(run_id, "alice", 10)
         assert view.result == Answer(run_id=run_id, intent="SYSTEM_CHAT", text="hi")
         assert (view.status.value, view.session_id, view.progress.phase.value) == (
@@ -94,11 +95,11 @@ def test_submit_and_view_answers_the_submission_and_its_view_in_one_call() -> No
 
 def test_the_same_key_and_body_name_the_same_run_per_owner() -> None:
     async def scenario(desk: RunDesk, pool: LocalRunPool) -> None:
-        first = await desk.submit(_submission("hello", key="k"))
-        again = await desk.submit(_submission("hello", key="k"))
-        other_owner = await desk.submit(_submission("hello", owner="bob", key="k"))
+        first = await desk.accept(_submission("hello", key="k"))
+        again = await desk.accept(_submission("hello", key="k"))
+        other_owner = await desk.accept(_submission("hello", owner="bob", key="k"))
         with pytest.raises(HarnessError) as conflict:
-            await desk.submit(_submission("other", key="k"))
+            await desk.accept(_submission("other", key="k"))
         assert (first.created, again.created, again.run_id) == (True, False, first.run_id)
         assert other_owner.created and other_owner.run_id != first.run_id
         assert conflict.value.error_code is ErrorCode.IDEMPOTENCY_CONFLICT
@@ -110,11 +111,11 @@ def test_a_key_expires_after_its_ttl() -> None:
     clock = FakeClock()
 
     async def scenario(desk: RunDesk, pool: LocalRunPool) -> None:
-        first = await desk.submit(_submission("hello", key="k"))
+        first = await desk.accept(_submission("hello", key="k"))
         clock.advance(59)
-        assert (await desk.submit(_submission("hello", key="k"))).run_id == first.run_id
+        assert (await desk.accept(_submission("hello", key="k"))).run_id == first.run_id
         clock.advance(2)
-        later = await desk.submit(_submission("other body", key="k"))
+        later = await desk.accept(_submission("other body", key="k"))
         assert later.created and later.run_id != first.run_id
 
     _run(scenario, clock=clock, idempotency_ttl_s=60.0)
@@ -122,8 +123,8 @@ def test_a_key_expires_after_its_ttl() -> None:
 
 def test_cancel_decides_once_and_a_waiting_run_never_starts() -> None:
     async def scenario(desk: RunDesk, pool: LocalRunPool) -> None:
-        busy = [(await desk.submit(_submission("hello @answer_s=30"))).run_id for _ in range(2)]
-        queued = (await desk.submit(_submission("hello"))).run_id
+        busy = [(await desk.accept(_submission("hello @answer_s=30"))).run_id for _ in range(2)]
+        queued = (await desk.accept(_submission("hello"))).run_id
         assert (await desk.view(queued, "alice")).status.value == "PENDING"  # both slots taken
         outcome = await desk.cancel(queued, "alice")
         assert outcome.cancelled and outcome.run.result == Cancelled(run_id=queued)
@@ -137,7 +138,7 @@ def test_cancel_decides_once_and_a_waiting_run_never_starts() -> None:
 
 def test_watch_returns_once_the_timeline_grows_or_at_its_timeout() -> None:
     async def scenario(desk: RunDesk, pool: LocalRunPool) -> None:
-        run_id = (await desk.submit(_submission("hello @answer_s=0.3"))).run_id
+        run_id = (await desk.accept(_submission("hello @answer_s=0.3"))).run_id
         seen = await desk.watch(run_id, "alice", -1, 5)
         sequence = seen.progress.sequence_no or 0
         loop = asyncio.get_running_loop()
@@ -154,10 +155,10 @@ def test_watch_returns_once_the_timeline_grows_or_at_its_timeout() -> None:
 def test_the_owner_lists_its_runs_newest_first_by_session() -> None:
     async def scenario(desk: RunDesk, pool: LocalRunPool) -> list[RunSummary]:
         ids = [
-            (await desk.submit(_submission(f"hello {n}", session=s))).run_id
+            (await desk.accept(_submission(f"hello {n}", session=s))).run_id
             for n, s in enumerate(["a", "b", "a"])
         ]
-        await desk.submit(_submission("hello", owner="bob", session="a"))
+        await desk.accept(_submission("hello", owner="bob", session="a"))
         for run_id in ids:
             await desk.wait(run_id, "alice", 10)
         listed = await desk.runs("alice", "a", 10)
@@ -173,7 +174,7 @@ def test_a_refused_placement_leaves_no_run_and_no_key() -> None:
     async def scenario(desk: RunDesk, pool: LocalRunPool) -> None:
         await pool.close()
         with pytest.raises(RunInactive):
-            await desk.submit(_submission("hello", key="k"))
+            await desk.accept(_submission("hello", key="k"))
         assert await desk.runs("alice", None, 10) == []
         assert (await desk.ping()).runs_known == 0
 
@@ -182,7 +183,7 @@ def test_a_refused_placement_leaves_no_run_and_no_key() -> None:
 
 def test_the_desk_forgets_its_oldest_runs_beyond_max_runs() -> None:
     async def scenario(desk: RunDesk, pool: LocalRunPool) -> None:
-        ids = [(await desk.submit(_submission(f"hello {n}"))).run_id for n in range(3)]
+        ids = [(await desk.accept(_submission(f"hello {n}"))).run_id for n in range(3)]
         with pytest.raises(HarnessError):
             await desk.view(ids[0], "alice")
         assert [r.run_id for r in await desk.runs("alice", None, 10)] == ids[:0:-1]
@@ -196,11 +197,11 @@ class _CountingPool(LocalRunPool):
     pending = 0
     most = 0
 
-    async def watch(self, run_id: str, after: int, timeout_s: float) -> Any:
+    async def watch(self, run_id: str, owner: str, after: int, timeout_s: float) -> Any:
         type(self).pending += 1
         type(self).most = max(type(self).most, type(self).pending)
         try:
-            return await super().watch(run_id, after, timeout_s)
+            return await super().watch(run_id, owner, after, timeout_s)
         finally:
             type(self).pending -= 1
 
@@ -210,7 +211,7 @@ def test_many_watchers_of_a_run_share_one_pending_call_on_its_host() -> None:
         pool = _CountingPool(FakeDepsFactory()(), slots=2)
         desk = RunDesk(lambda: pool)
         await desk.start()
-        run_id = (await desk.submit(_submission("why @intent=DIAGNOSIS @answer_s=0.2"))).run_id
+        run_id = (await desk.accept(_submission("why @intent=DIAGNOSIS @answer_s=0.2"))).run_id
 
         async def stream() -> list[int]:
             after, seen = -1, []
@@ -230,36 +231,39 @@ def test_many_watchers_of_a_run_share_one_pending_call_on_its_host() -> None:
 
 
 class _OvertakenPool(LocalRunPool):
-    """Its first watch reply — a snapshot of the run as it was when asked — arrives only once
-    the run has ended (a reply overtaken by the run's end); later watches are held until
-    ``more`` is set."""
+    """Its first reply to a watch — a snapshot of the run as it was when asked — arrives only
+    once the run has ended (a host's reply overtaken by the run's end); later watches are held
+    until ``more`` is set."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.replied = False
         self.more = asyncio.Event()
 
-    async def watch(self, run_id: str, after: int, timeout_s: float) -> Any:
+    async def _progress_after(self, entry: Any, after: int, timeout_s: float) -> Any:
         if self.replied:
             await self.more.wait()
-            return await super().watch(run_id, after, timeout_s)
-        hosted = self._get(run_id)
-        snapshot = hosted.run.snapshot()
-        await asyncio.shield(hosted.done)
+            return await super()._progress_after(entry, after, timeout_s)
+        snapshot = await self._progress(entry)
+        await asyncio.shield(entry.done)
         self.replied = True
         return snapshot
 
 
-def test_a_terminal_view_carries_the_final_snapshot_however_it_was_read() -> None:
+@pytest.mark.parametrize("through_desk", [True, False], ids=["desk", "pool"])
+def test_a_terminal_view_carries_the_final_snapshot_however_it_was_read(
+    through_desk: bool,
+) -> None:
     async def main() -> None:
         pool = _OvertakenPool(FakeDepsFactory()(), slots=2)
         desk = RunDesk(lambda: pool)
         await desk.start()
+        host: RunHost = desk if through_desk else pool
         try:
-            run_id = (await desk.submit(_submission("why @intent=DIAGNOSIS @answer_s=0.1"))).run_id
-            watched = await desk.watch(run_id, "alice", -1, 5)
-            read = await desk.view(run_id, "alice")
-            timeline = await pool.trace(run_id)
+            run_id = await host.submit(_submission("why @intent=DIAGNOSIS @answer_s=0.1").request)
+            watched = await host.watch(run_id, "alice", -1, 5)
+            read = await host.view(run_id, "alice")
+            timeline = await pool.trace(run_id, "alice")
             assert timeline is not None and timeline[-1].event_type == "RUN_FINISHED"
             assert (watched.terminal, watched.progress.sequence_no) == (
                 True,
@@ -275,10 +279,10 @@ def test_a_terminal_view_carries_the_final_snapshot_however_it_was_read() -> Non
 
 def test_a_cancelled_run_reads_the_same_before_and_after_its_timeline_closed() -> None:
     async def scenario(desk: RunDesk, pool: LocalRunPool) -> None:
-        run_id = (await desk.submit(_submission("why @intent=DIAGNOSIS @answer_s=30"))).run_id
+        run_id = (await desk.accept(_submission("why @intent=DIAGNOSIS @answer_s=30"))).run_id
         await desk.watch(run_id, "alice", 2, 5)  # under way
         outcome = await desk.cancel(run_id, "alice")
-        timeline = await pool.trace(run_id)
+        timeline = await pool.trace(run_id, "alice")
         assert timeline is not None and timeline[-1].event_type == "RUN_FINISHED"
         assert outcome.cancelled and outcome.run.progress.sequence_no == timeline[-1].sequence_no
         assert outcome.run == await desk.view(run_id, "alice")
@@ -293,7 +297,7 @@ def test_a_run_still_being_handed_to_the_pool_is_pending_to_ping_and_listing() -
     PENDING, instead of failing NOT_FOUND (which made /readyz answer 503 under load)."""
 
     async def scenario(desk: RunDesk, pool: LocalRunPool) -> tuple[Any, ...]:
-        submitted = asyncio.create_task(desk.submit(_submission("slow @route_s=5")))
+        submitted = asyncio.create_task(desk.accept(_submission("slow @route_s=5")))
         health = asyncio.create_task(desk.ping())
         listed = asyncio.create_task(desk.runs("alice", None, 10))
         run_id = (await submitted).run_id

@@ -65,7 +65,7 @@ def test_a_full_pool_waits_for_a_free_slot() -> None:
 
             await eventually(third_queued)
             assert (second_submit.done(), pool.host_of("run-queued")) == (False, None)
-            assert await pool.cancel("run-queued") is True
+            assert (await pool.cancel("run-queued", "anonymous")).cancelled is True
             assert await pool.result("run-queued", timeout_s=5) == Cancelled(run_id="run-queued")
             second = await second_submit
             assert await third_submit == "run-queued"

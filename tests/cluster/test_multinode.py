@@ -26,7 +26,7 @@ from harness.context import RunStatus
 from harness.errors import ErrorCode
 from harness.ingress import RunRequest
 from harness.results import Answer, SafeFallback, StableFailure
-from harness.run_view import RunView, Submission
+from harness.run_view import RunView
 from harness.snapshot import RunPhase
 from tests.cluster.conftest import RUN_RESOURCE, TOOL_RESOURCE, LocalCluster
 
@@ -70,8 +70,8 @@ def desk(local_cluster: LocalCluster, tmp_path_factory: pytest.TempPathFactory) 
 
 def _submit(desk: Any, question: str) -> str:
     request = RunRequest(question=question, owner=OWNER, session_id="cluster")
-    submitted = ray.get(desk.submit.remote(Submission(request=request)), timeout=60)
-    return str(submitted.run_id)
+    run_id: str = ray.get(desk.submit.remote(request), timeout=60)
+    return run_id
 
 
 def _wait(desk: Any, run_id: str, timeout_s: float = 90.0) -> RunView:

@@ -1,17 +1,21 @@
-"""RunRegistry: run_id → the actor that hosts it, and the run's released result.
+"""RunRegistry: run_id → where the run is hosted, who it is for, and its released result.
 
-Lives in the pool, on the pool's event loop (no locks). An entry is *in flight* until its
-result is settled; settling happens once — the first of "the actor released a result" and
-"the actor was lost" wins, exactly like a run's own terminal state. Settled entries are
+Lives in a pool, on the pool's event loop (no locks). An entry is *in flight* until its
+result is settled; settling happens once — the first of "the host released a result" and
+"the host was lost" wins, exactly like a run's own terminal state. Settled entries are
 kept, oldest first, up to ``max_finished`` so that results and status stay readable for a
 while after the run.
 
-Settling also fixes the run's *final snapshot*, the one every later read answers: the actor's
+Settling also fixes the run's *final snapshot*, the one every later read answers: the host's
 snapshot of the ended run when it released the result, else (the pool ended the run itself:
 lost, cancelled before it started) a reduced one that closes the timeline one event past the
 last the pool saw of it. Either way its ``sequence_no`` is past every event id a progress
-view showed, and it never changes afterwards, whether or not the actor still remembers the
+view showed, and it never changes afterwards, whether or not the host still remembers the
 run: a progress stream's terminal event id means the same on every read.
+
+Every entry carries the run's :class:`RunTicket` — its owner, session and submission time —
+so that the pool answers views (:class:`~harness.run_view.RunView`) itself and refuses a run to
+anyone but its owner.
 """
 
 from __future__ import annotations
@@ -19,16 +23,39 @@ from __future__ import annotations
 import asyncio
 from collections import OrderedDict
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any, Generic, TypeVar
 
 from harness.context import RunStatus
 from harness.errors import ErrorCode, RunNotFound, RunRejected
+from harness.ingress import RunRequest
 from harness.results import ReleasedResult
+from harness.run_view import RunView
 from harness.snapshot import RunPhase, RunSnapshot
 
-__all__ = ["RunEntry", "RunRegistry"]
+__all__ = ["RunEntry", "RunRegistry", "RunTicket"]
 
 SlotT = TypeVar("SlotT")
+
+
+@dataclass(frozen=True, kw_only=True)
+class RunTicket:
+    """Who a run is for and when it was asked for: the identity every view of it carries."""
+
+    owner: str
+    session_id: str
+    """The request's session; a run without one is a session of its own (its run id)."""
+    created_at: datetime
+    """When the run was submitted (UTC)."""
+
+    @classmethod
+    def of(cls, request: RunRequest, *, run_id: str, created_at: datetime) -> RunTicket:
+        """The ticket of ``request``, submitted at ``created_at`` as run ``run_id``."""
+        return cls(
+            owner=request.owner,
+            session_id=request.session_id or run_id,
+            created_at=created_at,
+        )
 
 
 @dataclass(eq=False)
@@ -37,9 +64,10 @@ class RunEntry(Generic[SlotT]):
 
     run_id: str
     slot: SlotT
+    ticket: RunTicket
     done: asyncio.Future[ReleasedResult] = field(repr=False)
     seen: int = 0
-    """The highest ``sequence_no`` read from the run's actor so far."""
+    """The highest ``sequence_no`` read from the run's host so far."""
     final: RunSnapshot | None = None
     """The run's snapshot as it ended, fixed when the entry is settled."""
 
@@ -48,20 +76,45 @@ class RunEntry(Generic[SlotT]):
         return self.done.done()
 
     def observe(self, snapshot: RunSnapshot) -> RunSnapshot:
-        """Note how far the run's timeline has been read (``snapshot`` came from its actor)."""
+        """Note how far the run's timeline has been read (``snapshot`` came from its host)."""
         self.seen = max(self.seen, snapshot.sequence_no or 0)
         return snapshot
 
     def snapshot(self) -> RunSnapshot:
-        """The final snapshot of a settled run; else a reduced one without the actor's
-        figures (the run waits for a slot, or its actor did not answer)."""
+        """The final snapshot of a settled run; else a reduced one without the host's
+        figures (the run waits for a slot, or its host did not answer)."""
         if self.final is not None:
             return self.final
         return RunSnapshot(run_id=self.run_id, status=RunStatus.PENDING, phase=RunPhase.PENDING)
 
+    def view(self, progress: RunSnapshot) -> RunView:
+        """The run as ``progress`` shows it, without a result."""
+        return self._view(progress.status, progress, None)
+
+    def settled_view(self) -> RunView:
+        """The settled run: its released result and its final snapshot.
+
+        Raises:
+            asyncio.InvalidStateError: The entry is not settled yet.
+        """
+        result = self.done.result()
+        return self._view(result.run_status, self.snapshot(), result)
+
+    def _view(
+        self, status: RunStatus, progress: RunSnapshot, result: ReleasedResult | None
+    ) -> RunView:
+        return RunView(
+            run_id=self.run_id,
+            session_id=self.ticket.session_id,
+            created_at=self.ticket.created_at,
+            status=status,
+            progress=progress,
+            result=result,
+        )
+
 
 def _ended_by_pool(entry: RunEntry[Any], result: ReleasedResult) -> RunSnapshot:
-    """The final snapshot of a run the pool ended itself: no figures (the actor's are gone or
+    """The final snapshot of a run the pool ended itself: no figures (the host's are gone or
     never were), its timeline closed one event past the last the pool saw of it."""
     return RunSnapshot(
         run_id=entry.run_id,
@@ -80,7 +133,7 @@ class RunRegistry(Generic[SlotT]):
         self._in_flight: dict[str, RunEntry[SlotT]] = {}
         self._finished: OrderedDict[str, RunEntry[SlotT]] = OrderedDict()
 
-    def add(self, run_id: str, slot: SlotT) -> RunEntry[SlotT]:
+    def add(self, run_id: str, slot: SlotT, ticket: RunTicket) -> RunEntry[SlotT]:
         """Register a new run on ``slot``.
 
         Raises:
@@ -88,7 +141,12 @@ class RunRegistry(Generic[SlotT]):
         """
         if run_id in self._in_flight or run_id in self._finished:
             raise RunRejected(ErrorCode.RUN_MISMATCH, "run_id already registered")
-        entry = RunEntry(run_id=run_id, slot=slot, done=asyncio.get_running_loop().create_future())
+        entry = RunEntry(
+            run_id=run_id,
+            slot=slot,
+            ticket=ticket,
+            done=asyncio.get_running_loop().create_future(),
+        )
         self._in_flight[run_id] = entry
         return entry
 
@@ -107,12 +165,23 @@ class RunRegistry(Generic[SlotT]):
             raise RunNotFound(message="unknown run")
         return entry
 
+    def owned(self, run_id: str, owner: str) -> RunEntry[SlotT]:
+        """The entry of a known run of ``owner``.
+
+        Raises:
+            HarnessError: NOT_FOUND for an unknown run and for a run of another owner alike.
+        """
+        entry = self.get(run_id)
+        if entry.ticket.owner != owner:
+            raise RunNotFound(message="unknown run")
+        return entry
+
     def on_slot(self, slot: SlotT) -> list[RunEntry[SlotT]]:
         """In-flight runs hosted on ``slot``."""
         return [e for e in self._in_flight.values() if e.slot is slot]
 
     def settle(self, run_id: str, result: ReleasedResult, final: RunSnapshot | None = None) -> bool:
-        """Record the run's result and final snapshot (``final``: the actor's snapshot of the
+        """Record the run's result and final snapshot (``final``: the host's snapshot of the
         ended run; None when the pool ended it); True only for the first settlement."""
         entry = self._in_flight.pop(run_id, None)
         if entry is None:
