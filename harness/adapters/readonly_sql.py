@@ -22,6 +22,17 @@ backend failure, so it keeps the code the model already knows for refused SQL. S
 PLAN`` names a strategy, not a size), so the bound does not apply there; the statement timeout
 (the progress handler) still does, and the validator refuses cross products on both.
 
+Bounded memory. A fetch may fill ``max_raw_bytes``; rows are read one at a time (a server-side
+cursor on MariaDB/MySQL, so the driver never buffers the result) and each row's JSON is
+counted as it arrives, so the fetch stops with RAW_TOO_LARGE at the first row that passes the
+cap. A single cell cannot be counted before it has arrived whole, so the statement that runs
+is the plan's with every text value of the result cut one character past the cap
+(:mod:`harness.sql.cells`): an oversized cell still fails the call, it only never arrives
+larger than that. Which result columns are text is what the database says: on MariaDB/MySQL
+the plan run with ``LIMIT 0`` gives the result's column types (no row is read), and on SQLite
+each value is tested with ``typeof``. At most one row is held beyond the count: one that is
+``max_raw_bytes`` plus, per text column, ``max_raw_bytes + 1`` characters.
+
 Failures surface as ``BackendError`` with BACKEND_ERROR or BACKEND_TIMEOUT; the database's own
 message is logged locally after redaction and never reaches the model.
 """
@@ -43,11 +54,14 @@ from typing import Any
 
 import sqlalchemy as sa
 import sqlglot
+from pydantic_core import to_json
 from sqlglot import exp
 from sqlglot.errors import ErrorLevel
 
 from harness.adapters._sql_explain import explain_row_estimate
-from harness.errors import BackendError, ErrorCode, SqlRejected
+from harness.errors import BackendError, ErrorCode, RawTooLarge, SqlRejected
+from harness.rawcap import RawCap
+from harness.sql.cells import cap_dynamic_columns, cap_text_columns, zero_row_statement
 from harness.sql.plan import MysqlQueryPlan
 from harness.sql.reasons import EXPLANATIONS, RejectReason
 
@@ -64,6 +78,35 @@ _QUOTED = re.compile(r"'(?:[^'\\]|\\.|'')*'|\"(?:[^\"\\]|\\.|\"\")*\"")
 # How many SQLite VM instructions run between deadline checks; small enough to react within
 # milliseconds, large enough to cost nothing measurable.
 _SQLITE_PROGRESS_STEPS = 2_000
+# MySQL protocol column types whose values are bounded by the type itself: numbers, dates and
+# times, YEAR, BIT and NULL. Every other type (strings, blobs, JSON, ENUM/SET, geometry and
+# any type this table does not know) is capped as text.
+_BOUNDED_FIELD_TYPES = frozenset(
+    {
+        0,  # DECIMAL
+        1,  # TINY
+        2,  # SHORT
+        3,  # LONG
+        4,  # FLOAT
+        5,  # DOUBLE
+        6,  # NULL
+        7,  # TIMESTAMP
+        8,  # LONGLONG
+        9,  # INT24
+        10,  # DATE
+        11,  # TIME
+        12,  # DATETIME
+        13,  # YEAR
+        14,  # NEWDATE
+        16,  # BIT
+        246,  # NEWDECIMAL
+    }
+)
+# The raw's JSON without its values: what the byte count adds to the values it counts.
+_ENVELOPE = '{"format":,"datasource":,"columns":,"rows":[],"row_count":}'
+# Rows are handed over one at a time by a server-side cursor: a batch would hold that many
+# rows, each up to the cell cap per text column, before the count could look at them.
+_STREAM = {"stream_results": True, "max_row_buffer": 1}
 
 
 class ReadOnlySqlBackend:
@@ -110,7 +153,7 @@ class ReadOnlySqlBackend:
         """The logical datasources this executor can reach."""
         return frozenset(self._engines)
 
-    def fetch(self, request: Any) -> dict[str, Any]:
+    def fetch(self, request: Any, *, max_raw_bytes: int) -> dict[str, Any]:
         """Run one plan and return ``{"format", "datasource", "columns", "rows", "row_count"}``.
 
         Raises:
@@ -118,6 +161,7 @@ class ReadOnlySqlBackend:
                 database failure; BACKEND_TIMEOUT when the statement timeout fired.
             SqlRejected: On MariaDB/MySQL, the database estimates more rows than the plan's
                 ``max_explain_rows`` (reason ROW_ESTIMATE_TOO_LARGE); nothing was executed.
+            RawTooLarge: The rows read so far passed ``max_raw_bytes``.
         """
         if not isinstance(request, MysqlQueryPlan):
             raise BackendError(
@@ -134,18 +178,22 @@ class ReadOnlySqlBackend:
             )
         incident = uuid.uuid4().hex[:12]
         started = time.monotonic()
+        # The count is the raw's JSON, byte for byte: the members before the rows now, each
+        # row as it arrives, the row count once the rows are known.
+        cap = RawCap(max_raw_bytes)
+        cap.charge(len(_ENVELOPE) + len(to_json(RAW_FORMAT)) + len(to_json(request.datasource)))
         try:
             if engine.dialect.name == "sqlite":
-                columns, rows = self._run_sqlite(engine, request.sql)
+                columns, rows = self._run_sqlite(engine, request.sql, cap)
             elif engine.dialect.name in {"mysql", "mariadb"}:
-                columns, rows = self._run_mysql(engine, request)
+                columns, rows = self._run_mysql(engine, request, cap)
             else:
                 raise BackendError(
                     ErrorCode.BACKEND_ERROR,
                     "unsupported database dialect",
                     {"reason": "unsupported_dialect", "dialect": engine.dialect.name},
                 )
-        except (BackendError, SqlRejected):
+        except (BackendError, SqlRejected, RawTooLarge):
             raise
         except _SqliteDeadline as exc:
             raise self._fail(
@@ -160,6 +208,7 @@ class ReadOnlySqlBackend:
             raise self._fail(
                 ErrorCode.BACKEND_ERROR, request, incident, started, exc, False
             ) from None
+        cap.charge(len(str(len(rows))))
         return {
             "format": RAW_FORMAT,
             "datasource": request.datasource,
@@ -171,7 +220,7 @@ class ReadOnlySqlBackend:
     # ------------------------------------------------------------ MariaDB / MySQL
 
     def _run_mysql(
-        self, engine: sa.Engine, plan: MysqlQueryPlan
+        self, engine: sa.Engine, plan: MysqlQueryPlan, cap: RawCap
     ) -> tuple[list[str], list[list[Any]]]:
         with engine.connect() as conn:
             try:
@@ -188,11 +237,30 @@ class ReadOnlySqlBackend:
                 conn.exec_driver_sql("START TRANSACTION READ ONLY")
                 if plan.max_explain_rows is not None:
                     self._check_estimate(conn, plan, plan.max_explain_rows)
+                text_columns = self._text_columns(conn, plan.sql)
+                sql = cap_text_columns(plan.sql, text_columns, max_cell_chars=cap.max_raw_bytes + 1)
                 # '%' would otherwise be read as a pyformat placeholder by the driver.
-                result = conn.exec_driver_sql(plan.sql.replace("%", "%%"))
-                return self._collect(result)
+                result = conn.exec_driver_sql(sql.replace("%", "%%"), execution_options=_STREAM)
+                try:
+                    return self._collect(result, cap)
+                except BaseException:
+                    _abandon(conn)
+                    raise
             finally:
                 conn.rollback()
+
+    @staticmethod
+    def _text_columns(conn: sa.Connection, sql: str) -> list[int]:
+        """Positions of the result columns whose type is not bounded (see the module doc).
+
+        The statement runs with ``LIMIT 0``: the server sends its column types and no row.
+        """
+        probe = conn.exec_driver_sql(zero_row_statement(sql).replace("%", "%%"))
+        try:
+            description = probe.cursor.description or ()
+        finally:
+            probe.close()
+        return [i for i, column in enumerate(description) if column[1] not in _BOUNDED_FIELD_TYPES]
 
     def _check_estimate(self, conn: sa.Connection, plan: MysqlQueryPlan, limit: int) -> None:
         """Refuse the plan, before it runs, when the database expects it to read too much."""
@@ -219,13 +287,15 @@ class ReadOnlySqlBackend:
 
     # ------------------------------------------------------------ SQLite
 
-    def _run_sqlite(self, engine: sa.Engine, sql: str) -> tuple[list[str], list[list[Any]]]:
-        """Run one plan's text on SQLite.
+    def _run_sqlite(
+        self, engine: sa.Engine, sql: str, cap: RawCap
+    ) -> tuple[list[str], list[list[Any]]]:
+        """Run one plan's text on SQLite, every text value cut one character past the cap.
 
         A plan's ``max_explain_rows`` does not apply here: SQLite has no row estimate to compare
         it with. Its cost is bounded by the progress-handler deadline only.
         """
-        sqlite_sql = _to_sqlite(sql)
+        sqlite_sql = _to_sqlite(cap_dynamic_columns(sql, max_cell_chars=cap.max_raw_bytes + 1))
         with engine.connect() as conn:
             raw = conn.connection.driver_connection
             if not isinstance(raw, sqlite3.Connection):
@@ -244,7 +314,7 @@ class ReadOnlySqlBackend:
             try:
                 # sqlite3 uses qmark parameters, so '%' in the text is literal and stays as is.
                 result = conn.exec_driver_sql(sqlite_sql)
-                return self._collect(result)
+                return self._collect(result, cap)
             except sa.exc.DBAPIError:
                 if fired:
                     raise _SqliteDeadline() from None
@@ -255,20 +325,33 @@ class ReadOnlySqlBackend:
 
     # ------------------------------------------------------------ shared
 
-    def _collect(self, result: sa.CursorResult[Any]) -> tuple[list[str], list[list[Any]]]:
+    def _collect(
+        self, result: sa.CursorResult[Any], cap: RawCap
+    ) -> tuple[list[str], list[list[Any]]]:
+        """The result's rows, read one at a time, each row's JSON counted as it arrives.
+
+        Raises:
+            RawTooLarge: The rows read passed the cap (the rest is never read).
+            BackendError: More rows than the executor's row cap.
+        """
         if not result.returns_rows:
             raise BackendError(
                 ErrorCode.BACKEND_ERROR, "statement returned no result set", {"reason": "no_rows"}
             )
         columns = [str(name) for name in list(result.keys())]
-        fetched = result.fetchmany(self.max_rows + 1)
-        if len(fetched) > self.max_rows:
-            raise BackendError(
-                ErrorCode.BACKEND_ERROR,
-                "result exceeds the executor's row cap",
-                {"reason": "max_rows", "max_rows": self.max_rows},
-            )
-        return columns, [[json_safe_value(v) for v in row] for row in fetched]
+        cap.charge(len(to_json(columns)))
+        rows: list[list[Any]] = []
+        while (row := result.fetchone()) is not None:
+            if len(rows) == self.max_rows:
+                raise BackendError(
+                    ErrorCode.BACKEND_ERROR,
+                    "result exceeds the executor's row cap",
+                    {"reason": "max_rows", "max_rows": self.max_rows},
+                )
+            values = [json_safe_value(v) for v in row]
+            cap.charge(len(to_json(values)) + (1 if rows else 0))  # and a comma between rows
+            rows.append(values)
+        return columns, rows
 
     def _fail(
         self,
@@ -294,6 +377,22 @@ class ReadOnlySqlBackend:
             # Timeouts and dropped connections may pass on a retry; SQL errors never will.
             retryable=retryable,
         )
+
+
+def _abandon(conn: sa.Connection) -> None:
+    """Drop a connection whose unbuffered result still has rows, without reading them.
+
+    A fetch that stops early (the cap, the row cap, a cancel) leaves rows unread, and PyMySQL
+    would read every one of them to discard it before the connection could be used or closed
+    (up to the plan's LIMIT times the cell cap). Dropping the connection ends the statement
+    on the server instead; the pool opens a fresh one. PyMySQL is told first that nothing is
+    pending (``unbuffered_active``, its own flag), so that the cursor, once collected, does
+    not try to drain a closed socket.
+    """
+    pending: Any = getattr(conn.connection.driver_connection, "_result", None)
+    if getattr(pending, "unbuffered_active", False):
+        pending.unbuffered_active = False
+    conn.invalidate()
 
 
 class _SqliteDeadline(Exception):

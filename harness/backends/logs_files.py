@@ -6,6 +6,14 @@ raw format ``embedded-jsonl/v1``), fed from files instead of the bundled JSONL: 
 with a timestamp header, JSON lines or syslog, each optionally gzipped (detected by its magic
 bytes, not its name). The formats are read by :mod:`harness.backends.log_formats`.
 
+The files are read on the first query and kept (in the store) for every later one. Reading
+them is that query's fetch: every byte read, after gunzipping, is counted against the call's
+raw cap while it is read (:mod:`harness.backends._capped_read`), and the sizes the file system
+declares are checked before anything is read, so a log source larger than the cap — one huge
+file, one huge line, a gzip bomb — ends the call RAW_TOO_LARGE having held at most the cap.
+Nothing is kept from a read that stopped; the next query reads again. A source that fits is
+kept: the store then holds a few times its size in memory (events, index, their JSON).
+
 A folder is searched recursively for log-like names (``*.log``, ``*.log.1``, ``*.txt``,
 ``*.jsonl``, ``*.json``, ``*.ndjson``, ``*.out``, each optionally ``.gz``; hidden files are
 skipped); a file in a folder whose format cannot be recognised is skipped, while a file named
@@ -20,8 +28,6 @@ events.
 
 from __future__ import annotations
 
-import gzip
-import io
 import logging
 import re
 from collections.abc import Iterator, Sequence
@@ -30,10 +36,12 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any
 
+from harness.backends._capped_read import declared_bytes, head_lines, open_capped
 from harness.backends._log_store import FrozenEvent, LogStore
 from harness.backends.log_formats import LogFormat, LogRecord, detect_format, parse_lines
 from harness.backends.logs_embedded import EmbeddedLogBackend, _epoch_ms
 from harness.errors import BackendError, ErrorCode
+from harness.rawcap import RawCap
 
 __all__ = [
     "FileLogBackend",
@@ -47,7 +55,8 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
-_GZIP_MAGIC = b"\x1f\x8b"
+# What format detection reads of a file: ample for the 20 lines it samples.
+_SNIFF_BYTES = 256 * 1024
 _LOG_NAME = re.compile(r"\.(?:log|txt|jsonl|json|ndjson|out)(?:\.\d+)?$", re.IGNORECASE)
 # What a file name carries besides the service, stripped from its end in this order:
 # compression, rotation numbers, log suffixes, dates (app.log.2.gz, app-2026-03-10.log).
@@ -103,20 +112,16 @@ def service_name(text: str) -> str:
     return _SERVICE_CHARS.sub("-", text).strip("-._")[:64] or "unknown"
 
 
-def open_text(path: Path) -> IO[str]:
-    """The file as text, gunzipped when its first bytes say it is gzip."""
-    with path.open("rb") as probe:
-        magic = probe.read(2)
-    if magic == _GZIP_MAGIC:
-        return io.TextIOWrapper(gzip.open(path, "rb"), encoding="utf-8", errors="replace")
-    return path.open("r", encoding="utf-8", errors="replace")
+def open_text(path: Path, cap: RawCap) -> IO[str]:
+    """The file as text, gunzipped when its first bytes say it is gzip, every byte read
+    charged to ``cap`` (reading raises RawTooLarge past it)."""
+    return open_capped(path, cap)
 
 
 def sniff_format(path: Path) -> LogFormat | None:
-    """The format of a file from its first lines (None when neither JSONL nor text)."""
-    with open_text(path) as text:
-        head = [line for _, line in zip(range(200), text, strict=False)]
-    return detect_format(head)
+    """The format of a file from its first lines (None when neither JSONL nor text); at most
+    ``_SNIFF_BYTES`` of it are read, however long its lines."""
+    return detect_format(head_lines(path, _SNIFF_BYTES)[:200])
 
 
 class FileLogBackend(EmbeddedLogBackend):
@@ -166,16 +171,28 @@ class FileLogBackend(EmbeddedLogBackend):
             max_events=state["max_events"],
         )
 
-    def _read(self) -> LogStore:
+    def _read(self, max_raw_bytes: int) -> LogStore:
         try:
             files = discover_log_files(self.paths)
+            formats = [(item, self._format(item)) for item in files]
+            readable = [(item, fmt) for item, fmt in formats if fmt is not None]
+            cap = RawCap(max_raw_bytes)
+            # What the file system declares is refused before a byte is read; gzip files
+            # are counted as they are decompressed.
+            cap.admit(declared_bytes(item.path for item, _ in readable))
         except FileNotFoundError as exc:
             raise BackendError(
                 ErrorCode.BACKEND_ERROR, "a log path does not exist", {"error": "not_found"}
             ) from exc
+        except OSError as exc:
+            raise BackendError(
+                ErrorCode.BACKEND_ERROR,
+                "a log file cannot be read",
+                {"error": type(exc).__name__},
+            ) from exc
         events: list[dict[str, Any]] = []
-        for item in files:
-            events.extend(self._read_file(item))
+        for item, fmt in readable:
+            events.extend(self._read_file(item, fmt, cap))
         if not events:
             raise BackendError(
                 ErrorCode.BACKEND_ERROR, "no log events in the given files", {"files": len(files)}
@@ -183,22 +200,31 @@ class FileLogBackend(EmbeddedLogBackend):
         keys = [_epoch_ms(datetime.fromisoformat(e["ts"])) for e in events]
         return LogStore.of(list(map(FrozenEvent, events)), keys)
 
-    def _read_file(self, item: LogFile) -> list[dict[str, Any]]:
+    def _format(self, item: LogFile) -> LogFormat | None:
+        """The file's format; None for a file of a folder that is to be skipped.
+
+        Raises:
+            BackendError: A file named explicitly is of no recognised format.
+        """
+        if self.log_format is not LogFormat.AUTO:
+            return self.log_format
+        fmt = sniff_format(item.path)
+        if fmt is None:
+            if item.explicit:
+                raise BackendError(
+                    ErrorCode.BACKEND_ERROR,
+                    "log format not recognised",
+                    {"file": item.path.name},
+                )
+            log.info("skipping a file of no recognised log format: %s", item.path.name)
+        return fmt
+
+    def _read_file(self, item: LogFile, fmt: LogFormat, cap: RawCap) -> list[dict[str, Any]]:
         context = {"file": item.path.name}
         try:
-            fmt: LogFormat | None = self.log_format
-            if fmt is LogFormat.AUTO:
-                fmt = sniff_format(item.path)
-            if fmt is None:
-                if item.explicit:
-                    raise BackendError(
-                        ErrorCode.BACKEND_ERROR, "log format not recognised", context
-                    )
-                log.info("skipping a file of no recognised log format: %s", item.path.name)
-                return []
             default_service = service_name(self.service or service_of_file(item.path))
             year = self.year or datetime.fromtimestamp(item.path.stat().st_mtime, tz=UTC).year
-            with open_text(item.path) as text:
+            with open_text(item.path, cap) as text:
                 events, skipped = _events(parse_lines(text, fmt, year=year), default_service)
         except (OSError, EOFError, UnicodeError) as exc:
             raise BackendError(
