@@ -60,7 +60,7 @@ class RawCap:
         """
         self.used += n_bytes
         if self.used > self.max_raw_bytes:
-            raise self._too_large(self.used)
+            raise self.too_large(self.used)
 
     def admit(self, declared_bytes: int) -> None:
         """Refuse, before reading, a size declared up front (an HTTP ``Content-Length``, the
@@ -70,7 +70,7 @@ class RawCap:
             RawTooLarge: ``declared_bytes`` more would pass the cap.
         """
         if self.used + declared_bytes > self.max_raw_bytes:
-            raise self._too_large(self.used + declared_bytes)
+            raise self.too_large(self.used + declared_bytes)
 
     def collect(self, chunks: Iterable[bytes]) -> bytes:
         """The chunks of a stream joined, each charged as it arrives.
@@ -84,7 +84,9 @@ class RawCap:
             received += chunk
         return bytes(received)
 
-    def _too_large(self, read_bytes: int) -> RawTooLarge:
+    def too_large(self, read_bytes: int) -> RawTooLarge:
+        """The error for a response known to be at least ``read_bytes`` long without reading
+        it (a database that refused to hand over a value longer than the cap, say)."""
         return RawTooLarge(
             message="the fetch passed the raw byte cap",
             context={"max_raw_bytes": self.max_raw_bytes, "read_bytes": read_bytes},

@@ -24,14 +24,22 @@ PLAN`` names a strategy, not a size), so the bound does not apply there; the sta
 
 Bounded memory. A fetch may fill ``max_raw_bytes``; rows are read one at a time (a server-side
 cursor on MariaDB/MySQL, so the driver never buffers the result) and each row's JSON is
-counted as it arrives, so the fetch stops with RAW_TOO_LARGE at the first row that passes the
-cap. A single cell cannot be counted before it has arrived whole, so the statement that runs
-is the plan's with every text value of the result cut one character past the cap
-(:mod:`harness.sql.cells`): an oversized cell still fails the call, it only never arrives
-larger than that. Which result columns are text is what the database says: on MariaDB/MySQL
-the plan run with ``LIMIT 0`` gives the result's column types (no row is read), and on SQLite
-each value is tested with ``typeof``. At most one row is held beyond the count: one that is
-``max_raw_bytes`` plus, per text column, ``max_raw_bytes + 1`` characters.
+counted as it arrives — the count is the raw's JSON, byte for byte — so the fetch stops with
+RAW_TOO_LARGE at the first row that passes the cap. A single cell cannot be counted before it
+has arrived whole, so each database is kept from handing over a cell larger than the cap:
+
+* on MariaDB/MySQL the statement that runs is the plan's with every text column of the result
+  cut one character past the cap, ``LEFT(expr, max_raw_bytes + 1)``, the text columns being
+  those the server types as neither numbers nor dates (the plan run with ``LIMIT 0`` gives
+  the types, no row is read; see :mod:`harness.sql.cells`). An oversized cell still fails the
+  call; it only never arrives larger than that. A row holds at most ``max_raw_bytes + 1``
+  characters per text column;
+* on SQLite, which types values rather than columns, the connection's own per-value limit
+  (``SQLITE_LIMIT_LENGTH``) is set to ``max_raw_bytes + 1`` bytes for the statement: SQLite
+  refuses to read or make any string or blob longer than that (SQLITE_TOOBIG, mapped to
+  RAW_TOO_LARGE), so an oversized value is refused before it is loaded, in SQLite's memory
+  as well as in Python's. A statement that builds a longer value on its way (a long
+  GROUP_CONCAT inside a LENGTH) is refused the same way: it would need more than the cap.
 
 Failures surface as ``BackendError`` with BACKEND_ERROR or BACKEND_TIMEOUT; the database's own
 message is logged locally after redaction and never reaches the model.
@@ -61,7 +69,7 @@ from sqlglot.errors import ErrorLevel
 from harness.adapters._sql_explain import explain_row_estimate
 from harness.errors import BackendError, ErrorCode, RawTooLarge, SqlRejected
 from harness.rawcap import RawCap
-from harness.sql.cells import cap_dynamic_columns, cap_text_columns, zero_row_statement
+from harness.sql.cells import cap_text_columns, zero_row_statement
 from harness.sql.plan import MysqlQueryPlan
 from harness.sql.reasons import EXPLANATIONS, RejectReason
 
@@ -78,6 +86,8 @@ _QUOTED = re.compile(r"'(?:[^'\\]|\\.|'')*'|\"(?:[^\"\\]|\\.|\"\")*\"")
 # How many SQLite VM instructions run between deadline checks; small enough to react within
 # milliseconds, large enough to cost nothing measurable.
 _SQLITE_PROGRESS_STEPS = 2_000
+# The smallest per-value length limit set on SQLite (bytes): room for any schema statement.
+_SQLITE_MIN_LENGTH = 64 * 1024
 # MySQL protocol column types whose values are bounded by the type itself: numbers, dates and
 # times, YEAR, BIT and NULL. Every other type (strings, blobs, JSON, ENUM/SET, geometry and
 # any type this table does not know) is capped as text.
@@ -290,12 +300,12 @@ class ReadOnlySqlBackend:
     def _run_sqlite(
         self, engine: sa.Engine, sql: str, cap: RawCap
     ) -> tuple[list[str], list[list[Any]]]:
-        """Run one plan's text on SQLite, every text value cut one character past the cap.
+        """Run one plan's text on SQLite, no value longer than one byte past the cap.
 
         A plan's ``max_explain_rows`` does not apply here: SQLite has no row estimate to compare
         it with. Its cost is bounded by the progress-handler deadline only.
         """
-        sqlite_sql = _to_sqlite(cap_dynamic_columns(sql, max_cell_chars=cap.max_raw_bytes + 1))
+        sqlite_sql = _to_sqlite(sql)
         with engine.connect() as conn:
             raw = conn.connection.driver_connection
             if not isinstance(raw, sqlite3.Connection):
@@ -311,17 +321,25 @@ class ReadOnlySqlBackend:
 
             raw.execute("PRAGMA query_only = ON")
             raw.set_progress_handler(check_deadline, _SQLITE_PROGRESS_STEPS)
+            # The limit never goes below what reading the schema of an attached database
+            # takes; a value that small is counted whole anyway.
+            length = max(cap.max_raw_bytes + 1, _SQLITE_MIN_LENGTH)
+            previous = raw.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, length)
             try:
                 # sqlite3 uses qmark parameters, so '%' in the text is literal and stays as is.
                 result = conn.exec_driver_sql(sqlite_sql)
                 return self._collect(result, cap)
-            except sa.exc.DBAPIError:
+            except sa.exc.DBAPIError as exc:
                 if fired:
                     raise _SqliteDeadline() from None
-                raise
+                if getattr(exc.orig, "sqlite_errorcode", None) != sqlite3.SQLITE_TOOBIG:
+                    raise
             finally:
+                raw.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, previous)
                 raw.set_progress_handler(None, 0)
                 conn.rollback()
+        # SQLite refused a value longer than the limit, which is past the cap.
+        raise cap.too_large(cap.used + length)
 
     # ------------------------------------------------------------ shared
 

@@ -1,26 +1,25 @@
-"""The cell cap pushed into a plan's statement: text cut one past the cap, numbers untouched.
+"""The cell cap: on MariaDB text cut one past the cap in the statement, numbers untouched; on
+SQLite the database's own per-value limit.
 
-The rewrite itself (both forms) on validated plans, then what it does on a real SQLite; the
-MySQL form on a real MariaDB is in ``tests/integration/test_bounded_fetch_mariadb.py``.
+The rewrite itself on validated plans, then SQLite's limit on a real SQLite; the rewrite on a
+real MariaDB is in ``tests/integration/test_bounded_fetch_mariadb.py``.
 """
 
 from __future__ import annotations
 
 import sqlite3
-from pathlib import Path
-from typing import Any
 
 import pytest
 import sqlglot
 from sqlglot import exp
 
 from harness.adapters.demo_db import sqlite_demo_engine
-from harness.adapters.readonly_sql import ReadOnlySqlBackend, _to_sqlite
+from harness.adapters.readonly_sql import ReadOnlySqlBackend
 from harness.demo.database import DEMO_DATASOURCE
 from harness.errors import ErrorCode, RawTooLarge, SqlRejected
 from harness.projectors.mysql import MysqlProjector
 from harness.raw import RawResponse
-from harness.sql.cells import cap_dynamic_columns, cap_text_columns, zero_row_statement
+from harness.sql.cells import cap_text_columns, zero_row_statement
 from harness.sql.policy import SqlPolicy
 from harness.sql.validator import SqlValidator
 from harness.testing.tools import RAW_CAP
@@ -94,7 +93,6 @@ def test_anything_but_one_query_passes_unchanged_for_the_database_to_refuse() ->
         "SELEC nothing",
     ):
         assert cap_text_columns(statement, [0], max_cell_chars=5) == statement
-        assert cap_dynamic_columns(statement, max_cell_chars=5) == statement
         assert zero_row_statement(statement) == statement
 
 
@@ -103,14 +101,7 @@ def test_a_position_outside_the_result_or_a_cap_below_one_is_a_bug() -> None:
     with pytest.raises(ValueError):
         cap_text_columns(sql, [1], max_cell_chars=5)
     with pytest.raises(ValueError):
-        cap_dynamic_columns(sql, max_cell_chars=0)
-
-
-def test_the_sqlite_form_tests_each_value_for_text_or_blob() -> None:
-    sql = _demo("SELECT id, name FROM customers")
-    transpiled = _to_sqlite(cap_dynamic_columns(sql, max_cell_chars=9))
-    assert transpiled.count("TYPEOF(") == 2 and transpiled.count("SUBSTRING(") == 2
-    assert '"customers"."id" END AS "id"' in transpiled  # the name is kept
+        cap_text_columns(sql, [0], max_cell_chars=0)
 
 
 # ---------------------------------------------------------------- sensitive columns
@@ -139,7 +130,8 @@ def test_a_model_that_cuts_a_sensitive_column_itself_is_still_refused() -> None:
 
 # ---------------------------------------------------------------- on a real SQLite
 
-LONG = 5000
+# Longer than the smallest limit the executor sets on SQLite (64 KiB).
+LONG = 100_000
 
 
 @pytest.fixture(scope="module")
@@ -174,46 +166,29 @@ def cells(tmp_path_factory: pytest.TempPathFactory) -> tuple[ReadOnlySqlBackend,
     return ReadOnlySqlBackend({"scratch": f"sqlite:///{path}"}), SqlValidator(policy)
 
 
-def _rows(sql: str, max_cell_chars: int, path: Path) -> list[tuple[Any, ...]]:
-    with sqlite3.connect(path) as db:
-        return db.execute(
-            _to_sqlite(cap_dynamic_columns(sql, max_cell_chars=max_cell_chars))
-        ).fetchall()
-
-
-def test_on_sqlite_numbers_stay_numbers_and_long_text_and_blobs_are_cut(
-    cells: tuple[ReadOnlySqlBackend, SqlValidator],
-) -> None:
-    backend, validator = cells
-    plan = validator.validate("scratch", "SELECT id, n, t, b, mixed FROM cells ORDER BY id")
-    path = Path(str(backend._engines["scratch"].url.database))
-    short, long = _rows(plan.sql, 100, path)
-    assert short == (1, 1.5, "short", b"\x00\xff", 42)
-    assert (long[0], long[1], long[2], long[3], long[4]) == (
-        2,
-        None,
-        "t" * 100,
-        b"\x01" * 100,
-        "m" * 100,
-    )
-    # With room for every value, the executor returns them whole, each with its type.
-    raw = backend.fetch(plan, max_raw_bytes=RAW_CAP)
-    assert raw["rows"][0] == [1, 1.5, "short", {"$base64": "AP8="}, 42]
-    assert raw["rows"][1][2] == "t" * LONG and raw["rows"][1][4] == "m" * LONG
-
-
-def test_on_sqlite_a_cell_past_the_cap_fails_the_call_and_is_never_returned_cut(
+def test_on_sqlite_a_value_past_the_cap_is_refused_before_it_is_read(
     cells: tuple[ReadOnlySqlBackend, SqlValidator],
 ) -> None:
     backend, validator = cells
     plan = validator.validate("scratch", "SELECT id, t FROM cells ORDER BY id")
-    whole = RawResponse.of(backend.fetch(plan, max_raw_bytes=RAW_CAP))
-    assert RawResponse.of(backend.fetch(plan, max_raw_bytes=whole.size)) == whole
     with pytest.raises(RawTooLarge) as caught:
-        backend.fetch(plan, max_raw_bytes=whole.size - 1)
+        backend.fetch(plan, max_raw_bytes=1000)
+    # SQLite refused the 100 000-character cell (past its 64 KiB limit) without reading it.
     assert caught.value.error_code is ErrorCode.RAW_TOO_LARGE
-    # A cap far below the cell: the 5000-character cell arrives cut at 101 characters (the
-    # count, the JSON of both rows, passes the cap with it), never whole and never returned.
-    with pytest.raises(RawTooLarge) as small:
-        backend.fetch(plan, max_raw_bytes=100)
-    assert 100 < small.value.context["read_bytes"] < 300
+    assert caught.value.context["read_bytes"] > 64 * 1024
+    # The limit is the statement's: the same pooled connection reads the whole cell next.
+    whole = RawResponse.of(backend.fetch(plan, max_raw_bytes=RAW_CAP))
+    assert whole.value()["rows"][1] == [2, "t" * LONG]
+    assert RawResponse.of(backend.fetch(plan, max_raw_bytes=whole.size)) == whole
+    with pytest.raises(RawTooLarge):
+        backend.fetch(plan, max_raw_bytes=whole.size - 1)
+
+
+def test_on_sqlite_every_value_keeps_its_type(
+    cells: tuple[ReadOnlySqlBackend, SqlValidator],
+) -> None:
+    backend, validator = cells
+    plan = validator.validate("scratch", "SELECT id, n, t, b, mixed FROM cells ORDER BY id")
+    raw = backend.fetch(plan, max_raw_bytes=RAW_CAP)
+    assert raw["rows"][0] == [1, 1.5, "short", {"$base64": "AP8="}, 42]
+    assert raw["rows"][1][:3] == [2, None, "t" * LONG] and raw["rows"][1][4] == "m" * LONG
