@@ -78,11 +78,13 @@ class RawCap:
         Raises:
             RawTooLarge: The stream passed the cap; what was read so far is dropped.
         """
-        received = bytearray()
+        # Kept as the chunks that came (a growing buffer would copy itself as it grows)
+        # and joined once: at most the cap while reading.
+        received: list[bytes] = []
         for chunk in chunks:
             self.charge(len(chunk))
-            received += chunk
-        return bytes(received)
+            received.append(chunk)
+        return b"".join(received)
 
     def too_large(self, read_bytes: int) -> RawTooLarge:
         """The error for a response known to be at least ``read_bytes`` long without reading

@@ -10,8 +10,10 @@ the counting reader hands over, and that reader hands over no more than the cap.
 decoded as UTF-8 with undecodable bytes replaced, and line ends are read universally
 (``\\n``, ``\\r\\n``, ``\\r``), as Python's ``open`` reads them.
 
-:func:`head_lines` reads the start of a file for format detection, bounded by its own byte
-budget instead of a fetch's: it never fails, it only stops.
+:func:`admit_files` refuses files that would pass the cap before any is parsed (a parse holds
+several times the bytes it has read), and :func:`head_lines` reads the start of a file for
+format detection, bounded by its own byte budget instead of a fetch's: it never fails, it only
+stops.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from harness.rawcap import RawCap
 if TYPE_CHECKING:
     from _typeshed import WriteableBuffer
 
-__all__ = ["declared_bytes", "head_lines", "is_gzip", "open_capped", "read_capped"]
+__all__ = ["admit_files", "head_lines", "is_gzip", "open_capped", "read_capped"]
 
 _GZIP_MAGIC = b"\x1f\x8b"
 # Bytes read from the disk at a time; the text layer reads its own chunks out of them.
@@ -90,11 +92,29 @@ def read_capped(path: Path, cap: RawCap) -> str:
         return text.read()
 
 
-def declared_bytes(paths: Iterable[Path]) -> int:
-    """The bytes reading ``paths`` will charge, as far as the file system says so in advance:
-    the size of each file that is not gzip (a gzip file's content size is known only once it
-    is read; its trailer is not to be trusted)."""
-    return sum(path.stat().st_size for path in paths if not is_gzip(path))
+def admit_files(paths: Iterable[Path], cap: RawCap) -> None:
+    """Refuse, before any of them is parsed, files whose content passes what ``cap`` still
+    admits; nothing is charged.
+
+    A plain file counts by its size; a gzip file is decompressed once, a chunk at a time, and
+    counted without keeping anything (its trailer's size is not to be trusted), so that a
+    gzip bomb stops within a chunk of the cap. Reading the files afterwards still counts what
+    it reads (a log file may grow in between).
+
+    Raises:
+        OSError: A file cannot be read.
+        RawTooLarge: The files pass what the cap admits.
+    """
+    total = 0
+    for path in paths:
+        if not is_gzip(path):
+            total += path.stat().st_size
+            cap.admit(total)
+            continue
+        with gzip.open(path, "rb") as stream:
+            while chunk := stream.read(_BUFFER_BYTES):
+                total += len(chunk)
+                cap.admit(total)
 
 
 def head_lines(path: Path, max_bytes: int) -> list[str]:

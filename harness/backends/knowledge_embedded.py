@@ -4,9 +4,9 @@ The index is built once, on the first query, from ``index.json`` (a list of
 ``{"doc_id", "title", "path", "tags", "updated_at"}``) and the markdown files it names — or,
 for a plain folder of markdown runbooks without an index, from every ``*.md`` below it (doc_id
 from the file's path, title from its first heading). Reading them is that query's fetch: the
-index and every document are read with a byte count against the call's raw cap (their
-declared sizes are checked before any is read), so a folder larger than the cap ends the call
-RAW_TOO_LARGE having held at most the cap, and nothing is kept from a read that stopped. Each
+index and every document are read with a byte count against the call's raw cap (and measured
+before any is read), so a folder larger than the cap ends the call RAW_TOO_LARGE having held
+at most the cap, and nothing is kept from a read that stopped. Each
 document is cut into chunks along headings and paragraphs; chunk numbers are the chunk's
 position in its document, so ``doc:<doc_id>#<n>`` names the same text as long as the document
 is unchanged. BM25 (``bm25s``) scores title + tags + chunk text.
@@ -31,7 +31,7 @@ from typing import Any
 import bm25s
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from harness.backends._capped_read import declared_bytes, read_capped
+from harness.backends._capped_read import admit_files, read_capped
 from harness.errors import BackendError, ErrorCode
 from harness.observation import RelevanceLevel
 from harness.rawcap import RawCap
@@ -253,7 +253,7 @@ class _IndexEntry(BaseModel):
 def _index_entries(root: Path, cap: RawCap) -> list[_IndexEntry]:
     index = root / "index.json"
     try:
-        cap.admit(declared_bytes([index]))
+        admit_files([index], cap)
         raw_entries = json.loads(read_capped(index, cap))
         return [_IndexEntry.model_validate(item) for item in raw_entries]
     except (OSError, ValueError, TypeError, ValidationError) as exc:
@@ -319,8 +319,8 @@ def _load_documents(root: Path, chunk_chars: int, cap: RawCap) -> list[_Document
     if len({e.doc_id for e in entries}) != len(entries):
         raise BackendError(ErrorCode.BACKEND_ERROR, "duplicate doc_id in runbook index")
     try:
-        # What the file system declares is refused before a document is read.
-        cap.admit(declared_bytes(root / entry.path for entry in entries))
+        # Documents past the cap are refused before one is read.
+        admit_files((root / entry.path for entry in entries), cap)
     except OSError as exc:
         raise BackendError(ErrorCode.BACKEND_ERROR, "runbook file unreadable") from exc
     documents: list[_Document] = []

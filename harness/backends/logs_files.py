@@ -8,9 +8,10 @@ bytes, not its name). The formats are read by :mod:`harness.backends.log_formats
 
 The files are read on the first query and kept (in the store) for every later one. Reading
 them is that query's fetch: every byte read, after gunzipping, is counted against the call's
-raw cap while it is read (:mod:`harness.backends._capped_read`), and the sizes the file system
-declares are checked before anything is read, so a log source larger than the cap — one huge
-file, one huge line, a gzip bomb — ends the call RAW_TOO_LARGE having held at most the cap.
+raw cap while it is read (:mod:`harness.backends._capped_read`), and the files are measured
+before a line is parsed (a plain file by its size, a gzip file by decompressing it once without
+keeping anything), so a log source larger than the cap — one huge file, one huge line, a gzip
+bomb — ends the call RAW_TOO_LARGE having held at most a chunk of it.
 Nothing is kept from a read that stopped; the next query reads again. A source that fits is
 kept: the store then holds a few times its size in memory (events, index, their JSON).
 
@@ -36,7 +37,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any
 
-from harness.backends._capped_read import declared_bytes, head_lines, open_capped
+from harness.backends._capped_read import admit_files, head_lines, open_capped
 from harness.backends._log_store import FrozenEvent, LogStore
 from harness.backends.log_formats import LogFormat, LogRecord, detect_format, parse_lines
 from harness.backends.logs_embedded import EmbeddedLogBackend, _epoch_ms
@@ -177,9 +178,8 @@ class FileLogBackend(EmbeddedLogBackend):
             formats = [(item, self._format(item)) for item in files]
             readable = [(item, fmt) for item, fmt in formats if fmt is not None]
             cap = RawCap(max_raw_bytes)
-            # What the file system declares is refused before a byte is read; gzip files
-            # are counted as they are decompressed.
-            cap.admit(declared_bytes(item.path for item, _ in readable))
+            # Files past the cap are refused before a line is parsed.
+            admit_files((item.path for item, _ in readable), cap)
         except FileNotFoundError as exc:
             raise BackendError(
                 ErrorCode.BACKEND_ERROR, "a log path does not exist", {"error": "not_found"}

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.backends._capped_read import declared_bytes, head_lines, open_capped, read_capped
+from harness.backends._capped_read import admit_files, head_lines, open_capped, read_capped
 from harness.backends.knowledge_embedded import EmbeddedKnowledgeBackend
 from harness.backends.logs_embedded import EmbeddedLogBackend
 from harness.backends.logs_files import FileLogBackend
@@ -47,7 +47,23 @@ def test_a_gzip_file_counts_its_decompressed_bytes(tmp_path: Path) -> None:
     )
     with pytest.raises(RawTooLarge):
         read_capped(path, RawCap(len(TEXT.encode()) - 1))
-    assert declared_bytes([path]) == 0  # a gzip file declares nothing: it is counted as read
+
+
+def test_files_are_measured_before_they_are_read_gzip_files_by_their_content(
+    tmp_path: Path,
+) -> None:
+    plain, packed = tmp_path / "a.log", tmp_path / "b.log"
+    plain.write_bytes(b"p" * 1000)
+    packed.write_bytes(gzip.compress(b"g" * 500_000))  # 500 kB in about 500 bytes
+    admit_files([plain, packed], RawCap(501_000))
+    with pytest.raises(RawTooLarge) as caught:
+        admit_files([plain, packed], RawCap(500_999))
+    assert caught.value.context == {"max_raw_bytes": 500_999, "read_bytes": 501_000}
+    cap = RawCap(10)
+    with pytest.raises(RawTooLarge) as bomb:
+        admit_files([packed], cap)
+    assert bomb.value.context["read_bytes"] <= 64 * 1024  # stopped in the first chunk
+    assert cap.used == 0  # measuring charges nothing
 
 
 def test_a_huge_line_is_never_read_whole(tmp_path: Path) -> None:
@@ -127,7 +143,7 @@ def test_runbooks_of_exactly_the_cap_are_read_and_one_byte_more_is_raw_too_large
 ) -> None:
     (tmp_path / "pool.md").write_text("# Pool exhaustion\n\nRaise the pool size.\n")
     (tmp_path / "disk.md").write_text("# Disk full\n\nRotate the logs.\n")
-    size = declared_bytes(tmp_path.glob("*.md"))
+    size = sum(path.stat().st_size for path in tmp_path.glob("*.md"))
     request = SearchKnowledgeRequest(query="pool size", top_k=3)
     backend = EmbeddedKnowledgeBackend(tmp_path)
     with pytest.raises(RawTooLarge):
