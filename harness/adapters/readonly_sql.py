@@ -47,8 +47,6 @@ message is logged locally after redaction and never reaches the model.
 
 from __future__ import annotations
 
-import base64
-import datetime as dt
 import logging
 import math
 import re
@@ -56,7 +54,6 @@ import sqlite3
 import time
 import uuid
 from collections.abc import Mapping
-from decimal import Decimal
 from functools import lru_cache
 from typing import Any
 
@@ -67,6 +64,7 @@ from sqlglot import exp
 from sqlglot.errors import ErrorLevel
 
 from harness.adapters._sql_explain import explain_row_estimate
+from harness.adapters._sql_values import json_safe_value
 from harness.errors import BackendError, ErrorCode, RawTooLarge, SqlRejected
 from harness.rawcap import RawCap
 from harness.sql.cells import cap_text_columns, zero_row_statement
@@ -81,7 +79,6 @@ RAW_FORMAT = "sql/v1"
 
 # Server error numbers that mean "the statement ran out of time" rather than "it failed".
 _TIMEOUT_ERRNOS = frozenset({1969, 3024, 1317, 1028})
-_BYTES_MARKER = "$base64"
 _QUOTED = re.compile(r"'(?:[^'\\]|\\.|'')*'|\"(?:[^\"\\]|\\.|\"\")*\"")
 # How many SQLite VM instructions run between deadline checks; small enough to react within
 # milliseconds, large enough to cost nothing measurable.
@@ -480,51 +477,3 @@ def _redact_detail(exc: BaseException) -> str:
     except ImportError:
         return text
     return redact(text)
-
-
-def json_safe_value(value: Any) -> Any:
-    """One database value as a JSON-compatible scalar, keeping numbers numeric.
-
-    Decimals become ``int`` when integral and ``float`` when the float round-trips exactly, else
-    their exact text; non-finite floats become text; dates and times become ISO 8601 text;
-    binary becomes ``{"$base64": "..."}`` so it cannot be mistaken for a string.
-    """
-    if value is None or isinstance(value, bool | int | str):
-        return value
-    if isinstance(value, float):
-        return value if math.isfinite(value) else str(value)
-    if isinstance(value, Decimal):
-        return _decimal(value)
-    if isinstance(value, dt.datetime | dt.date | dt.time):
-        return value.isoformat()
-    if isinstance(value, dt.timedelta):
-        return _mysql_time(value)
-    if isinstance(value, bytes | bytearray | memoryview):
-        return {_BYTES_MARKER: base64.b64encode(bytes(value)).decode("ascii")}
-    if isinstance(value, set | frozenset):
-        return ",".join(sorted(str(v) for v in value))  # MySQL SET columns
-    return str(value)
-
-
-def _decimal(value: Decimal) -> int | float | str:
-    if not value.is_finite():
-        return str(value)
-    # MySQL DECIMAL holds at most 65 digits; the bound keeps hostile exponents from
-    # materialising astronomically large integers.
-    if value.adjusted() < 66 and value == value.to_integral_value():
-        return int(value)
-    as_float = float(value)
-    if math.isfinite(as_float) and Decimal(repr(as_float)) == value:
-        return as_float
-    return str(value)
-
-
-def _mysql_time(value: dt.timedelta) -> str:
-    # PyMySQL returns TIME columns as timedelta; render them as MySQL does, e.g. "-01:02:03".
-    sign = "-" if value < dt.timedelta(0) else ""
-    total_us = abs(value) // dt.timedelta(microseconds=1)
-    seconds, micros = divmod(total_us, 1_000_000)
-    hours, rest = divmod(seconds, 3600)
-    minutes, secs = divmod(rest, 60)
-    text = f"{sign}{hours:02d}:{minutes:02d}:{secs:02d}"
-    return f"{text}.{micros:06d}" if micros else text
