@@ -6,14 +6,16 @@ raw format ``embedded-jsonl/v1``), fed from files instead of the bundled JSONL: 
 with a timestamp header, JSON lines or syslog, each optionally gzipped (detected by its magic
 bytes, not its name). The formats are read by :mod:`harness.backends.log_formats`.
 
-The files are read on the first query and kept (in the store) for every later one. Reading
-them is that query's fetch: every byte read, after gunzipping, is counted against the call's
-raw cap while it is read (:mod:`harness.backends._capped_read`), and the files are measured
-before a line is parsed (a plain file by its size, a gzip file by decompressing it once without
-keeping anything), so a log source larger than the cap — one huge file, one huge line, a gzip
-bomb — ends the call RAW_TOO_LARGE having held at most a chunk of it.
-Nothing is kept from a read that stopped; the next query reads again. A source that fits is
-kept: the store then holds a few times its size in memory (events, index, their JSON).
+The files are read on the first query and kept (in the store) for every later one. What one
+query returns is counted against its call's raw cap, as for the bundled logs; what the store
+may hold is bounded by its own cap, ``max_store_bytes`` (``HARNESS_LOG_STORE_MAX_BYTES``): every
+byte read, after gunzipping, is counted against it while it is read
+(:mod:`harness.backends._capped_read`), and the files are measured before a line is parsed (a
+plain file by its size, a gzip file by decompressing it once without keeping anything), so a log
+source larger than the store's cap — one huge file, one huge line, a gzip bomb — ends the call
+RAW_TOO_LARGE having held at most a chunk of it. Nothing is kept from a read that stopped; the
+next query reads again. A source that fits is kept: the store then holds about nine times its
+size in memory (events, index, their JSON), which is what the cap bounds.
 
 A folder is searched recursively for log-like names (``*.log``, ``*.log.1``, ``*.txt``,
 ``*.jsonl``, ``*.json``, ``*.ndjson``, ``*.out``, each optionally ``.gz``; hidden files are
@@ -45,6 +47,7 @@ from harness.errors import BackendError, ErrorCode
 from harness.rawcap import RawCap
 
 __all__ = [
+    "DEFAULT_MAX_STORE_BYTES",
     "FileLogBackend",
     "LogFile",
     "discover_log_files",
@@ -55,6 +58,9 @@ __all__ = [
 ]
 
 log = logging.getLogger(__name__)
+
+DEFAULT_MAX_STORE_BYTES = 64 * 1024 * 1024
+"""What a store of log files reads at most by default (``HARNESS_LOG_STORE_MAX_BYTES``)."""
 
 # What format detection reads of a file: ample for the 20 lines it samples.
 _SNIFF_BYTES = 256 * 1024
@@ -135,6 +141,9 @@ class FileLogBackend(EmbeddedLogBackend):
         year: Year of BSD syslog timestamps (they carry none); default: each file's
             modification year.
         max_events: Most events one response carries (the first ones in time order).
+        max_store_bytes: Most bytes of log files (after gunzipping) the store reads and
+            keeps; a larger source ends every query RAW_TOO_LARGE (the store holds about nine
+            times what it reads).
     """
 
     def __init__(
@@ -145,6 +154,7 @@ class FileLogBackend(EmbeddedLogBackend):
         service: str | None = None,
         year: int | None = None,
         max_events: int = 20000,
+        max_store_bytes: int = DEFAULT_MAX_STORE_BYTES,
     ) -> None:
         if not paths:
             raise ValueError("give at least one log file or folder")
@@ -153,6 +163,7 @@ class FileLogBackend(EmbeddedLogBackend):
         self.log_format = LogFormat(log_format)
         self.service = service
         self.year = year
+        self.max_store_bytes = max_store_bytes
 
     def __getstate__(self) -> dict[str, Any]:
         return {
@@ -161,6 +172,7 @@ class FileLogBackend(EmbeddedLogBackend):
             "service": self.service,
             "year": self.year,
             "max_events": self.max_events,
+            "max_store_bytes": self.max_store_bytes,
         }
 
     def __setstate__(self, state: dict[str, Any]) -> None:
@@ -170,14 +182,17 @@ class FileLogBackend(EmbeddedLogBackend):
             service=state["service"],
             year=state["year"],
             max_events=state["max_events"],
+            max_store_bytes=state["max_store_bytes"],
         )
 
     def _read(self, max_raw_bytes: int) -> LogStore:
+        # The store outlives the call that fills it: its own cap bounds what it reads (the
+        # call's raw cap bounds what the call returns, in ``fetch``).
         try:
             files = discover_log_files(self.paths)
             formats = [(item, self._format(item)) for item in files]
             readable = [(item, fmt) for item, fmt in formats if fmt is not None]
-            cap = RawCap(max_raw_bytes)
+            cap = RawCap(self.max_store_bytes)
             # Files past the cap are refused before a line is parsed.
             admit_files((item.path for item, _ in readable), cap)
         except FileNotFoundError as exc:

@@ -83,6 +83,8 @@ def _lines(target_bytes: int) -> bytes:
 
 
 def _logs_setup(hostile: Path, warm: Path) -> str:
+    # The log store's own cap set to the call's raw cap: what the store may read and keep is
+    # the memory under test (a call's response is bounded by the raw cap as for every tool).
     return f"""
         from pathlib import Path
         from harness.adapters.embedded import tool_plane_of
@@ -93,7 +95,7 @@ def _logs_setup(hostile: Path, warm: Path) -> str:
         def plane_of(path):
             return tool_plane_of(
                 Settings(), policy=SqlPolicy(datasources={{}}),
-                backends={{"query_logs": FileLogBackend([Path(path)])}},
+                backends={{"query_logs": FileLogBackend([Path(path)], max_store_bytes={CAP})}},
                 datasource="none",
             )
 

@@ -12,7 +12,7 @@ import pytest
 from harness.backends.log_formats import LogFormat
 from harness.backends.logs_embedded import EMBEDDED_LOGS_FORMAT
 from harness.backends.logs_files import FileLogBackend, discover_log_files, service_of_file
-from harness.errors import BackendError, ErrorCode
+from harness.errors import BackendError, ErrorCode, RawTooLarge
 from harness.invocation import EvidenceStatus
 from harness.projectors.logs import LogsProjector
 from harness.testing.tools import RAW_CAP
@@ -144,3 +144,27 @@ def test_it_pickles_without_its_loaded_store(world: Path) -> None:
         clone.fetch(query(), max_raw_bytes=RAW_CAP).value()
         == backend.fetch(query(), max_raw_bytes=RAW_CAP).value()
     )
+
+
+def test_the_store_reads_sources_larger_than_one_calls_cap_up_to_its_own(tmp_path: Path) -> None:
+    # A user's logs are often larger than what one call may return: the store reads them
+    # (within its own cap) and each query returns what it matched, within the call's cap.
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    noise = "".join(
+        f"2026-03-10T09:{m:02d}:{s:02d}.000Z INFO heartbeat {'x' * 200}\n"
+        for m in range(40)
+        for s in range(60)
+    )
+    (logs / "api.log").write_text(noise + "2026-03-10T09:41:07.000Z ERROR disk full\n")
+    size = (logs / "api.log").stat().st_size
+    call_cap = size // 4
+    backend = FileLogBackend([logs], max_store_bytes=2 * size)
+    raw = backend.fetch(query(level="ERROR"), max_raw_bytes=call_cap).value()
+    assert [e["message"] for e in raw["events"]] == ["disk full"]
+    # What one call returns is still bounded by its own cap.
+    with pytest.raises(RawTooLarge):
+        backend.fetch(query(), max_raw_bytes=call_cap)
+    # A source past the store's cap is refused, whatever the call may return.
+    with pytest.raises(RawTooLarge):
+        FileLogBackend([logs], max_store_bytes=size - 1).fetch(query(), max_raw_bytes=call_cap)
