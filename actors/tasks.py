@@ -189,19 +189,21 @@ def tool_outcome(
 
     The raw response is serialised here once (only its compressed frame travels back); the
     projection is built in the same worker from the backend's own value: no second task, no
-    second copy of the raw, no parse of its JSON. A raw larger than ``max_raw_bytes`` (what
-    the run may still book) is not projected, since the caller refuses it.
+    second copy of the raw, no parse of its JSON. The backend stops reading once it passed
+    ``max_raw_bytes`` (what the run may still book); a raw whose serialised form is larger
+    still is not projected, since the caller refuses it.
 
     Raises:
-        HarnessError: The backend failed (an unexpected exception becomes BACKEND_ERROR). A
-            failed projection is not raised: it is the outcome's ProjectionFailure.
+        HarnessError: The backend failed (an unexpected exception becomes BACKEND_ERROR) or
+            read past the cap (RAW_TOO_LARGE). A failed projection is not raised: it is the
+            outcome's ProjectionFailure.
     """
     try:
         tool_set = _tool_set(key, factory)
         backend = tool_set.backends.get(tool_name)
         if backend is None:
             raise BackendError(ErrorCode.BACKEND_ERROR, "no backend", {"tool": tool_name})
-        raw = RawResponse.of(backend.fetch(request))
+        raw = RawResponse.of(backend.fetch(request, max_raw_bytes=max_raw_bytes))
         value = raw.value()  # the backend's own value (a RawResponse may carry it too)
     except HarnessError:
         raise

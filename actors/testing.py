@@ -45,6 +45,7 @@ from harness.envelope import ToolPolicy
 from harness.errors import ErrorCode, HarnessError
 from harness.models import Component, ModelReply, ModelRequest
 from harness.observation import Projection
+from harness.rawcap import RawCap
 from harness.testing.models import FunctionModel, draft_json, text_reply, tool_reply
 from harness.testing.rig import fake_deps
 from harness.testing.tools import DocsProjector, docs_raw
@@ -186,16 +187,20 @@ async def _sleep(seconds: str | None) -> None:
 
 @dataclass
 class ProbeBackend:
-    """Returns ``docs_raw("a")`` plus where it ran; obeys the ``tool_*`` directives."""
+    """Returns ``docs_raw("a")`` plus where it ran; obeys the ``tool_*`` directives
+    (``tool_read_bytes=N``: count N bytes read against the call's cap first)."""
 
     marker_dir: str | None = None
     calls: int = 0
 
-    def fetch(self, request: BaseModel) -> Any:
+    def fetch(self, request: BaseModel, *, max_raw_bytes: int) -> Any:
         self.calls += 1
         say = directives(str(getattr(request, "query", "") or ""))
         if "tool_raise" in say:
             raise HarnessError(ErrorCode(say["tool_raise"]), "probe", {"reason": "probe"})
+        if "tool_read_bytes" in say:
+            # A fetch that streams this many bytes, counted as a real backend counts them.
+            RawCap(max_raw_bytes).charge(int(say["tool_read_bytes"]))
         if "tool_crash" in say:
             raise RuntimeError("probe crash with text that must not leave the worker")
         if "tool_sleep_s" in say:

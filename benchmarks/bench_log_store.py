@@ -50,6 +50,7 @@ from harness.backends.logs_embedded import (
 )
 from harness.raw import RawResponse
 from harness.redaction import Redactor
+from harness.testing.tools import RAW_CAP
 from harness.tools.arguments import QueryLogsRequest
 
 _H13 = "2026-11-02T13:00:00Z"
@@ -82,7 +83,7 @@ class _ScanBackend:
         self.views: list[str | None] = [None] * len(events)
         self.redactor = Redactor()
 
-    def fetch(self, request: QueryLogsRequest) -> dict[str, Any]:
+    def fetch(self, request: QueryLogsRequest, *, max_raw_bytes: int) -> dict[str, Any]:
         low = bisect.bisect_left(self.keys, _epoch_ms(request.start))
         high = bisect.bisect_left(self.keys, _epoch_ms(request.end))
         services = set(request.services)
@@ -131,7 +132,7 @@ def _median(samples: list[float]) -> float:
 
 
 def _raw(backend: Any, request: QueryLogsRequest) -> RawResponse:
-    return RawResponse.of(backend.fetch(request))
+    return RawResponse.of(backend.fetch(request, max_raw_bytes=RAW_CAP))
 
 
 def _queries(scan: _ScanBackend, indexed: EmbeddedLogBackend, repeats: int) -> list[dict[str, Any]]:
@@ -185,7 +186,7 @@ def _memory(events: list[dict[str, Any]], keys: list[int]) -> dict[str, Any]:
     scan = _ScanBackend(events, scan_keys, 20000)
     del scan_keys
     scan_plain = tracemalloc.get_traced_memory()[0] - base
-    scan.fetch(timeout)
+    scan.fetch(timeout, max_raw_bytes=RAW_CAP)
     scan_queried = tracemalloc.get_traced_memory()[0] - base
     del scan
     gc.collect()

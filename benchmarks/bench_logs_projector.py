@@ -29,6 +29,7 @@ from harness.logmining import TemplateMiner
 from harness.projectors._logs_cache import shared_cache
 from harness.projectors.logs import LogsProjector, LogsProjectorLimits
 from harness.redaction import Redactor
+from harness.testing.tools import RAW_CAP
 from harness.tools.arguments import QueryLogsRequest
 
 __all__ = ["main", "measure_projector", "measure_redaction", "synthetic_events"]
@@ -179,7 +180,7 @@ def main() -> None:
           f"projector's own {synthetic['own_cpu_ms']} ms; warm {synthetic['warm_cpu_ms']} ms")  # fmt: skip
     demo_raw = (
         EmbeddedLogBackend(max_events=1_000_000)
-        .fetch(QueryLogsRequest(start=START, end=START + timedelta(hours=2)))
+        .fetch(QueryLogsRequest(start=START, end=START + timedelta(hours=2)), max_raw_bytes=RAW_CAP)
         .value()
     )
     demo = measure_projector(demo_raw["events"])

@@ -341,7 +341,7 @@ class TrivialBackend:
     def __init__(self, tool: str) -> None:
         self.tool = tool
 
-    def fetch(self, request: BaseModel) -> Any:
+    def fetch(self, request: BaseModel, *, max_raw_bytes: int) -> Any:
         call_id = _call_id(self.tool, getattr(request, "query", None))
         return logs_raw(call_id) if self.tool == "query_logs" else knowledge_raw(call_id)
 

@@ -53,7 +53,7 @@ class _TimedBackend:
         self.spent_s = 0.0
         self.raw = docs_raw("a", "b")
 
-    def fetch(self, request: Any) -> Any:
+    def fetch(self, request: Any, *, max_raw_bytes: int) -> Any:
         t0 = time.perf_counter()
         raw = self.raw
         self.spent_s += time.perf_counter() - t0

@@ -15,7 +15,9 @@ Order of checks, each failure a stable code and nothing else:
    ends while the call queues ends it with the run's code, as a rejection)
 9. begin the canonical record as PROJECTING
 10. execute with a timeout counted from the slot, not from the queue (BACKEND_ERROR,
-    BACKEND_TIMEOUT)
+    BACKEND_TIMEOUT); the backend counts the bytes it reads and stops past what the call may
+    still book (RAW_TOO_LARGE, or BYTES_BUDGET_EXHAUSTED when the run's remainder was the
+    smaller limit)
 11. reserve the raw bytes (RAW_TOO_LARGE: raw is never silently truncated)
 12. project (PROJECTION_ERROR), give the slot back and reserve the projection bytes
 13. mark READY (RECORD_TOO_LARGE, STORE_ERROR, RECORD_EXPIRED) and return the observation
@@ -51,6 +53,7 @@ from harness.errors import (
     HarnessError,
     ProjectionError,
     ProtocolError,
+    RawTooLarge,
     RunInactive,
     StoreError,
 )
@@ -258,18 +261,9 @@ class ToolBoundary:
         self.budget.count_execution()
 
         raw: RawResponse | None = None
+        max_raw_bytes = self.budget.remaining_raw_bytes()
         try:
-            raw = await self._bounded(
-                self.executor.execute(
-                    spec.name,
-                    plan,
-                    self.policy.execute_timeout_s,
-                    tool_call_id=env.tool_call_id,
-                    max_raw_bytes=self.budget.remaining_raw_bytes(),
-                ),
-                self.policy.execute_timeout_s,
-                lambda: BackendError(ErrorCode.BACKEND_TIMEOUT, "timed out"),
-            )
+            raw = await self._fetch(call, plan, max_raw_bytes)
             self.run.ensure_active(self.clock.now())
             raw_bytes = raw.size
             call.raw_bytes = raw_bytes
@@ -330,6 +324,33 @@ class ToolBoundary:
         result = self._result(call, "OBSERVATION", None, observation=observation)
         self._audit(call, result, t0)
         return result
+
+    async def _fetch(self, call: _Call, plan: BaseModel, max_raw_bytes: int) -> RawResponse:
+        """Execute the backend, which stops reading once it passed ``max_raw_bytes``.
+
+        Raises:
+            BudgetExhausted: The fetch stopped at the cap: RAW_TOO_LARGE when the cap was the
+                call's own limit, BYTES_BUDGET_EXHAUSTED when it was what the run had left
+                (the codes the booking of a raw that size gives).
+            HarnessError: What the executor raised otherwise.
+        """
+        assert call.spec is not None
+        try:
+            return await self._bounded(
+                self.executor.execute(
+                    call.spec.name,
+                    plan,
+                    self.policy.execute_timeout_s,
+                    tool_call_id=call.envelope.tool_call_id,
+                    max_raw_bytes=max_raw_bytes,
+                ),
+                self.policy.execute_timeout_s,
+                lambda: BackendError(ErrorCode.BACKEND_TIMEOUT, "timed out"),
+            )
+        except RawTooLarge:
+            # Nothing was booked or kept; one byte past the cap tells which limit it was.
+            self.budget.check_bytes(BytesKind.RAW, max_raw_bytes + 1)
+            raise
 
     async def _bounded(
         self, awaitable: Awaitable[T], timeout_s: float, on_timeout: Callable[[], HarnessError]

@@ -14,6 +14,7 @@ construction, so ``ProtocolError(ErrorCode.STORE_ERROR)`` cannot exist)::
     │   └── RecordExpired        the record's TTL ran out (never recreated)
     ├── BackendError             a tool backend failed, timed out, or lost the worker (its
     │                            process or node died) that ran it
+    ├── RawTooLarge              a backend's fetch counted past the raw bytes the call may fill
     ├── SqlRejected              the SQL validator refused a query
     ├── ProjectionError          a projector could not build an observation
     ├── ModelError               a model call failed (MODEL_ERROR) or timed out (MODEL_TIMEOUT)
@@ -55,6 +56,7 @@ __all__ = [
     "ProjectionError",
     "ProtocolError",
     "RateLimited",
+    "RawTooLarge",
     "RecordExpired",
     "RequestRefused",
     "RunInactive",
@@ -232,6 +234,19 @@ class BackendError(HarnessError):
 
     codes = _codes(ErrorCode.BACKEND_ERROR, ErrorCode.BACKEND_TIMEOUT, ErrorCode.BACKEND_LOST)
     default_code = ErrorCode.BACKEND_ERROR
+
+
+class RawTooLarge(HarnessError):
+    """A backend's fetch read past the raw bytes the call may fill (``max_raw_bytes``).
+
+    Raised while the response streams, the moment the count passes the cap, so that nothing
+    larger is ever held: the call ends in ERROR with RAW_TOO_LARGE, never with a truncated
+    raw. ``context`` carries ``max_raw_bytes`` and ``read_bytes`` (what was counted when the
+    fetch stopped, a lower bound of the response's size).
+    """
+
+    codes = _codes(ErrorCode.RAW_TOO_LARGE)
+    default_code = ErrorCode.RAW_TOO_LARGE
 
 
 class SqlRejected(HarnessError):

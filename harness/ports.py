@@ -114,11 +114,17 @@ class CanonicalStore(Protocol):
 class ToolBackend(Protocol):
     """Fetches the raw result for one typed request. Synchronous; may block on I/O."""
 
-    def fetch(self, request: BaseModel) -> Any:
-        """Return a JSON-compatible raw response, or raise BackendError.
+    def fetch(self, request: BaseModel, *, max_raw_bytes: int) -> Any:
+        """Return a JSON-compatible raw response, or raise BackendError or RawTooLarge.
 
         A backend that holds its records' JSON already may return a
         :class:`~harness.raw.RawResponse` (e.g. ``RawResponse.of_parts``) instead.
+
+        ``max_raw_bytes`` is what the response may fill: the backend counts the bytes it
+        reads while they stream (a :class:`~harness.rawcap.RawCap`) and raises
+        :class:`~harness.errors.RawTooLarge` the moment the count passes it, so that no
+        response larger than the cap is ever held. The boundary still checks the serialised
+        size afterwards; the count only has to stop the fetch early.
         """
         ...
 

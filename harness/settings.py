@@ -94,6 +94,15 @@ class Settings(BaseSettings):
     max_record_bytes: int = Field(
         default=20 * 1024 * 1024, ge=1024, description="Largest canonical record."
     )
+    log_store_max_bytes: int = Field(
+        default=64 * 1024 * 1024,
+        ge=1024,
+        description=(
+            "Most bytes of a workspace's log files (after gunzipping) a process reads and keeps "
+            "to query; a larger source ends every query_logs call RAW_TOO_LARGE. The store holds "
+            "about nine times what it reads."
+        ),
+    )
     mysql_url: str | None = Field(
         default=None,
         description="SQLAlchemy URL of the business DB; None = bundled demo DB on SQLite.",

@@ -205,6 +205,7 @@ def _workspace_plane(settings: Settings, workspace: Workspace) -> ToolPlane:
             log_format=workspace.logs.format,
             service=workspace.logs.service,
             year=workspace.logs.year,
+            max_store_bytes=settings.log_store_max_bytes,
         )
     elif settings.loki_url:
         backends[QUERY_LOGS] = _logs_backend(settings)

@@ -25,6 +25,11 @@ matched only raw cannot crowd real matches out of a page; the response then hold
 passing lines, in Loki's JSON shape. At most ``max_pages`` pages are read (a bound on the work
 a raw-only flood can cause; reaching it marks the result as limited).
 
+Bounded memory: every page's body is streamed with a byte count against the call's raw cap
+(:mod:`harness.adapters._http_body`; a declared ``Content-Length`` past it is refused before the
+body is read), and the lines a filtered query keeps are counted against the cap as they are
+kept, so a page or a result past the cap ends the call RAW_TOO_LARGE, never truncated.
+
 Failures: non-2xx, a body that is not JSON, or ``status != "success"`` → BACKEND_ERROR; an
 httpx timeout → BACKEND_TIMEOUT; any other transport error → BACKEND_ERROR. Response bodies
 and exception texts never leave this module except as the error's local-log message.
@@ -40,8 +45,10 @@ from typing import Any
 import httpx
 from pydantic import BaseModel
 
+from harness.adapters._http_body import ACCEPT_IDENTITY, read_body
 from harness.backends.log_query import LogQuery, match_view
 from harness.errors import BackendError, ErrorCode
+from harness.rawcap import RawCap
 from harness.redaction import Redactor
 from harness.tools.arguments import LOG_LEVELS, QueryLogsRequest
 
@@ -136,24 +143,36 @@ class LokiLogBackend:
             "direction": "forward",
         }
 
-    def fetch(self, request: BaseModel) -> dict[str, Any]:
-        """Run the query; return ``{"format", "response", "limit"}`` or raise BackendError."""
+    def fetch(self, request: BaseModel, *, max_raw_bytes: int) -> dict[str, Any]:
+        """Run the query; return ``{"format", "response", "limit"}``.
+
+        Raises:
+            BackendError: See the module docstring.
+            RawTooLarge: A page's body, or the lines kept, pass ``max_raw_bytes``.
+        """
         if not isinstance(request, QueryLogsRequest):
             raise BackendError(ErrorCode.BACKEND_ERROR, "not a QueryLogsRequest")
         if not request.query:
-            body = self._get(self.params(request))
+            body = self._get(self.params(request), RawCap(max_raw_bytes))
             return {"format": LOKI_FORMAT, "response": body, "limit": self.max_events}
-        return self._fetch_filtered(request, LogQuery.of(request.query))
+        return self._fetch_filtered(request, LogQuery.of(request.query), max_raw_bytes)
 
-    def _fetch_filtered(self, request: QueryLogsRequest, query: LogQuery) -> dict[str, Any]:
-        """Page forward through Loki's superset, keeping the lines whose redacted text matches."""
+    def _fetch_filtered(
+        self, request: QueryLogsRequest, query: LogQuery, max_raw_bytes: int
+    ) -> dict[str, Any]:
+        """Page forward through Loki's superset, keeping the lines whose redacted text matches.
+
+        Each page's body may fill the cap on its own (it is dropped once read); the lines
+        kept, the response, are counted against the cap as they are kept.
+        """
         kept: dict[str, tuple[dict[str, Any], list[list[str]]]] = {}
+        kept_cap = RawCap(max_raw_bytes)
         count = 0
         cursor = _ns(request.start)
         boundary: set[tuple[str, str, str]] = set()
         limit_hit = False
         for page in range(self.max_pages):
-            body = self._get(self.params(request, start_ns=cursor))
+            body = self._get(self.params(request, start_ns=cursor), RawCap(max_raw_bytes))
             entries = _entries(body)
             fresh = [e for e in entries if (e[0], e[1], e[2]) not in boundary]
             for labels_key, ts, line, labels in fresh:
@@ -162,6 +181,9 @@ class LokiLogBackend:
                 stream = kept.get(labels_key)
                 if stream is None:
                     stream = kept[labels_key] = (labels, [])
+                    kept_cap.charge(len(labels_key))
+                # A kept value is ["<ns>","<line>"]: its text and six bytes of JSON around it.
+                kept_cap.charge(len(ts) + len(line.encode()) + 6)
                 stream[1].append([ts, line])
                 count += 1
                 if count >= self.max_events:
@@ -186,17 +208,26 @@ class LokiLogBackend:
         limit = count if limit_hit and count < self.max_events else self.max_events
         return {"format": LOKI_FORMAT, "response": response, "limit": limit}
 
-    def _get(self, params: dict[str, str]) -> dict[str, Any]:
-        headers = {"Accept": "application/json"}
+    def _get(self, params: dict[str, str], cap: RawCap) -> dict[str, Any]:
+        headers = {"Accept": "application/json", **ACCEPT_IDENTITY}
         if self.tenant:
             headers["X-Scope-OrgID"] = self.tenant
         try:
-            response = self._client.get(
+            with self._client.stream(
+                "GET",
                 self.base_url + QUERY_RANGE_PATH,
                 params=params,
                 headers=headers,
                 timeout=self.timeout_s,
-            )
+            ) as response:
+                if not response.is_success:
+                    raise BackendError(
+                        ErrorCode.BACKEND_ERROR,
+                        "loki returned a non-2xx status",
+                        context={"status_code": response.status_code},
+                        retryable=response.status_code >= 500 or response.status_code == 429,
+                    )
+                content = read_body(response, cap)
         except httpx.TimeoutException as exc:
             raise BackendError(
                 ErrorCode.BACKEND_TIMEOUT, "loki query timed out", retryable=True
@@ -208,15 +239,8 @@ class LokiLogBackend:
                 context={"error": type(exc).__name__},
                 retryable=True,
             ) from exc
-        if not response.is_success:
-            raise BackendError(
-                ErrorCode.BACKEND_ERROR,
-                "loki returned a non-2xx status",
-                context={"status_code": response.status_code},
-                retryable=response.status_code >= 500 or response.status_code == 429,
-            )
         try:
-            body = response.json()
+            body = json.loads(content)
         except ValueError as exc:
             raise BackendError(ErrorCode.BACKEND_ERROR, "loki returned invalid JSON") from exc
         if not isinstance(body, dict) or body.get("status") != "success":

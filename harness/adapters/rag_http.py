@@ -19,7 +19,9 @@ Assumed service contract (the common shape of hosted RAG search APIs)::
 
 The backend does not interpret the results: it returns the service's JSON verbatim inside
 ``{"format": "rag-http/v1", "response": ...}`` and leaves spelling differences to the projector,
-so the canonical record keeps exactly what the service said.
+so the canonical record keeps exactly what the service said. The body is streamed with a byte
+count against the call's raw cap (:mod:`harness.adapters._http_body`): a declared length or a
+body past the cap ends the call RAW_TOO_LARGE before more than the cap is held.
 """
 
 from __future__ import annotations
@@ -30,7 +32,9 @@ from typing import Any
 import httpx
 from pydantic import BaseModel
 
+from harness.adapters._http_body import ACCEPT_IDENTITY, read_body
 from harness.errors import BackendError, ErrorCode
+from harness.rawcap import RawCap
 from harness.tools.arguments import SearchKnowledgeRequest
 
 __all__ = ["RAG_HTTP_FORMAT", "HttpRagBackend"]
@@ -47,8 +51,6 @@ class HttpRagBackend:
         client: A shared ``httpx.Client``; when omitted the backend creates (and owns) one.
         timeout_s: Whole-request timeout in seconds.
         api_key: Sent as ``Authorization: Bearer <api_key>`` when set.
-        max_response_bytes: Larger bodies are refused (BACKEND_ERROR) while streaming, before
-            they are held in memory.
     """
 
     def __init__(
@@ -57,8 +59,6 @@ class HttpRagBackend:
         client: httpx.Client | None = None,
         timeout_s: float = 10.0,
         api_key: str | None = None,
-        *,
-        max_response_bytes: int = 4 * 1024 * 1024,
     ) -> None:
         if timeout_s <= 0:
             raise ValueError("timeout_s must be positive")
@@ -67,7 +67,6 @@ class HttpRagBackend:
         self._owns_client = client is None
         self._timeout_s = timeout_s
         self._api_key = api_key
-        self._max_response_bytes = max_response_bytes
 
     def __getstate__(self) -> dict[str, Any]:
         # An owned client holds sockets and cannot cross a process boundary; the copy builds
@@ -88,17 +87,18 @@ class HttpRagBackend:
             self._client.close()
             self._client = None
 
-    def fetch(self, request: BaseModel) -> dict[str, Any]:
+    def fetch(self, request: BaseModel, *, max_raw_bytes: int) -> dict[str, Any]:
         """POST the query and return ``{"format": "rag-http/v1", "response": <JSON>}``.
 
         Raises:
             BackendError: BACKEND_TIMEOUT when the service does not answer in time;
-                BACKEND_ERROR on transport failures, non-2xx statuses, oversized bodies and
-                bodies that are not a JSON object.
+                BACKEND_ERROR on transport failures, non-2xx statuses and bodies that are not
+                a JSON object.
+            RawTooLarge: The body (declared or read) passes ``max_raw_bytes``.
         """
         if not isinstance(request, SearchKnowledgeRequest):
             raise BackendError(ErrorCode.BACKEND_ERROR, "unexpected request type")
-        headers = {"Accept": "application/json"}
+        headers = {"Accept": "application/json", **ACCEPT_IDENTITY}
         if self._api_key:
             headers["Authorization"] = f"Bearer {self._api_key}"
         body = {"query": request.query, "top_k": request.top_k}
@@ -112,7 +112,7 @@ class HttpRagBackend:
                         "rag service returned a non-2xx status",
                         {"status_code": response.status_code},
                     )
-                content = self._read_bounded(response)
+                content = read_body(response, RawCap(max_raw_bytes))
         except httpx.TimeoutException as exc:
             raise BackendError(
                 ErrorCode.BACKEND_TIMEOUT,
@@ -133,15 +133,3 @@ class HttpRagBackend:
         if not isinstance(payload, dict):
             raise BackendError(ErrorCode.BACKEND_ERROR, "rag service sent a non-object body")
         return {"format": RAG_HTTP_FORMAT, "response": payload}
-
-    def _read_bounded(self, response: httpx.Response) -> bytes:
-        received = bytearray()
-        for piece in response.iter_bytes():
-            received += piece
-            if len(received) > self._max_response_bytes:
-                raise BackendError(
-                    ErrorCode.BACKEND_ERROR,
-                    "rag service response too large",
-                    {"max_response_bytes": self._max_response_bytes},
-                )
-        return bytes(received)

@@ -22,31 +22,52 @@ backend failure, so it keeps the code the model already knows for refused SQL. S
 PLAN`` names a strategy, not a size), so the bound does not apply there; the statement timeout
 (the progress handler) still does, and the validator refuses cross products on both.
 
+Bounded memory. A fetch may fill ``max_raw_bytes``; rows are read one at a time (a server-side
+cursor on MariaDB/MySQL, so the driver never buffers the result) and each row's JSON is
+counted as it arrives — the count is the raw's JSON, byte for byte — so the fetch stops with
+RAW_TOO_LARGE at the first row that passes the cap. A single cell cannot be counted before it
+has arrived whole, so each database is kept from handing over a cell larger than the cap:
+
+* on MariaDB/MySQL the statement that runs is the plan's with every text column of the result
+  cut one character past the cap, ``LEFT(expr, max_raw_bytes + 1)``, the text columns being
+  those the server types as neither numbers nor dates (the plan run with ``LIMIT 0`` gives
+  the types, no row is read; see :mod:`harness.sql.cells`). An oversized cell still fails the
+  call; it only never arrives larger than that. A row holds at most ``max_raw_bytes + 1``
+  characters per text column;
+* on SQLite, which types values rather than columns, the connection's own per-value limit
+  (``SQLITE_LIMIT_LENGTH``) is set to ``max_raw_bytes + 1`` bytes for the statement: SQLite
+  refuses to read or make any string or blob longer than that (SQLITE_TOOBIG, mapped to
+  RAW_TOO_LARGE), so an oversized value is refused before it is loaded, in SQLite's memory
+  as well as in Python's. A statement that builds a longer value on its way (a long
+  GROUP_CONCAT inside a LENGTH) is refused the same way: it would need more than the cap.
+
 Failures surface as ``BackendError`` with BACKEND_ERROR or BACKEND_TIMEOUT; the database's own
 message is logged locally after redaction and never reaches the model.
 """
 
 from __future__ import annotations
 
-import base64
-import datetime as dt
 import logging
 import math
 import re
 import sqlite3
 import time
 import uuid
-from collections.abc import Mapping, Sequence
-from decimal import Decimal
+from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
 import sqlalchemy as sa
 import sqlglot
+from pydantic_core import to_json
 from sqlglot import exp
 from sqlglot.errors import ErrorLevel
 
-from harness.errors import BackendError, ErrorCode, SqlRejected
+from harness.adapters._sql_explain import explain_row_estimate
+from harness.adapters._sql_values import json_safe_value
+from harness.errors import BackendError, ErrorCode, RawTooLarge, SqlRejected
+from harness.rawcap import RawCap
+from harness.sql.cells import cap_text_columns, zero_row_statement
 from harness.sql.plan import MysqlQueryPlan
 from harness.sql.reasons import EXPLANATIONS, RejectReason
 
@@ -58,11 +79,41 @@ RAW_FORMAT = "sql/v1"
 
 # Server error numbers that mean "the statement ran out of time" rather than "it failed".
 _TIMEOUT_ERRNOS = frozenset({1969, 3024, 1317, 1028})
-_BYTES_MARKER = "$base64"
 _QUOTED = re.compile(r"'(?:[^'\\]|\\.|'')*'|\"(?:[^\"\\]|\\.|\"\")*\"")
 # How many SQLite VM instructions run between deadline checks; small enough to react within
 # milliseconds, large enough to cost nothing measurable.
 _SQLITE_PROGRESS_STEPS = 2_000
+# The smallest per-value length limit set on SQLite (bytes): room for any schema statement.
+_SQLITE_MIN_LENGTH = 64 * 1024
+# MySQL protocol column types whose values are bounded by the type itself: numbers, dates and
+# times, YEAR, BIT and NULL. Every other type (strings, blobs, JSON, ENUM/SET, geometry and
+# any type this table does not know) is capped as text.
+_BOUNDED_FIELD_TYPES = frozenset(
+    {
+        0,  # DECIMAL
+        1,  # TINY
+        2,  # SHORT
+        3,  # LONG
+        4,  # FLOAT
+        5,  # DOUBLE
+        6,  # NULL
+        7,  # TIMESTAMP
+        8,  # LONGLONG
+        9,  # INT24
+        10,  # DATE
+        11,  # TIME
+        12,  # DATETIME
+        13,  # YEAR
+        14,  # NEWDATE
+        16,  # BIT
+        246,  # NEWDECIMAL
+    }
+)
+# The raw's JSON without its values: what the byte count adds to the values it counts.
+_ENVELOPE = '{"format":,"datasource":,"columns":,"rows":[],"row_count":}'
+# Rows are handed over one at a time by a server-side cursor: a batch would hold that many
+# rows, each up to the cell cap per text column, before the count could look at them.
+_STREAM = {"stream_results": True, "max_row_buffer": 1}
 
 
 class ReadOnlySqlBackend:
@@ -109,7 +160,7 @@ class ReadOnlySqlBackend:
         """The logical datasources this executor can reach."""
         return frozenset(self._engines)
 
-    def fetch(self, request: Any) -> dict[str, Any]:
+    def fetch(self, request: Any, *, max_raw_bytes: int) -> dict[str, Any]:
         """Run one plan and return ``{"format", "datasource", "columns", "rows", "row_count"}``.
 
         Raises:
@@ -117,6 +168,7 @@ class ReadOnlySqlBackend:
                 database failure; BACKEND_TIMEOUT when the statement timeout fired.
             SqlRejected: On MariaDB/MySQL, the database estimates more rows than the plan's
                 ``max_explain_rows`` (reason ROW_ESTIMATE_TOO_LARGE); nothing was executed.
+            RawTooLarge: The rows read so far passed ``max_raw_bytes``.
         """
         if not isinstance(request, MysqlQueryPlan):
             raise BackendError(
@@ -133,18 +185,22 @@ class ReadOnlySqlBackend:
             )
         incident = uuid.uuid4().hex[:12]
         started = time.monotonic()
+        # The count is the raw's JSON, byte for byte: the members before the rows now, each
+        # row as it arrives, the row count once the rows are known.
+        cap = RawCap(max_raw_bytes)
+        cap.charge(len(_ENVELOPE) + len(to_json(RAW_FORMAT)) + len(to_json(request.datasource)))
         try:
             if engine.dialect.name == "sqlite":
-                columns, rows = self._run_sqlite(engine, request.sql)
+                columns, rows = self._run_sqlite(engine, request.sql, cap)
             elif engine.dialect.name in {"mysql", "mariadb"}:
-                columns, rows = self._run_mysql(engine, request)
+                columns, rows = self._run_mysql(engine, request, cap)
             else:
                 raise BackendError(
                     ErrorCode.BACKEND_ERROR,
                     "unsupported database dialect",
                     {"reason": "unsupported_dialect", "dialect": engine.dialect.name},
                 )
-        except (BackendError, SqlRejected):
+        except (BackendError, SqlRejected, RawTooLarge):
             raise
         except _SqliteDeadline as exc:
             raise self._fail(
@@ -159,6 +215,7 @@ class ReadOnlySqlBackend:
             raise self._fail(
                 ErrorCode.BACKEND_ERROR, request, incident, started, exc, False
             ) from None
+        cap.charge(len(str(len(rows))))
         return {
             "format": RAW_FORMAT,
             "datasource": request.datasource,
@@ -170,7 +227,7 @@ class ReadOnlySqlBackend:
     # ------------------------------------------------------------ MariaDB / MySQL
 
     def _run_mysql(
-        self, engine: sa.Engine, plan: MysqlQueryPlan
+        self, engine: sa.Engine, plan: MysqlQueryPlan, cap: RawCap
     ) -> tuple[list[str], list[list[Any]]]:
         with engine.connect() as conn:
             try:
@@ -187,11 +244,30 @@ class ReadOnlySqlBackend:
                 conn.exec_driver_sql("START TRANSACTION READ ONLY")
                 if plan.max_explain_rows is not None:
                     self._check_estimate(conn, plan, plan.max_explain_rows)
+                text_columns = self._text_columns(conn, plan.sql)
+                sql = cap_text_columns(plan.sql, text_columns, max_cell_chars=cap.max_raw_bytes + 1)
                 # '%' would otherwise be read as a pyformat placeholder by the driver.
-                result = conn.exec_driver_sql(plan.sql.replace("%", "%%"))
-                return self._collect(result)
+                result = conn.exec_driver_sql(sql.replace("%", "%%"), execution_options=_STREAM)
+                try:
+                    return self._collect(result, cap)
+                except BaseException:
+                    _abandon(conn)
+                    raise
             finally:
                 conn.rollback()
+
+    @staticmethod
+    def _text_columns(conn: sa.Connection, sql: str) -> list[int]:
+        """Positions of the result columns whose type is not bounded (see the module doc).
+
+        The statement runs with ``LIMIT 0``: the server sends its column types and no row.
+        """
+        probe = conn.exec_driver_sql(zero_row_statement(sql).replace("%", "%%"))
+        try:
+            description = probe.cursor.description or ()
+        finally:
+            probe.close()
+        return [i for i, column in enumerate(description) if column[1] not in _BOUNDED_FIELD_TYPES]
 
     def _check_estimate(self, conn: sa.Connection, plan: MysqlQueryPlan, limit: int) -> None:
         """Refuse the plan, before it runs, when the database expects it to read too much."""
@@ -218,8 +294,10 @@ class ReadOnlySqlBackend:
 
     # ------------------------------------------------------------ SQLite
 
-    def _run_sqlite(self, engine: sa.Engine, sql: str) -> tuple[list[str], list[list[Any]]]:
-        """Run one plan's text on SQLite.
+    def _run_sqlite(
+        self, engine: sa.Engine, sql: str, cap: RawCap
+    ) -> tuple[list[str], list[list[Any]]]:
+        """Run one plan's text on SQLite, no value longer than one byte past the cap.
 
         A plan's ``max_explain_rows`` does not apply here: SQLite has no row estimate to compare
         it with. Its cost is bounded by the progress-handler deadline only.
@@ -240,34 +318,55 @@ class ReadOnlySqlBackend:
 
             raw.execute("PRAGMA query_only = ON")
             raw.set_progress_handler(check_deadline, _SQLITE_PROGRESS_STEPS)
+            # The limit never goes below what reading the schema of an attached database
+            # takes; a value that small is counted whole anyway.
+            length = max(cap.max_raw_bytes + 1, _SQLITE_MIN_LENGTH)
+            previous = raw.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, length)
             try:
                 # sqlite3 uses qmark parameters, so '%' in the text is literal and stays as is.
                 result = conn.exec_driver_sql(sqlite_sql)
-                return self._collect(result)
-            except sa.exc.DBAPIError:
+                return self._collect(result, cap)
+            except sa.exc.DBAPIError as exc:
                 if fired:
                     raise _SqliteDeadline() from None
-                raise
+                if getattr(exc.orig, "sqlite_errorcode", None) != sqlite3.SQLITE_TOOBIG:
+                    raise
             finally:
+                raw.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, previous)
                 raw.set_progress_handler(None, 0)
                 conn.rollback()
+        # SQLite refused a value longer than the limit, which is past the cap.
+        raise cap.too_large(cap.used + length)
 
     # ------------------------------------------------------------ shared
 
-    def _collect(self, result: sa.CursorResult[Any]) -> tuple[list[str], list[list[Any]]]:
+    def _collect(
+        self, result: sa.CursorResult[Any], cap: RawCap
+    ) -> tuple[list[str], list[list[Any]]]:
+        """The result's rows, read one at a time, each row's JSON counted as it arrives.
+
+        Raises:
+            RawTooLarge: The rows read passed the cap (the rest is never read).
+            BackendError: More rows than the executor's row cap.
+        """
         if not result.returns_rows:
             raise BackendError(
                 ErrorCode.BACKEND_ERROR, "statement returned no result set", {"reason": "no_rows"}
             )
         columns = [str(name) for name in list(result.keys())]
-        fetched = result.fetchmany(self.max_rows + 1)
-        if len(fetched) > self.max_rows:
-            raise BackendError(
-                ErrorCode.BACKEND_ERROR,
-                "result exceeds the executor's row cap",
-                {"reason": "max_rows", "max_rows": self.max_rows},
-            )
-        return columns, [[json_safe_value(v) for v in row] for row in fetched]
+        cap.charge(len(to_json(columns)))
+        rows: list[list[Any]] = []
+        while (row := result.fetchone()) is not None:
+            if len(rows) == self.max_rows:
+                raise BackendError(
+                    ErrorCode.BACKEND_ERROR,
+                    "result exceeds the executor's row cap",
+                    {"reason": "max_rows", "max_rows": self.max_rows},
+                )
+            values = [json_safe_value(v) for v in row]
+            cap.charge(len(to_json(values)) + (1 if rows else 0))  # and a comma between rows
+            rows.append(values)
+        return columns, rows
 
     def _fail(
         self,
@@ -295,120 +394,20 @@ class ReadOnlySqlBackend:
         )
 
 
-def explain_row_estimate(lines: Sequence[Mapping[str, Any]], sql: str | None = None) -> int:
-    """The rows a statement is expected to examine, from MySQL/MariaDB tabular ``EXPLAIN``.
+def _abandon(conn: sa.Connection) -> None:
+    """Drop a connection whose unbuffered result still has rows, without reading them.
 
-    Each line is one table access of one SELECT (``id``); its ``rows`` column is the number of
-    rows the optimizer expects to read there per combination of the tables before it. So one
-    SELECT costs the *product* of its lines' rows (a join), and the statement costs the *sum*
-    over its SELECTs (a UNION branch, a derived table or an uncorrelated subquery runs once),
-    except that a ``DEPENDENT`` subquery runs once per row of the SELECT it is nested in, and
-    that SELECT once per row of its own outer SELECT when it is dependent too: nested
-    correlated subqueries multiply all the way out. Tabular EXPLAIN does not say which SELECT
-    a subquery is nested in, so that is read from ``sql`` (the statement explained: SELECTs
-    are numbered in the order the server parses them, see :func:`_nesting`); without it, or
-    when the lines do not fit the statement, every earlier SELECT is taken as a possible outer
-    one (an over-count of sibling subqueries, never an under-count of nested ones). At least
-    the count of the plain reading (every dependent subquery once per row of the largest
-    independent SELECT). Lines without an id (the UNION RESULT) or without rows (no table
-    used) count as one row. The result is an estimate, as the database's is; it only ever
-    over-counts a filtered join.
-
-    Args:
-        lines: EXPLAIN output rows as mappings with lower-case keys (``id``, ``select_type``,
-            ``table``, ``rows``).
-        sql: The statement explained, in MySQL syntax.
+    A fetch that stops early (the cap, the row cap, a cancel) leaves rows unread, and PyMySQL
+    would read every one of them to discard it before the connection could be used or closed
+    (up to the plan's LIMIT times the cell cap). Dropping the connection ends the statement
+    on the server instead; the pool opens a fresh one. PyMySQL is told first that nothing is
+    pending (``unbuffered_active``, its own flag), so that the cursor, once collected, does
+    not try to drain a closed socket.
     """
-    products: dict[int, int] = {}
-    dependent: set[int] = set()
-    tables: dict[int, set[str]] = {}
-    for line in lines:
-        select_id = line.get("id")
-        if select_id is None:
-            continue
-        number = int(select_id)
-        rows = line.get("rows")
-        products[number] = products.get(number, 1) * max(1, int(rows) if rows is not None else 1)
-        if "DEPENDENT" in str(line.get("select_type") or "").upper():
-            dependent.add(number)
-        table = str(line.get("table") or "")
-        if table and not table.startswith("<"):
-            tables.setdefault(number, set()).add(table.lower())
-    outer = max((p for n, p in products.items() if n not in dependent), default=1)
-    plain = sum(p * outer if n in dependent else p for n, p in products.items())
-    nesting = _nesting(sql) if sql is not None and dependent else None
-    if nesting is not None and not _fits(nesting, tables):
-        nesting = None
-    # Rows each SELECT yields over all its runs, in id order (an outer SELECT comes first).
-    yielded: dict[int, int] = {}
-    for number in sorted(products):
-        runs = 1
-        if number in dependent:
-            if nesting is None:
-                runs = max(yielded.values(), default=1)
-            else:
-                parent = nesting[0].get(number)
-                while parent is not None and parent not in yielded:
-                    parent = nesting[0].get(parent)
-                runs = yielded[parent] if parent is not None else 1
-        yielded[number] = products[number] * runs
-    return max(plain, sum(yielded.values()))
-
-
-_Nesting = tuple[dict[int, int | None], dict[int, set[str]]]
-
-
-@lru_cache(maxsize=256)
-def _nesting(sql: str) -> _Nesting | None:
-    """The SELECTs of ``sql`` numbered as MySQL and MariaDB number them in ``EXPLAIN``, each
-    with the number of the SELECT it is nested in (None at the top) and the names and
-    aliases of every table in it, nested ones included; None when ``sql`` does not parse.
-
-    The server numbers a SELECT when its parser reaches it: a query block before its WITH
-    clause, then its select list, FROM, WHERE and the rest in the order they are written, a
-    UNION's branches left to right. That is a depth-first walk of the parse in the order of
-    each node's fields (``arg_types``), not the order the fields were filled in.
-    """
-    try:
-        tree = sqlglot.parse_one(sql, read="mysql")
-    except sqlglot.errors.ParseError:
-        return None
-    parents: dict[int, int | None] = {}
-    tables: dict[int, set[str]] = {}
-    stack: list[tuple[exp.Expr, int | None]] = [(tree, None)]
-    while stack:
-        node, enclosing = stack.pop()
-        if isinstance(node, exp.Select):
-            number = len(parents) + 1
-            parents[number] = enclosing
-            tables[number] = set()
-            enclosing = number
-        elif isinstance(node, exp.Table) and enclosing is not None:
-            names = {node.name.lower(), node.alias_or_name.lower()}
-            ancestor: int | None = enclosing
-            while ancestor is not None:
-                tables[ancestor] |= names
-                ancestor = parents[ancestor]
-        children = [
-            (child, enclosing)
-            for key in type(node).arg_types
-            for child in _as_list(node.args.get(key))
-            if isinstance(child, exp.Expr)
-        ]
-        stack.extend(reversed(children))
-    return parents, tables
-
-
-def _as_list(value: object) -> list[object]:
-    return value if isinstance(value, list) else [value]
-
-
-def _fits(nesting: _Nesting, tables: Mapping[int, set[str]]) -> bool:
-    """Whether EXPLAIN's lines read as the numbering of :func:`_nesting`: each SELECT of the
-    plan exists there and reads only tables written inside it (a merged derived table or a
-    flattened subquery moves its tables out to an enclosing SELECT, never elsewhere)."""
-    parents, written = nesting
-    return all(n in parents and names <= written[n] for n, names in tables.items())
+    pending: Any = getattr(conn.connection.driver_connection, "_result", None)
+    if getattr(pending, "unbuffered_active", False):
+        pending.unbuffered_active = False
+    conn.invalidate()
 
 
 class _SqliteDeadline(Exception):
@@ -478,51 +477,3 @@ def _redact_detail(exc: BaseException) -> str:
     except ImportError:
         return text
     return redact(text)
-
-
-def json_safe_value(value: Any) -> Any:
-    """One database value as a JSON-compatible scalar, keeping numbers numeric.
-
-    Decimals become ``int`` when integral and ``float`` when the float round-trips exactly, else
-    their exact text; non-finite floats become text; dates and times become ISO 8601 text;
-    binary becomes ``{"$base64": "..."}`` so it cannot be mistaken for a string.
-    """
-    if value is None or isinstance(value, bool | int | str):
-        return value
-    if isinstance(value, float):
-        return value if math.isfinite(value) else str(value)
-    if isinstance(value, Decimal):
-        return _decimal(value)
-    if isinstance(value, dt.datetime | dt.date | dt.time):
-        return value.isoformat()
-    if isinstance(value, dt.timedelta):
-        return _mysql_time(value)
-    if isinstance(value, bytes | bytearray | memoryview):
-        return {_BYTES_MARKER: base64.b64encode(bytes(value)).decode("ascii")}
-    if isinstance(value, set | frozenset):
-        return ",".join(sorted(str(v) for v in value))  # MySQL SET columns
-    return str(value)
-
-
-def _decimal(value: Decimal) -> int | float | str:
-    if not value.is_finite():
-        return str(value)
-    # MySQL DECIMAL holds at most 65 digits; the bound keeps hostile exponents from
-    # materialising astronomically large integers.
-    if value.adjusted() < 66 and value == value.to_integral_value():
-        return int(value)
-    as_float = float(value)
-    if math.isfinite(as_float) and Decimal(repr(as_float)) == value:
-        return as_float
-    return str(value)
-
-
-def _mysql_time(value: dt.timedelta) -> str:
-    # PyMySQL returns TIME columns as timedelta; render them as MySQL does, e.g. "-01:02:03".
-    sign = "-" if value < dt.timedelta(0) else ""
-    total_us = abs(value) // dt.timedelta(microseconds=1)
-    seconds, micros = divmod(total_us, 1_000_000)
-    hours, rest = divmod(seconds, 3600)
-    minutes, secs = divmod(rest, 60)
-    text = f"{sign}{hours:02d}:{minutes:02d}:{secs:02d}"
-    return f"{text}.{micros:06d}" if micros else text

@@ -1,9 +1,12 @@
 """The embedded ``search_knowledge`` backend: BM25 over a local runbook directory.
 
-The index is built once, at construction, from ``index.json`` (a list of
+The index is built once, on the first query, from ``index.json`` (a list of
 ``{"doc_id", "title", "path", "tags", "updated_at"}``) and the markdown files it names — or,
 for a plain folder of markdown runbooks without an index, from every ``*.md`` below it (doc_id
-from the file's path, title from its first heading). Each
+from the file's path, title from its first heading). Reading them is that query's fetch: the
+index and every document are read with a byte count against the call's raw cap (and measured
+before any is read), so a folder larger than the cap ends the call RAW_TOO_LARGE having held
+at most the cap, and nothing is kept from a read that stopped. Each
 document is cut into chunks along headings and paragraphs; chunk numbers are the chunk's
 position in its document, so ``doc:<doc_id>#<n>`` names the same text as long as the document
 is unchanged. BM25 (``bm25s``) scores title + tags + chunk text.
@@ -19,6 +22,7 @@ from __future__ import annotations
 import json
 import logging
 import re
+import threading
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,8 +31,10 @@ from typing import Any
 import bm25s
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from harness.backends._capped_read import admit_files, read_capped
 from harness.errors import BackendError, ErrorCode
 from harness.observation import RelevanceLevel
+from harness.rawcap import RawCap
 from harness.tools.arguments import SearchKnowledgeRequest
 
 # bm25s logs every index build at DEBUG through its own handler; a CLI run should stay quiet.
@@ -244,9 +250,11 @@ class _IndexEntry(BaseModel):
     tags: list[str] = Field(default_factory=list, description="Free-form tags, indexed.")
 
 
-def _index_entries(root: Path) -> list[_IndexEntry]:
+def _index_entries(root: Path, cap: RawCap) -> list[_IndexEntry]:
+    index = root / "index.json"
     try:
-        raw_entries = json.loads((root / "index.json").read_text(encoding="utf-8"))
+        admit_files([index], cap)
+        raw_entries = json.loads(read_capped(index, cap))
         return [_IndexEntry.model_validate(item) for item in raw_entries]
     except (OSError, ValueError, TypeError, ValidationError) as exc:
         raise BackendError(
@@ -258,7 +266,8 @@ def _folder_entries(root: Path) -> list[_IndexEntry]:
     """Entries of a plain folder of markdown files (no ``index.json``): one per ``*.md``.
 
     The doc_id is the file's path below the folder as a slug (``db/migrations.md`` →
-    ``db-migrations``), the title its first ``# `` heading (else its name); no tags.
+    ``db-migrations``), the title (read with the document) its first ``# `` heading, else its
+    name; no tags.
     """
     if not root.is_dir():
         raise BackendError(ErrorCode.BACKEND_ERROR, "runbook folder not found")
@@ -267,20 +276,16 @@ def _folder_entries(root: Path) -> list[_IndexEntry]:
         relative = path.relative_to(root)
         if any(part.startswith(".") for part in relative.parts) or not path.is_file():
             continue
-        try:
-            head = path.read_text(encoding="utf-8").lstrip("\ufeff").splitlines()
-        except (OSError, UnicodeError) as exc:
-            raise BackendError(
-                ErrorCode.BACKEND_ERROR, "runbook file unreadable", {"file": path.name}
-            ) from exc
-        title = next((line[2:].strip() for line in head if line.startswith("# ")), path.stem)
         slug = _SLUG.sub("-", relative.with_suffix("").as_posix().lower()).strip("-")
-        entries.append(
-            _IndexEntry(doc_id=slug or "doc", title=title or path.stem, path=relative.as_posix())
-        )
+        entries.append(_IndexEntry(doc_id=slug or "doc", title="", path=relative.as_posix()))
     if not entries:
         raise BackendError(ErrorCode.BACKEND_ERROR, "no index.json and no markdown runbook")
     return entries
+
+
+def _first_heading(markdown: str, fallback: str) -> str:
+    head = markdown.lstrip("\ufeff").splitlines()
+    return next((line[2:].strip() for line in head if line.startswith("# ")), fallback) or fallback
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -308,18 +313,27 @@ def _default_runbooks_dir() -> Path:
     return Path(runbooks_dir())
 
 
-def _load_documents(root: Path, chunk_chars: int) -> list[_Document]:
-    entries = _index_entries(root) if (root / "index.json").exists() else _folder_entries(root)
+def _load_documents(root: Path, chunk_chars: int, cap: RawCap) -> list[_Document]:
+    indexed = (root / "index.json").exists()
+    entries = _index_entries(root, cap) if indexed else _folder_entries(root)
     if len({e.doc_id for e in entries}) != len(entries):
         raise BackendError(ErrorCode.BACKEND_ERROR, "duplicate doc_id in runbook index")
+    try:
+        # Documents past the cap are refused before one is read.
+        admit_files((root / entry.path for entry in entries), cap)
+    except OSError as exc:
+        raise BackendError(ErrorCode.BACKEND_ERROR, "runbook file unreadable") from exc
     documents: list[_Document] = []
     for entry in sorted(entries, key=lambda e: e.doc_id):
         try:
-            markdown = (root / entry.path).read_text(encoding="utf-8")
-        except OSError as exc:
+            markdown = read_capped(root / entry.path, cap)
+        except (OSError, UnicodeError) as exc:
             raise BackendError(
                 ErrorCode.BACKEND_ERROR, "runbook file unreadable", {"doc_id": entry.doc_id}
             ) from exc
+        if not indexed:
+            stem = Path(entry.path).stem
+            entry = entry.model_copy(update={"title": _first_heading(markdown, stem)})
         texts = chunk_markdown(markdown, chunk_chars) or [entry.title]
         chunks = tuple(
             _Chunk(doc_id=entry.doc_id, n=n, text=text, tokens=frozenset(tokenize(text)))
@@ -337,17 +351,39 @@ def _load_documents(root: Path, chunk_chars: int) -> list[_Document]:
     return documents
 
 
+@dataclass(frozen=True, kw_only=True)
+class _Index:
+    """The documents of a runbook folder, their chunks in index order and the BM25 index."""
+
+    documents: dict[str, _Document]
+    chunks: list[_Chunk]
+    bm25: bm25s.BM25
+
+    @classmethod
+    def build(cls, root: Path, chunk_chars: int, cap: RawCap) -> _Index:
+        documents = {d.doc_id: d for d in _load_documents(root, chunk_chars, cap)}
+        chunks = [c for d in documents.values() for c in d.chunks]
+        corpus = [
+            tokenize(f"{doc.header}\n{chunk.text}")
+            for doc in documents.values()
+            for chunk in doc.chunks
+        ]
+        bm25 = bm25s.BM25()
+        if chunks:
+            bm25.index(corpus, show_progress=False)
+        return cls(documents=documents, chunks=chunks, bm25=bm25)
+
+
 class EmbeddedKnowledgeBackend:
     """``ToolBackend`` for ``search_knowledge`` over bundled markdown runbooks.
+
+    The runbooks are read and indexed on the first query (see the module docstring).
 
     Args:
         runbooks_dir: Directory holding ``index.json`` and the markdown files; defaults to the
             bundled demo runbooks.
         chunk_chars: Maximum characters per chunk.
         relevance: The rule that assigns relevance levels.
-
-    Raises:
-        BackendError: BACKEND_ERROR when the index or a runbook cannot be read.
     """
 
     def __init__(
@@ -360,45 +396,66 @@ class EmbeddedKnowledgeBackend:
         if chunk_chars < 50:
             raise ValueError("chunk_chars must be at least 50")
         self._root = Path(runbooks_dir) if runbooks_dir is not None else _default_runbooks_dir()
+        self._chunk_chars = chunk_chars
         self._relevance = relevance or RelevanceRule()
-        self._documents = {d.doc_id: d for d in _load_documents(self._root, chunk_chars)}
-        self._chunks: list[_Chunk] = [c for d in self._documents.values() for c in d.chunks]
-        corpus = [
-            tokenize(f"{doc.header}\n{chunk.text}")
-            for doc in self._documents.values()
-            for chunk in doc.chunks
-        ]
-        self._bm25 = bm25s.BM25()
-        if self._chunks:
-            self._bm25.index(corpus, show_progress=False)
+        self._index: _Index | None = None
+        self._lock = threading.Lock()
 
-    @property
-    def document_count(self) -> int:
-        """Documents in the index."""
-        return len(self._documents)
+    # The index stays in this process; a pickled copy (a Ray task argument) reads anew.
+    def __getstate__(self) -> dict[str, Any]:
+        return {"root": self._root, "chunk_chars": self._chunk_chars, "relevance": self._relevance}
 
-    def fetch(self, request: BaseModel) -> dict[str, Any]:
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__init__(  # type: ignore[misc]
+            state["root"], state["chunk_chars"], relevance=state["relevance"]
+        )
+
+    def document_count(self, *, max_raw_bytes: int) -> int:
+        """Documents in the index (read first, within ``max_raw_bytes``, when not yet read).
+
+        Raises:
+            BackendError: BACKEND_ERROR when the index or a runbook cannot be read.
+            RawTooLarge: The runbooks pass ``max_raw_bytes``.
+        """
+        return len(self._load(max_raw_bytes).documents)
+
+    def fetch(self, request: BaseModel, *, max_raw_bytes: int) -> dict[str, Any]:
         """Search the runbooks; return the ``embedded-bm25/v1`` raw response.
 
         Raises:
-            BackendError: BACKEND_ERROR when the request is not a search_knowledge request.
+            BackendError: BACKEND_ERROR when the request is not a search_knowledge request,
+                or the index or a runbook cannot be read.
+            RawTooLarge: The runbooks, read on the first query, pass ``max_raw_bytes`` (a
+                response is at most ``top_k`` documents of three chunks each: far less).
         """
         if not isinstance(request, SearchKnowledgeRequest):
             raise BackendError(ErrorCode.BACKEND_ERROR, "unexpected request type")
+        index = self._load(max_raw_bytes)
         query_tokens = list(dict.fromkeys(tokenize(request.query)))
         return {
             "format": EMBEDDED_FORMAT,
             "query": request.query,
-            "results": self._search(query_tokens, request.top_k) if query_tokens else [],
+            "results": self._search(index, query_tokens, request.top_k) if query_tokens else [],
         }
 
-    def _search(self, query_tokens: Sequence[str], top_k: int) -> list[dict[str, Any]]:
-        if not self._chunks:
+    def _load(self, max_raw_bytes: int) -> _Index:
+        index = self._index
+        if index is not None:
+            return index
+        with self._lock:
+            if self._index is None:
+                self._index = _Index.build(self._root, self._chunk_chars, RawCap(max_raw_bytes))
+            return self._index
+
+    def _search(
+        self, index: _Index, query_tokens: Sequence[str], top_k: int
+    ) -> list[dict[str, Any]]:
+        if not index.chunks:
             return []
-        scores = self._bm25.get_scores(list(query_tokens))
+        scores = index.bm25.get_scores(list(query_tokens))
         wanted = frozenset(query_tokens)
         by_doc: dict[str, list[tuple[float, _Chunk]]] = {}
-        for chunk, raw_score in zip(self._chunks, scores, strict=True):
+        for chunk, raw_score in zip(index.chunks, scores, strict=True):
             score = round(float(raw_score), _SCORE_DECIMALS)
             if score > 0:
                 by_doc.setdefault(chunk.doc_id, []).append((score, chunk))
@@ -418,10 +475,10 @@ class EmbeddedKnowledgeBackend:
         results: list[dict[str, Any]] = []
         for score, doc_id, kept in ranked:
             found = set().union(*(chunk.tokens for _, chunk in kept))
-            found |= set(tokenize(self._documents[doc_id].header))
+            found |= set(tokenize(index.documents[doc_id].header))
             coverage = len(wanted & found) / len(wanted)
             level = self._relevance.level(score=score, best_score=best_score, coverage=coverage)
-            document = self._documents[doc_id]
+            document = index.documents[doc_id]
             results.append(
                 {
                     "doc_id": doc_id,

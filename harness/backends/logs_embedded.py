@@ -8,7 +8,10 @@ The store is one JSON object per line, sorted by time (gzip when the name ends i
 
 It is read once, on the first query, and kept in memory sorted by time with an index by
 service, level and time (:mod:`harness.backends._log_store`), so a query costs the events its
-service, level and time filters select, not the size of the store. The backend behaves like a
+service, level and time filters select, not the size of the store. The bundled store is package
+data of a known size (28 MB of JSON lines), so reading it is not counted against a call's raw
+cap; what a query returns is (each event's JSON is kept by the store, so the response's size is
+known before it is assembled), and a selection past the cap ends the call RAW_TOO_LARGE. The backend behaves like a
 real log system: it returns the *first* ``max_events`` matches in time order, counts all of
 them and says whether the limit was hit; spreading a sample over the range is the projector's
 job.
@@ -40,6 +43,7 @@ from harness.backends._log_store import FrozenEvent, LogStore, level_rank
 from harness.backends.log_query import LogQuery
 from harness.errors import BackendError, ErrorCode
 from harness.raw import RawResponse
+from harness.rawcap import RawCap
 from harness.redaction import Redactor
 from harness.tools.arguments import QueryLogsRequest
 
@@ -83,16 +87,18 @@ class EmbeddedLogBackend:
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__init__(state["path"], state["max_events"])  # type: ignore[misc]
 
-    def fetch(self, request: BaseModel) -> RawResponse:
+    def fetch(self, request: BaseModel, *, max_raw_bytes: int) -> RawResponse:
         """Return the raw response for one ``QueryLogsRequest``.
 
         Raises:
             BackendError: BACKEND_ERROR when the store cannot be read or the request is not a
                 log query.
+            RawTooLarge: The selected events (or, for a store read from the user's files,
+                the files read on the first query) pass ``max_raw_bytes``.
         """
         if not isinstance(request, QueryLogsRequest):
             raise BackendError(ErrorCode.BACKEND_ERROR, "not a QueryLogsRequest")
-        selection = self._load().select(
+        selection = self._load(max_raw_bytes).select(
             start_ms=_epoch_ms(request.start),
             end_ms=_epoch_ms(request.end),
             services=frozenset(request.services),
@@ -108,20 +114,25 @@ class EmbeddedLogBackend:
             "limit_hit": selection.matched > self.max_events,
         }
         # Each event's JSON is kept by the store: the raw is assembled, never re-serialised,
-        # and a record in this process may hold it by reference (shared).
-        return RawResponse.of_parts(value, "events", selection.events_json, shared=True)
+        # and a record in this process may hold it by reference (shared). Its size is known
+        # from the parts, so the cap is checked before anything is joined or compressed.
+        raw = RawResponse.of_parts(value, "events", selection.events_json, shared=True)
+        RawCap(max_raw_bytes).charge(raw.size)
+        return raw
 
-    def _load(self) -> LogStore:
+    def _load(self, max_raw_bytes: int) -> LogStore:
         store = self._store
         if store is not None:
             return store
         with self._lock:
             if self._store is None:
-                self._store = self._read()
+                self._store = self._read(max_raw_bytes)
             return self._store
 
-    def _read(self) -> LogStore:
-        # The one place a subclass changes: where the events come from (see logs_files).
+    def _read(self, max_raw_bytes: int) -> LogStore:
+        """The store's events. The one place a subclass changes: where the events come from
+        and whether reading them counts against the cap of the call that reads them (see
+        logs_files); the bundled store does not (see the module docstring)."""
         return _read_store(self.path)
 
 

@@ -6,6 +6,17 @@ raw format ``embedded-jsonl/v1``), fed from files instead of the bundled JSONL: 
 with a timestamp header, JSON lines or syslog, each optionally gzipped (detected by its magic
 bytes, not its name). The formats are read by :mod:`harness.backends.log_formats`.
 
+The files are read on the first query and kept (in the store) for every later one. What one
+query returns is counted against its call's raw cap, as for the bundled logs; what the store
+may hold is bounded by its own cap, ``max_store_bytes`` (``HARNESS_LOG_STORE_MAX_BYTES``): every
+byte read, after gunzipping, is counted against it while it is read
+(:mod:`harness.backends._capped_read`), and the files are measured before a line is parsed (a
+plain file by its size, a gzip file by decompressing it once without keeping anything), so a log
+source larger than the store's cap — one huge file, one huge line, a gzip bomb — ends the call
+RAW_TOO_LARGE having held at most a chunk of it. Nothing is kept from a read that stopped; the
+next query reads again. A source that fits is kept: the store then holds about nine times its
+size in memory (events, index, their JSON), which is what the cap bounds.
+
 A folder is searched recursively for log-like names (``*.log``, ``*.log.1``, ``*.txt``,
 ``*.jsonl``, ``*.json``, ``*.ndjson``, ``*.out``, each optionally ``.gz``; hidden files are
 skipped); a file in a folder whose format cannot be recognised is skipped, while a file named
@@ -20,8 +31,6 @@ events.
 
 from __future__ import annotations
 
-import gzip
-import io
 import logging
 import re
 from collections.abc import Iterator, Sequence
@@ -30,12 +39,15 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any
 
+from harness.backends._capped_read import admit_files, head_lines, open_capped
 from harness.backends._log_store import FrozenEvent, LogStore
 from harness.backends.log_formats import LogFormat, LogRecord, detect_format, parse_lines
 from harness.backends.logs_embedded import EmbeddedLogBackend, _epoch_ms
 from harness.errors import BackendError, ErrorCode
+from harness.rawcap import RawCap
 
 __all__ = [
+    "DEFAULT_MAX_STORE_BYTES",
     "FileLogBackend",
     "LogFile",
     "discover_log_files",
@@ -47,7 +59,11 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
-_GZIP_MAGIC = b"\x1f\x8b"
+DEFAULT_MAX_STORE_BYTES = 64 * 1024 * 1024
+"""What a store of log files reads at most by default (``HARNESS_LOG_STORE_MAX_BYTES``)."""
+
+# What format detection reads of a file: ample for the 20 lines it samples.
+_SNIFF_BYTES = 256 * 1024
 _LOG_NAME = re.compile(r"\.(?:log|txt|jsonl|json|ndjson|out)(?:\.\d+)?$", re.IGNORECASE)
 # What a file name carries besides the service, stripped from its end in this order:
 # compression, rotation numbers, log suffixes, dates (app.log.2.gz, app-2026-03-10.log).
@@ -103,20 +119,16 @@ def service_name(text: str) -> str:
     return _SERVICE_CHARS.sub("-", text).strip("-._")[:64] or "unknown"
 
 
-def open_text(path: Path) -> IO[str]:
-    """The file as text, gunzipped when its first bytes say it is gzip."""
-    with path.open("rb") as probe:
-        magic = probe.read(2)
-    if magic == _GZIP_MAGIC:
-        return io.TextIOWrapper(gzip.open(path, "rb"), encoding="utf-8", errors="replace")
-    return path.open("r", encoding="utf-8", errors="replace")
+def open_text(path: Path, cap: RawCap) -> IO[str]:
+    """The file as text, gunzipped when its first bytes say it is gzip, every byte read
+    charged to ``cap`` (reading raises RawTooLarge past it)."""
+    return open_capped(path, cap)
 
 
 def sniff_format(path: Path) -> LogFormat | None:
-    """The format of a file from its first lines (None when neither JSONL nor text)."""
-    with open_text(path) as text:
-        head = [line for _, line in zip(range(200), text, strict=False)]
-    return detect_format(head)
+    """The format of a file from its first lines (None when neither JSONL nor text); at most
+    ``_SNIFF_BYTES`` of it are read, however long its lines."""
+    return detect_format(head_lines(path, _SNIFF_BYTES)[:200])
 
 
 class FileLogBackend(EmbeddedLogBackend):
@@ -129,6 +141,9 @@ class FileLogBackend(EmbeddedLogBackend):
         year: Year of BSD syslog timestamps (they carry none); default: each file's
             modification year.
         max_events: Most events one response carries (the first ones in time order).
+        max_store_bytes: Most bytes of log files (after gunzipping) the store reads and
+            keeps; a larger source ends every query RAW_TOO_LARGE (the store holds about nine
+            times what it reads).
     """
 
     def __init__(
@@ -139,6 +154,7 @@ class FileLogBackend(EmbeddedLogBackend):
         service: str | None = None,
         year: int | None = None,
         max_events: int = 20000,
+        max_store_bytes: int = DEFAULT_MAX_STORE_BYTES,
     ) -> None:
         if not paths:
             raise ValueError("give at least one log file or folder")
@@ -147,6 +163,7 @@ class FileLogBackend(EmbeddedLogBackend):
         self.log_format = LogFormat(log_format)
         self.service = service
         self.year = year
+        self.max_store_bytes = max_store_bytes
 
     def __getstate__(self) -> dict[str, Any]:
         return {
@@ -155,6 +172,7 @@ class FileLogBackend(EmbeddedLogBackend):
             "service": self.service,
             "year": self.year,
             "max_events": self.max_events,
+            "max_store_bytes": self.max_store_bytes,
         }
 
     def __setstate__(self, state: dict[str, Any]) -> None:
@@ -164,18 +182,32 @@ class FileLogBackend(EmbeddedLogBackend):
             service=state["service"],
             year=state["year"],
             max_events=state["max_events"],
+            max_store_bytes=state["max_store_bytes"],
         )
 
-    def _read(self) -> LogStore:
+    def _read(self, max_raw_bytes: int) -> LogStore:
+        # The store outlives the call that fills it: its own cap bounds what it reads (the
+        # call's raw cap bounds what the call returns, in ``fetch``).
         try:
             files = discover_log_files(self.paths)
+            formats = [(item, self._format(item)) for item in files]
+            readable = [(item, fmt) for item, fmt in formats if fmt is not None]
+            cap = RawCap(self.max_store_bytes)
+            # Files past the cap are refused before a line is parsed.
+            admit_files((item.path for item, _ in readable), cap)
         except FileNotFoundError as exc:
             raise BackendError(
                 ErrorCode.BACKEND_ERROR, "a log path does not exist", {"error": "not_found"}
             ) from exc
+        except OSError as exc:
+            raise BackendError(
+                ErrorCode.BACKEND_ERROR,
+                "a log file cannot be read",
+                {"error": type(exc).__name__},
+            ) from exc
         events: list[dict[str, Any]] = []
-        for item in files:
-            events.extend(self._read_file(item))
+        for item, fmt in readable:
+            events.extend(self._read_file(item, fmt, cap))
         if not events:
             raise BackendError(
                 ErrorCode.BACKEND_ERROR, "no log events in the given files", {"files": len(files)}
@@ -183,22 +215,31 @@ class FileLogBackend(EmbeddedLogBackend):
         keys = [_epoch_ms(datetime.fromisoformat(e["ts"])) for e in events]
         return LogStore.of(list(map(FrozenEvent, events)), keys)
 
-    def _read_file(self, item: LogFile) -> list[dict[str, Any]]:
+    def _format(self, item: LogFile) -> LogFormat | None:
+        """The file's format; None for a file of a folder that is to be skipped.
+
+        Raises:
+            BackendError: A file named explicitly is of no recognised format.
+        """
+        if self.log_format is not LogFormat.AUTO:
+            return self.log_format
+        fmt = sniff_format(item.path)
+        if fmt is None:
+            if item.explicit:
+                raise BackendError(
+                    ErrorCode.BACKEND_ERROR,
+                    "log format not recognised",
+                    {"file": item.path.name},
+                )
+            log.info("skipping a file of no recognised log format: %s", item.path.name)
+        return fmt
+
+    def _read_file(self, item: LogFile, fmt: LogFormat, cap: RawCap) -> list[dict[str, Any]]:
         context = {"file": item.path.name}
         try:
-            fmt: LogFormat | None = self.log_format
-            if fmt is LogFormat.AUTO:
-                fmt = sniff_format(item.path)
-            if fmt is None:
-                if item.explicit:
-                    raise BackendError(
-                        ErrorCode.BACKEND_ERROR, "log format not recognised", context
-                    )
-                log.info("skipping a file of no recognised log format: %s", item.path.name)
-                return []
             default_service = service_name(self.service or service_of_file(item.path))
             year = self.year or datetime.fromtimestamp(item.path.stat().st_mtime, tz=UTC).year
-            with open_text(item.path) as text:
+            with open_text(item.path, cap) as text:
                 events, skipped = _events(parse_lines(text, fmt, year=year), default_service)
         except (OSError, EOFError, UnicodeError) as exc:
             raise BackendError(

@@ -23,6 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from harness.errors import BackendError, ErrorCode, HarnessError
 from harness.ports import ToolBackend
 from harness.raw import RawResponse
+from harness.rawcap import RawCap
 from harness.redaction import Redactor
 from harness.tools.registry import scope_of
 
@@ -83,7 +84,7 @@ class ReplayBackend:
         self.tool = tool
         self._answers = {r.scope: r for r in recording.responses if r.tool == tool}
 
-    def fetch(self, request: BaseModel) -> Any:
+    def fetch(self, request: BaseModel, *, max_raw_bytes: int) -> Any:
         found = self._answers.get(scope_of(self.tool, request))
         if found is None:
             raise BackendError(
@@ -94,7 +95,11 @@ class ReplayBackend:
             )
         if found.error_code is not None:
             raise BackendError(found.error_code, "recorded backend error", retryable=False)
-        return found.raw
+        # The recording is held whole already; its size is counted as the live fetch would
+        # have counted it, so a smaller cap ends the replayed call as it ended the live one.
+        raw = RawResponse.of(found.raw)
+        RawCap(max_raw_bytes).charge(raw.size)
+        return raw
 
 
 class DownBackend:
@@ -103,7 +108,7 @@ class DownBackend:
     def __init__(self, tool: str) -> None:
         self.tool = tool
 
-    def fetch(self, request: BaseModel) -> Any:
+    def fetch(self, request: BaseModel, *, max_raw_bytes: int) -> Any:
         raise BackendError(
             ErrorCode.BACKEND_ERROR, "backend down", context={"reason": "DOWN"}, retryable=False
         )
@@ -119,10 +124,10 @@ class RecordingBackend:
         self.responses: list[RecordedResponse] = []
         self._lock = threading.Lock()  # backends run in executor threads
 
-    def fetch(self, request: BaseModel) -> Any:
+    def fetch(self, request: BaseModel, *, max_raw_bytes: int) -> Any:
         scope = scope_of(self.tool, request)
         try:
-            value = self.inner.fetch(request)
+            value = self.inner.fetch(request, max_raw_bytes=max_raw_bytes)
         except HarnessError as error:
             self._keep(RecordedResponse(tool=self.tool, scope=scope, error_code=error.error_code))
             raise

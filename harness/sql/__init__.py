@@ -3,9 +3,11 @@
 ``policy`` is datasource → schema → table → column allowlists with sensitive columns;
 ``validator`` turns one model-written SELECT into a :class:`MysqlQueryPlan` or refuses it with
 a :class:`RejectReason` (``constructs``, ``functions``, ``lineage`` and ``joins`` are its
-rules); the read-only executor in ``harness.adapters`` runs only plans.
+rules); the read-only executor in ``harness.adapters`` runs only plans, on MariaDB/MySQL with
+the result's text cells cut one character past the fetch's raw cap (``cells``).
 """
 
+from harness.sql.cells import cap_text_columns, zero_row_statement
 from harness.sql.plan import MysqlQueryPlan, PlanColumn
 from harness.sql.policy import SqlPolicy
 from harness.sql.reasons import EXPLANATIONS, RejectReason
@@ -18,4 +20,6 @@ __all__ = [
     "RejectReason",
     "SqlPolicy",
     "SqlValidator",
+    "cap_text_columns",
+    "zero_row_statement",
 ]

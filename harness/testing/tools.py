@@ -11,6 +11,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from harness.budget import Budgets
 from harness.errors import BackendError, ErrorCode, ProjectionError
 from harness.invocation import EvidenceStatus
 from harness.observation import (
@@ -21,8 +22,21 @@ from harness.observation import (
     RagScope,
     RelevanceLevel,
 )
+from harness.rawcap import RawCap
 
-__all__ = ["DocsProjector", "FailingBackend", "RecordingBackend", "SlowBackend", "docs_raw"]
+__all__ = [
+    "RAW_CAP",
+    "DocsProjector",
+    "FailingBackend",
+    "RecordingBackend",
+    "SlowBackend",
+    "StreamingBackend",
+    "docs_raw",
+]
+
+RAW_CAP = Budgets().max_raw_bytes_per_call
+"""The per-call raw cap of default budgets: the ``max_raw_bytes`` a test that calls a backend
+directly passes when the cap is not what it tests."""
 
 
 def docs_raw(*doc_ids: str, secret: str = "RAW-ONLY-MARKER", padding: int = 0) -> dict[str, Any]:
@@ -40,11 +54,14 @@ class RecordingBackend:
 
     raw: Any = field(default_factory=lambda: docs_raw("a"))
     seen: list[BaseModel] = field(default_factory=list)
+    caps: list[int] = field(default_factory=list)
+    """The ``max_raw_bytes`` of each fetch, in call order."""
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
-    def fetch(self, request: BaseModel) -> Any:
+    def fetch(self, request: BaseModel, *, max_raw_bytes: int) -> Any:
         with self._lock:
             self.seen.append(request)
+            self.caps.append(max_raw_bytes)
         return self.raw(request) if callable(self.raw) else self.raw
 
 
@@ -54,7 +71,7 @@ class FailingBackend:
 
     code: ErrorCode = ErrorCode.BACKEND_ERROR
 
-    def fetch(self, request: BaseModel) -> Any:
+    def fetch(self, request: BaseModel, *, max_raw_bytes: int) -> Any:
         raise BackendError(self.code, "simulated failure")
 
 
@@ -70,10 +87,31 @@ class SlowBackend:
     started: threading.Event = field(default_factory=threading.Event)
     max_wait_s: float = 5.0
 
-    def fetch(self, request: BaseModel) -> Any:
+    def fetch(self, request: BaseModel, *, max_raw_bytes: int) -> Any:
         self.started.set()
         self.release.wait(self.max_wait_s)
         return docs_raw("late")
+
+
+@dataclass
+class StreamingBackend:
+    """Streams ``chunks`` chunks of ``chunk_bytes`` bytes, counting them against the call's
+    cap as a real backend does; returns ``docs_raw`` padded with what it read.
+
+    ``read_bytes`` is how many bytes the last fetch had read when it returned or stopped.
+    """
+
+    chunks: int = 4
+    chunk_bytes: int = 1024
+    read_bytes: int = 0
+
+    def fetch(self, request: BaseModel, *, max_raw_bytes: int) -> Any:
+        cap = RawCap(max_raw_bytes)
+        self.read_bytes = 0
+        for _ in range(self.chunks):
+            self.read_bytes += self.chunk_bytes
+            cap.charge(self.chunk_bytes)
+        return docs_raw("streamed", padding=self.read_bytes)
 
 
 @dataclass

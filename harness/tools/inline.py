@@ -80,12 +80,13 @@ class InlineToolExecutor:
         max_raw_bytes: int,
     ) -> RawResponse:
         # The projection needs no head start here: it reads the backend's value in process.
+        # ``max_raw_bytes`` bounds the fetch itself: the backend stops reading past it.
         backend = self.backends.get(tool_name)
         if backend is None:
             raise BackendError(ErrorCode.BACKEND_ERROR, "no backend", {"tool": tool_name})
 
         def fetch() -> RawResponse:
-            raw = RawResponse.of(backend.fetch(request))
+            raw = RawResponse.of(backend.fetch(request, max_raw_bytes=max_raw_bytes))
             if not raw.shared:
                 # Compressed here, off the event loop, for the store. A raw of shared parts
                 # is not: an in-process store keeps it by reference; any other store

@@ -29,7 +29,7 @@ from actors.tasks import (
 from actors.testing import FakeDepsFactory, ProbeToolSetFactory
 from actors.tool_executor import RayToolExecutor
 from harness.context import RunStatus
-from harness.errors import BackendError, ErrorCode, HarnessError, ProjectionError
+from harness.errors import BackendError, ErrorCode, HarnessError, ProjectionError, RawTooLarge
 from harness.ingress import RunRequest
 from harness.observation import Projection, RagObservation
 from harness.raw import RawResponse
@@ -157,6 +157,30 @@ def test_harness_error_raised_in_the_task_comes_back_as_itself(tmp_path: Path) -
         "probe",
         {"reason": "probe"},
     )
+
+
+def test_a_fetch_that_reads_past_its_cap_in_the_task_comes_back_as_raw_too_large(
+    tmp_path: Path,
+) -> None:
+    executor = RayToolExecutor(ProbeToolSetFactory(str(tmp_path)))
+
+    async def main() -> tuple[HarnessError, RawResponse]:
+        with pytest.raises(HarnessError) as caught:
+            await _execute(
+                executor, "query_logs", _request("@tool_read_bytes=1001"), 10.0, max_raw_bytes=1000
+            )
+        fits = await _execute(
+            executor, "query_logs", _request("@tool_read_bytes=1000"), 10.0, max_raw_bytes=1000
+        )
+        return caught.value, fits
+
+    err, fits = asyncio.run(main())
+    assert (type(err), err.error_code, err.context) == (
+        RawTooLarge,
+        ErrorCode.RAW_TOO_LARGE,
+        {"max_raw_bytes": 1000, "read_bytes": 1001},
+    )
+    assert fits.value()["task_name"] == "tool:query_logs"
 
 
 def test_other_failures_become_stable_codes_without_their_text(tmp_path: Path) -> None:

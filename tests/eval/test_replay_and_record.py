@@ -13,10 +13,11 @@ from pydantic import BaseModel
 from actors.eval_executor import CaseExecutor
 from actors.eval_record import record_case
 from harness.adapters.audit_sql import open_audit_store
-from harness.errors import BackendError, ErrorCode
+from harness.errors import BackendError, ErrorCode, RawTooLarge
 from harness.eval.case import load_cases
 from harness.eval.replay import RecordedResponse, Recording, RecordingBackend, ReplayBackend
 from harness.eval.result import CaseOutcome
+from harness.testing.tools import RAW_CAP
 from harness.tools.registry import scope_of
 from harness.workspace import resolve_workspace
 
@@ -33,7 +34,7 @@ class _Live:
     def __init__(self) -> None:
         self.calls = 0
 
-    def fetch(self, request: BaseModel) -> object:
+    def fetch(self, request: BaseModel, *, max_raw_bytes: int) -> object:
         self.calls += 1
         if isinstance(request, _Request) and request.service == "down":
             raise BackendError(ErrorCode.BACKEND_TIMEOUT, "slow")
@@ -43,10 +44,10 @@ class _Live:
 def test_replay_answers_recorded_requests_and_refuses_the_rest() -> None:
     live = _Live()
     recorder = RecordingBackend("query_logs", live)
-    first = recorder.fetch(_Request(service="api"))
-    recorder.fetch(_Request(service="api"))  # the same scope is kept once
+    first = recorder.fetch(_Request(service="api"), max_raw_bytes=RAW_CAP)
+    recorder.fetch(_Request(service="api"), max_raw_bytes=RAW_CAP)  # the same scope is kept once
     with pytest.raises(BackendError):
-        recorder.fetch(_Request(service="down"))
+        recorder.fetch(_Request(service="down"), max_raw_bytes=RAW_CAP)
     recording = Recording(tools=["query_logs"], responses=recorder.responses)
 
     assert [r.scope for r in recording.responses] == [
@@ -55,23 +56,32 @@ def test_replay_answers_recorded_requests_and_refuses_the_rest() -> None:
     ]
     text = recording.model_dump_json()
     assert TOKEN not in text and PASSWORD not in text
-    assert first == live.fetch(_Request(service="api"))  # the live caller got the live answer
+    assert first == live.fetch(
+        _Request(service="api"), max_raw_bytes=RAW_CAP
+    )  # the live caller got the live answer
 
     replay = ReplayBackend("query_logs", recording)
-    assert replay.fetch(_Request(service="api")) == recording.responses[0].raw
+    replayed = replay.fetch(_Request(service="api"), max_raw_bytes=RAW_CAP)
+    assert replayed.value() == recording.responses[0].raw
+    # The recorded raw is counted against the cap as the live fetch would have counted it.
+    with pytest.raises(RawTooLarge):
+        replay.fetch(_Request(service="api"), max_raw_bytes=replayed.size - 1)
+    assert replay.fetch(_Request(service="api"), max_raw_bytes=replayed.size) == replayed
     with pytest.raises(BackendError) as timeout:
-        replay.fetch(_Request(service="down"))
+        replay.fetch(_Request(service="down"), max_raw_bytes=RAW_CAP)
     assert timeout.value.error_code is ErrorCode.BACKEND_TIMEOUT
     # Not recorded (a different limit is a different request): a stable error, never a guess.
     with pytest.raises(BackendError) as missing:
-        replay.fetch(_Request(service="api", limit=6))
+        replay.fetch(_Request(service="api", limit=6), max_raw_bytes=RAW_CAP)
     assert (missing.value.error_code, missing.value.context["reason"]) == (
         ErrorCode.BACKEND_ERROR,
         "NOT_RECORDED",
     )
     # Another tool's recording never answers.
     with pytest.raises(BackendError):
-        ReplayBackend("search_knowledge", recording).fetch(_Request(service="api"))
+        ReplayBackend("search_knowledge", recording).fetch(
+            _Request(service="api"), max_raw_bytes=RAW_CAP
+        )
 
 
 def test_a_recording_round_trips_through_its_file(tmp_path: Path) -> None:

@@ -28,6 +28,7 @@ from harness.testing.tools import (
     FailingBackend,
     RecordingBackend,
     SlowBackend,
+    StreamingBackend,
     docs_raw,
 )
 from harness.tools import InlineToolExecutor, ToolRegistry, ToolSpec, default_specs
@@ -357,6 +358,57 @@ def test_raw_over_limit_is_error_never_truncated() -> None:
     assert_no_raw(result)
 
 
+def test_a_fetch_stopped_at_the_cap_ends_in_error_with_nothing_kept_or_booked() -> None:
+    backend = StreamingBackend(chunks=8, chunk_bytes=1000)
+    rig = make_rig(budgets=Budgets(max_raw_bytes_per_call=3500), backend=backend)
+    result = rig.call(call_id="c1")
+    assert (result.outcome, result.error_code) == ("ERROR", ErrorCode.RAW_TOO_LARGE)
+    assert backend.read_bytes == 4000  # the backend stopped in the chunk that passed the cap
+    record = rig.record("c1")
+    assert (record.invocation_status, record.evidence_status, record.error_code) == (
+        InvocationStatus.ERROR,
+        EvidenceStatus.ERROR,
+        ErrorCode.RAW_TOO_LARGE,
+    )
+    assert record.raw_response() is None and record.agent_result is None
+    assert rig.budget.ledger.bytes[BytesKind.RAW] == 0
+    [audit] = rig.boundary.audit_rows
+    assert (audit.outcome, audit.error_code, audit.raw_bytes) == (
+        "ERROR",
+        ErrorCode.RAW_TOO_LARGE,
+        None,
+    )
+    # The model sees the code and nothing else.
+    assert json.loads(result.model_content()) == {
+        "tool_call_id": "c1",
+        "error_code": "RAW_TOO_LARGE",
+    }
+    assert_no_raw(result)
+
+
+def test_the_backend_may_fill_what_the_call_may_still_book() -> None:
+    raw = docs_raw("a")
+    size = _raw_size(raw)
+    backend = RecordingBackend(raw=raw)
+    rig = make_rig(
+        budgets=Budgets(max_raw_bytes_per_call=10 * size, max_raw_bytes_per_run=2 * size + 7),
+        backend=backend,
+    )
+    assert [rig.call().outcome, rig.call().outcome] == ["OBSERVATION", "OBSERVATION"]
+    assert backend.caps == [2 * size + 7, size + 7]
+
+
+def test_a_fetch_stopped_by_what_the_run_has_left_is_bytes_budget_exhausted() -> None:
+    rig = make_rig(
+        budgets=Budgets(max_raw_bytes_per_call=10_000, max_raw_bytes_per_run=2_500),
+        backend=StreamingBackend(chunks=3, chunk_bytes=1000),
+    )
+    result = rig.call(call_id="c1")
+    assert (result.outcome, result.error_code) == ("ERROR", ErrorCode.BYTES_BUDGET_EXHAUSTED)
+    assert rig.record("c1").error_code is ErrorCode.BYTES_BUDGET_EXHAUSTED
+    assert rig.budget.ledger.bytes[BytesKind.RAW] == 0
+
+
 def test_raw_bytes_per_run_edge() -> None:
     raw = docs_raw("a")
     size = _raw_size(raw)
@@ -449,7 +501,7 @@ def test_backend_timeout_is_enforced_by_the_harness() -> None:
 
 def test_backend_defect_is_contained() -> None:
     class Boom:
-        def fetch(self, request: Any) -> Any:
+        def fetch(self, request: Any, *, max_raw_bytes: int) -> Any:
             raise ValueError(f"internal detail {MARKER}")
 
     rig = make_rig(backend=Boom())
@@ -557,8 +609,8 @@ def test_repeat_of_an_error_scope_is_allowed() -> None:
     rig = make_rig(backend=backend)
     calls = iter([FailingBackend().fetch, backend.fetch])
 
-    def flaky(request: Any) -> Any:
-        return next(calls)(request)
+    def flaky(request: Any, *, max_raw_bytes: int) -> Any:
+        return next(calls)(request, max_raw_bytes=max_raw_bytes)
 
     rig.backend.raw = docs_raw("a")
     rig.boundary.executor.backends["search_knowledge"] = type(

@@ -44,7 +44,7 @@ class GatedBackend:
     gate: threading.Semaphore = field(default_factory=lambda: threading.Semaphore(0))
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
-    def fetch(self, request: BaseModel) -> Any:
+    def fetch(self, request: BaseModel, *, max_raw_bytes: int) -> Any:
         with self._lock:
             self.started.append(getattr(request, "query", ""))
         self.gate.acquire(timeout=10)

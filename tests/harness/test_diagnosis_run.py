@@ -152,9 +152,9 @@ def test_tool_calls_never_retry() -> None:
     calls: list[Any] = []
 
     class Counting:
-        def fetch(self, request: Any) -> Any:
+        def fetch(self, request: Any, *, max_raw_bytes: int) -> Any:
             calls.append(request)
-            return backend.fetch(request)
+            return backend.fetch(request, max_raw_bytes=max_raw_bytes)
 
     _run, _ = run_with(
         model, backends={n: Counting() for n in ("query_logs", "query_mysql", "search_knowledge")}

@@ -34,6 +34,7 @@ from harness.settings import Settings
 from harness.sql.plan import MysqlQueryPlan, PlanColumn
 from harness.sql.policy import SqlPolicy
 from harness.sql.validator import SqlValidator
+from harness.testing.tools import RAW_CAP
 
 pytestmark = pytest.mark.mysql
 
@@ -134,8 +135,10 @@ def test_the_same_plan_gives_the_same_rows_on_mariadb_and_sqlite(
     plan = SqlValidator(SqlPolicy.model_validate_json(demo_policy_text())).validate(
         DEMO_DATASOURCE, CHANGE_IMPACT_SQL
     )
-    on_mariadb = executor.fetch(plan)
-    on_sqlite = ReadOnlySqlBackend({DEMO_DATASOURCE: sqlite_demo_engine()}).fetch(plan)
+    on_mariadb = executor.fetch(plan, max_raw_bytes=RAW_CAP)
+    on_sqlite = ReadOnlySqlBackend({DEMO_DATASOURCE: sqlite_demo_engine()}).fetch(
+        plan, max_raw_bytes=RAW_CAP
+    )
 
     assert on_mariadb == on_sqlite
     top = on_mariadb["rows"][0]
@@ -166,7 +169,7 @@ def test_percent_signs_reach_the_server_unchanged(
     hikari = _scalar(
         admin, "SELECT COUNT(*) FROM ops.config_changes WHERE INSTR(config_key, 'hikari') > 0"
     )
-    assert executor.fetch(_plan(sql))["rows"] == [[hikari, "100%"]]
+    assert executor.fetch(_plan(sql), max_raw_bytes=RAW_CAP)["rows"] == [[hikari, "100%"]]
 
 
 def test_values_come_back_json_safe_with_numbers_kept(
@@ -176,7 +179,8 @@ def test_values_come_back_json_safe_with_numbers_kept(
         _plan(
             "SELECT MAX(created_at) AS last_at, SUM(total_cents) AS sum_cents, "
             "AVG(total_cents) AS avg_cents, COUNT(*) AS n FROM shop.orders"
-        )
+        ),
+        max_raw_bytes=RAW_CAP,
     )
     with admin.connect() as conn:
         totals = [r[0] for r in conn.exec_driver_sql("SELECT total_cents FROM shop.orders")]
@@ -195,7 +199,7 @@ def test_sensitive_columns_are_masked_after_a_real_query(executor: ReadOnlySqlBa
         "SELECT id, token, scope FROM shop.api_tokens ORDER BY id LIMIT 2",
         {"id": False, "token": True, "scope": False},
     )
-    raw = executor.fetch(plan)
+    raw = executor.fetch(plan, max_raw_bytes=RAW_CAP)
     assert all(row[1].startswith("sk_live_") for row in raw["rows"])
     observation = MysqlProjector().project("call-1", plan, raw).observation
     assert [r.values["token"] for r in observation.rows] == ["***", "***"]
@@ -235,7 +239,7 @@ def test_writes_in_a_hand_built_plan_are_refused_by_the_database(
         caplog.at_level(logging.WARNING, logger="harness.adapters.readonly_sql"),
         pytest.raises(BackendError) as info,
     ):
-        executor.fetch(_plan(statement.format(id=order_id)))
+        executor.fetch(_plan(statement.format(id=order_id)), max_raw_bytes=RAW_CAP)
 
     assert info.value.error_code is ErrorCode.BACKEND_ERROR
     # The server refused the statement itself; a later rollback alone would not show this.
@@ -250,19 +254,21 @@ def test_writes_in_a_hand_built_plan_are_refused_by_the_database(
     )
     assert tables == 9
     # The pooled connection is still good for reads afterwards.
-    assert executor.fetch(_plan("SELECT COUNT(*) AS n FROM ops.services"))["rows"] == [[6]]
+    assert executor.fetch(_plan("SELECT COUNT(*) AS n FROM ops.services"), max_raw_bytes=RAW_CAP)[
+        "rows"
+    ] == [[6]]
 
 
 def test_statement_timeout_stops_a_sleep(executor: ReadOnlySqlBackend) -> None:
     started = time.monotonic()
     with pytest.raises(BackendError) as info:
-        executor.fetch(_plan("SELECT SLEEP(3) AS slept"))
+        executor.fetch(_plan("SELECT SLEEP(3) AS slept"), max_raw_bytes=RAW_CAP)
     elapsed_s = time.monotonic() - started
 
     assert info.value.error_code is ErrorCode.BACKEND_TIMEOUT
     assert info.value.retryable is True
     assert elapsed_s < 2.0
-    assert executor.fetch(_plan("SELECT 1 AS one"))["rows"] == [[1]]
+    assert executor.fetch(_plan("SELECT 1 AS one"), max_raw_bytes=RAW_CAP)["rows"] == [[1]]
 
 
 def test_statement_timeout_applies_to_a_recursive_cte(executor: ReadOnlySqlBackend) -> None:
@@ -273,7 +279,7 @@ def test_statement_timeout_applies_to_a_recursive_cte(executor: ReadOnlySqlBacke
         "SELECT COUNT(*) AS n FROM r AS a, r AS b, r AS c, r AS d"
     )
     with pytest.raises(BackendError) as info:
-        executor.fetch(slow)
+        executor.fetch(slow, max_raw_bytes=RAW_CAP)
     assert info.value.error_code is ErrorCode.BACKEND_TIMEOUT
 
 
@@ -313,11 +319,11 @@ def test_the_row_estimate_bound_is_enforced_at_its_edge_before_anything_runs(
     at_limit = _validated(_BOOM_SQL, max_explain_rows=estimate)
     assert at_limit.max_explain_rows == estimate
     with pytest.raises(BackendError) as ran:
-        executor.fetch(at_limit)
+        executor.fetch(at_limit, max_raw_bytes=RAW_CAP)
     assert ran.value.error_code is ErrorCode.BACKEND_ERROR  # it ran, and overflowed
 
     with pytest.raises(SqlRejected) as refused:
-        executor.fetch(_validated(_BOOM_SQL, max_explain_rows=estimate - 1))
+        executor.fetch(_validated(_BOOM_SQL, max_explain_rows=estimate - 1), max_raw_bytes=RAW_CAP)
     assert refused.value.error_code is ErrorCode.SQL_REJECTED
     assert refused.value.context == {
         "reason": "ROW_ESTIMATE_TOO_LARGE",
@@ -326,7 +332,9 @@ def test_the_row_estimate_bound_is_enforced_at_its_edge_before_anything_runs(
     }
     assert refused.value.retryable is False
     # The connection stays usable (the read-only transaction was rolled back).
-    assert executor.fetch(_plan("SELECT COUNT(*) AS n FROM ops.services"))["rows"] == [[6]]
+    assert executor.fetch(_plan("SELECT COUNT(*) AS n FROM ops.services"), max_raw_bytes=RAW_CAP)[
+        "rows"
+    ] == [[6]]
 
 
 def test_the_demo_policy_refuses_a_range_join_over_two_large_tables(
@@ -340,12 +348,12 @@ def test_the_demo_policy_refuses_a_range_join_over_two_large_tables(
     plan = _validated(sql)
     assert plan.max_explain_rows == 100_000 < _estimate(admin, plan.sql)
     with pytest.raises(SqlRejected) as refused:
-        executor.fetch(plan)
+        executor.fetch(plan, max_raw_bytes=RAW_CAP)
     assert refused.value.context["reason"] == "ROW_ESTIMATE_TOO_LARGE"
     # The analytical query of the incident stays well inside the demo bound.
     impact = _validated(CHANGE_IMPACT_SQL)
     assert _estimate(admin, impact.sql) <= impact.max_explain_rows
-    assert executor.fetch(impact)["row_count"] > 0
+    assert executor.fetch(impact, max_raw_bytes=RAW_CAP)["row_count"] > 0
 
 
 _NESTED_SQL = (
@@ -372,7 +380,7 @@ def test_nested_correlated_subqueries_are_estimated_as_nested_loops(
     assert plain <= 1_000_000 < rows["o"] * rows["i"] * rows["p"]
     assert explain_row_estimate(lines, plan.sql) == rows["o"] * (1 + rows["i"] * (1 + rows["p"]))
     with pytest.raises(SqlRejected) as refused:
-        executor.fetch(plan)
+        executor.fetch(plan, max_raw_bytes=RAW_CAP)
     assert refused.value.context["reason"] == "ROW_ESTIMATE_TOO_LARGE"
 
     # Sibling subqueries each run once per row of o: the same bound lets them through.
@@ -383,7 +391,7 @@ def test_nested_correlated_subqueries_are_estimated_as_nested_loops(
         max_explain_rows=1_000_000,
     )
     assert _estimate(admin, siblings.sql) <= 1_000_000
-    assert executor.fetch(siblings)["row_count"] > 0
+    assert executor.fetch(siblings, max_raw_bytes=RAW_CAP)["row_count"] > 0
 
 
 def test_through_the_boundary_an_estimate_refusal_is_an_error_after_begin(admin: sa.Engine) -> None:

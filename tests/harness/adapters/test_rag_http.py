@@ -2,18 +2,20 @@
 
 from __future__ import annotations
 
+import gzip
 import json
 import pickle
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import httpx
 import pytest
 
 from harness.adapters.rag_http import RAG_HTTP_FORMAT, HttpRagBackend
-from harness.errors import BackendError, ErrorCode
+from harness.errors import BackendError, ErrorCode, RawTooLarge
 from harness.invocation import EvidenceStatus
 from harness.observation import RelevanceLevel
 from harness.projectors.rag import RagProjector
+from harness.testing.tools import RAW_CAP
 from harness.tools.arguments import QueryMysqlRequest, SearchKnowledgeRequest
 from tests.paths import FIXTURES
 
@@ -44,7 +46,7 @@ def test_sends_the_documented_request_and_returns_the_body_verbatim(name: str) -
     backend, seen = backend_with(
         lambda _: httpx.Response(200, content=body), api_key="k-123", timeout_s=2.5
     )
-    raw = backend.fetch(REQUEST)
+    raw = backend.fetch(REQUEST, max_raw_bytes=RAW_CAP)
     assert raw == {"format": RAG_HTTP_FORMAT, "response": json.loads(body)}
     [sent] = seen
     assert (sent.method, str(sent.url)) == ("POST", "https://rag.example/api/v1/search")
@@ -56,7 +58,7 @@ def test_sends_the_documented_request_and_returns_the_body_verbatim(name: str) -
 
 def test_no_authorization_header_without_a_key() -> None:
     backend, seen = backend_with(lambda _: httpx.Response(200, json={"results": []}))
-    backend.fetch(REQUEST)
+    backend.fetch(REQUEST, max_raw_bytes=RAW_CAP)
     assert "authorization" not in seen[0].headers
 
 
@@ -64,7 +66,11 @@ def test_snake_case_fixture_projects_with_normalised_levels() -> None:
     backend, _ = backend_with(
         lambda _: httpx.Response(200, content=fixture("search_snake_case.json"))
     )
-    observation = RagProjector().project("call_9", REQUEST, backend.fetch(REQUEST)).observation
+    observation = (
+        RagProjector()
+        .project("call_9", REQUEST, backend.fetch(REQUEST, max_raw_bytes=RAW_CAP))
+        .observation
+    )
     assert [(b.ref, b.relevance_level) for b in observation.evidence] == [
         ("doc:kb-7731#0", RelevanceLevel.HIGH),
         ("doc:kb-1180#0", RelevanceLevel.MEDIUM),
@@ -77,7 +83,9 @@ def test_camel_case_fixture_projects_with_chunk_numbers() -> None:
     backend, _ = backend_with(
         lambda _: httpx.Response(200, content=fixture("search_camel_case.json"))
     )
-    projection = RagProjector().project("call_9", REQUEST, backend.fetch(REQUEST))
+    projection = RagProjector().project(
+        "call_9", REQUEST, backend.fetch(REQUEST, max_raw_bytes=RAW_CAP)
+    )
     assert [(b.ref, b.relevance_level) for b in projection.observation.evidence] == [
         ("doc:confluence-88213#3", RelevanceLevel.HIGH),
         ("doc:confluence-88213#7", RelevanceLevel.HIGH),
@@ -90,7 +98,7 @@ def test_camel_case_fixture_projects_with_chunk_numbers() -> None:
 def test_non_2xx_is_backend_error(status: int) -> None:
     backend, _ = backend_with(lambda _: httpx.Response(status, json={"error": "secret detail"}))
     with pytest.raises(BackendError) as caught:
-        backend.fetch(REQUEST)
+        backend.fetch(REQUEST, max_raw_bytes=RAW_CAP)
     assert (caught.value.error_code, caught.value.context) == (
         ErrorCode.BACKEND_ERROR,
         {"status_code": status},
@@ -101,7 +109,7 @@ def test_non_2xx_is_backend_error(status: int) -> None:
 def test_invalid_or_non_object_json_is_backend_error(content: bytes) -> None:
     backend, _ = backend_with(lambda _: httpx.Response(200, content=content))
     with pytest.raises(BackendError) as caught:
-        backend.fetch(REQUEST)
+        backend.fetch(REQUEST, max_raw_bytes=RAW_CAP)
     assert caught.value.error_code is ErrorCode.BACKEND_ERROR
 
 
@@ -111,7 +119,7 @@ def test_timeout_is_backend_timeout() -> None:
 
     backend, _ = backend_with(slow)
     with pytest.raises(BackendError) as caught:
-        backend.fetch(REQUEST)
+        backend.fetch(REQUEST, max_raw_bytes=RAW_CAP)
     assert (caught.value.error_code, caught.value.retryable) == (ErrorCode.BACKEND_TIMEOUT, True)
 
 
@@ -121,22 +129,81 @@ def test_connection_failure_is_backend_error() -> None:
 
     backend, _ = backend_with(down)
     with pytest.raises(BackendError) as caught:
-        backend.fetch(REQUEST)
+        backend.fetch(REQUEST, max_raw_bytes=RAW_CAP)
     assert caught.value.error_code is ErrorCode.BACKEND_ERROR
 
 
-def test_oversized_body_is_refused() -> None:
-    body = json.dumps({"results": [{"id": "x", "content": "y" * 5000}]}).encode()
-    backend, _ = backend_with(lambda _: httpx.Response(200, content=body), max_response_bytes=4096)
+class _Chunks(httpx.SyncByteStream):
+    """A body that arrives in chunks, as a network transport streams it; counts the chunks
+    handed over."""
+
+    def __init__(self, *chunks: bytes) -> None:
+        self.chunks = chunks
+        self.read = 0
+
+    def __iter__(self) -> Iterator[bytes]:
+        for chunk in self.chunks:
+            self.read += 1
+            yield chunk
+
+
+def _streamed(body: bytes, *, pieces: int = 4, **headers: str) -> tuple[_Chunks, httpx.Response]:
+    size = -(-len(body) // pieces)
+    stream = _Chunks(*(body[i : i + size] for i in range(0, len(body), size)))
+    return stream, httpx.Response(200, stream=stream, headers=headers)
+
+
+BODY = json.dumps({"results": [{"id": "x", "content": "y" * 5000}]}).encode()
+
+
+def test_a_streamed_body_of_exactly_the_cap_passes_and_one_byte_more_is_raw_too_large() -> None:
+    _, exact = _streamed(BODY)
+    backend, _ = backend_with(lambda _: exact)
+    raw = backend.fetch(REQUEST, max_raw_bytes=len(BODY))
+    assert raw["response"] == json.loads(BODY)
+    stream, over = _streamed(BODY)
+    backend, _ = backend_with(lambda _: over)
+    with pytest.raises(RawTooLarge) as caught:
+        backend.fetch(REQUEST, max_raw_bytes=len(BODY) - 1)
+    assert caught.value.error_code is ErrorCode.RAW_TOO_LARGE
+    assert stream.read == 4  # the count passed the cap in the last chunk
+
+
+def test_a_declared_length_past_the_cap_is_refused_before_the_body_is_read() -> None:
+    stream, response = _streamed(BODY, **{"content-length": str(len(BODY))})
+    backend, seen = backend_with(lambda _: response)
+    with pytest.raises(RawTooLarge):
+        backend.fetch(REQUEST, max_raw_bytes=len(BODY) - 1)
+    assert (stream.read, seen[0].headers["accept-encoding"]) == (0, "identity")
+
+
+def test_a_compressed_body_is_counted_as_it_inflates() -> None:
+    bomb = gzip.compress(b'{"results": [], "pad": "' + b" " * 4_000_000 + b'"}')
+    stream, response = _streamed(bomb, pieces=8, **{"content-encoding": "gzip"})
+    backend, _ = backend_with(lambda _: response)
+    with pytest.raises(RawTooLarge) as caught:
+        backend.fetch(REQUEST, max_raw_bytes=100_000)
+    # Stopped within one inflate step of the cap, in the first chunk of the body.
+    assert caught.value.context["read_bytes"] <= 100_000 + 64 * 1024
+    assert stream.read == 1
+    small = gzip.compress(BODY)
+    _, response = _streamed(small, **{"content-encoding": "gzip"})
+    backend, _ = backend_with(lambda _: response)
+    assert backend.fetch(REQUEST, max_raw_bytes=len(BODY))["response"] == json.loads(BODY)
+
+
+def test_an_encoding_that_cannot_be_read_within_the_cap_is_backend_error() -> None:
+    _, response = _streamed(BODY, **{"content-encoding": "br"})
+    backend, _ = backend_with(lambda _: response)
     with pytest.raises(BackendError) as caught:
-        backend.fetch(REQUEST)
-    assert caught.value.context == {"max_response_bytes": 4096}
+        backend.fetch(REQUEST, max_raw_bytes=RAW_CAP)
+    assert caught.value.context == {"encoding": "br"}
 
 
 def test_other_requests_are_refused_without_a_call() -> None:
     backend, seen = backend_with(lambda _: httpx.Response(200, json={"results": []}))
     with pytest.raises(BackendError):
-        backend.fetch(QueryMysqlRequest(datasource="shop", sql="SELECT 1"))
+        backend.fetch(QueryMysqlRequest(datasource="shop", sql="SELECT 1"), max_raw_bytes=RAW_CAP)
     assert seen == []
 
 

@@ -32,6 +32,7 @@ from harness.projectors.mysql import MysqlProjector
 from harness.sql.plan import MysqlQueryPlan, PlanColumn
 from harness.sql.policy import SqlPolicy
 from harness.sql.validator import SqlValidator
+from harness.testing.tools import RAW_CAP
 from harness.tools.arguments import QueryMysqlRequest
 
 DEMO_TABLES = {
@@ -180,7 +181,9 @@ def test_in_memory_demo_serves_concurrent_plans() -> None:
     executor = ReadOnlySqlBackend({DEMO_DATASOURCE: sqlite_demo_engine()})
     count = plan("SELECT COUNT(*) AS n FROM shop.orders", {"n": ["shop.orders.id"]})
     with ThreadPoolExecutor(max_workers=8) as pool:
-        results = list(pool.map(lambda _: executor.fetch(count)["rows"], range(32)))
+        results = list(
+            pool.map(lambda _: executor.fetch(count, max_raw_bytes=RAW_CAP)["rows"], range(32))
+        )
     assert len({json.dumps(r) for r in results}) == 1 and results[0][0][0] > 1000
 
 
@@ -224,7 +227,7 @@ def test_join_group_by_window_finds_chg_4821(
 ) -> None:
     the_plan = validated(CHANGE_IMPACT_SQL)
     assert [c.name for c in the_plan.columns] == list(CHANGE_IMPACT_COLUMNS)
-    raw = executor.fetch(the_plan)
+    raw = executor.fetch(the_plan, max_raw_bytes=RAW_CAP)
 
     teams = {r["name"]: r["team"] for r in _rows(oracle, "ops.services")}
     failures = [
@@ -287,7 +290,7 @@ def test_failed_order_counts_by_status_with_window_share(
     }
     the_plan = validated(sql)
     assert [c.name for c in the_plan.columns] == list(columns)
-    raw = executor.fetch(the_plan)
+    raw = executor.fetch(the_plan, max_raw_bytes=RAW_CAP)
 
     after = [o for o in _rows(oracle, "shop.orders") if o["created_at"] >= "2026-11-02 14:05:00"]
     paid_orders = Counter(p["order_id"] for p in _rows(oracle, "shop.payments"))
@@ -309,7 +312,7 @@ def test_a_validated_plan_runs_and_its_sensitive_columns_are_masked(
         "SELECT c.id, c.email, c.email AS again, c.password_hash, c.region "
         "FROM shop.customers AS c ORDER BY c.id LIMIT 3",
     )
-    raw = executor.fetch(the_plan)
+    raw = executor.fetch(the_plan, max_raw_bytes=RAW_CAP)
     assert raw["row_count"] == 3
     assert raw["rows"][0][3].startswith("$2b$12$")  # the raw holds the real value
 
@@ -336,7 +339,7 @@ PERCENT_SQL = (
 def test_percent_signs_reach_the_database_unchanged(
     executor: ReadOnlySqlBackend, oracle: sqlite3.Connection
 ) -> None:
-    raw = executor.fetch(plan(PERCENT_SQL, {"n": [], "pct": []}))
+    raw = executor.fetch(plan(PERCENT_SQL, {"n": [], "pct": []}), max_raw_bytes=RAW_CAP)
     hikari = sum("hikari" in c["config_key"] for c in _rows(oracle, "ops.config_changes"))
     assert raw["rows"] == [[hikari, "100%"]]
 
@@ -355,7 +358,7 @@ def test_percent_signs_reach_the_database_unchanged(
 )
 def test_anything_but_a_plan_is_refused(executor: ReadOnlySqlBackend, request_: Any) -> None:
     with pytest.raises(BackendError) as info:
-        executor.fetch(request_)
+        executor.fetch(request_, max_raw_bytes=RAW_CAP)
     assert info.value.error_code is ErrorCode.BACKEND_ERROR
     assert info.value.context["reason"] == "not_a_plan"
 
@@ -363,7 +366,7 @@ def test_anything_but_a_plan_is_refused(executor: ReadOnlySqlBackend, request_: 
 def test_unknown_datasource_is_a_backend_error(executor: ReadOnlySqlBackend) -> None:
     other = plan("SELECT 1 AS one", {"one": []}).model_copy(update={"datasource": "nope"})
     with pytest.raises(BackendError) as info:
-        executor.fetch(other)
+        executor.fetch(other, max_raw_bytes=RAW_CAP)
     assert info.value.error_code is ErrorCode.BACKEND_ERROR
 
 
@@ -377,11 +380,13 @@ def test_slow_recursive_cte_times_out(demo_dir: Path) -> None:
         {"n": []},
     )
     with pytest.raises(BackendError) as info:
-        fast.fetch(slow)
+        fast.fetch(slow, max_raw_bytes=RAW_CAP)
     assert info.value.error_code is ErrorCode.BACKEND_TIMEOUT
     assert info.value.context["elapsed_ms"] < 5_000
     # The connection is usable afterwards: the handler was cleared.
-    assert fast.fetch(plan("SELECT COUNT(*) AS n FROM ops.services", {"n": []}))["rows"] == [[6]]
+    assert fast.fetch(
+        plan("SELECT COUNT(*) AS n FROM ops.services", {"n": []}), max_raw_bytes=RAW_CAP
+    )["rows"] == [[6]]
 
 
 def test_a_write_smuggled_into_a_plan_is_refused_by_query_only(
@@ -393,7 +398,7 @@ def test_a_write_smuggled_into_a_plan_is_refused_by_query_only(
         caplog.at_level(logging.WARNING, logger="harness.adapters.readonly_sql"),
         pytest.raises(BackendError) as info,
     ):
-        executor.fetch(update)
+        executor.fetch(update, max_raw_bytes=RAW_CAP)
     assert info.value.error_code is ErrorCode.BACKEND_ERROR
     # The database itself refused the write, not merely the later rollback.
     assert "readonly database" in caplog.text
@@ -409,7 +414,7 @@ def test_database_error_text_stays_in_the_local_log(
         caplog.at_level(logging.WARNING, logger="harness.adapters.readonly_sql"),
         pytest.raises(BackendError) as info,
     ):
-        executor.fetch(broken)
+        executor.fetch(broken, max_raw_bytes=RAW_CAP)
     err = info.value
     assert err.error_code is ErrorCode.BACKEND_ERROR
     outward = f"{err} {err.message} {err.context}"
@@ -421,7 +426,9 @@ def test_engines_may_be_given_as_urls(demo_dir: Path) -> None:
     # A bare SQLite URL has no attached schemas; the executor still runs plans on it.
     executor = ReadOnlySqlBackend({"scratch": "sqlite://"})
     scratch = plan("SELECT 1 AS one, 'x' AS two", {"one": [], "two": []})
-    raw = executor.fetch(scratch.model_copy(update={"datasource": "scratch"}))
+    raw = executor.fetch(
+        scratch.model_copy(update={"datasource": "scratch"}), max_raw_bytes=RAW_CAP
+    )
     assert raw == {
         "format": "sql/v1",
         "datasource": "scratch",
@@ -590,4 +597,4 @@ def test_the_row_estimate_bound_does_not_apply_on_sqlite(executor: ReadOnlySqlBa
     bounded = validated("SELECT id, status FROM shop.orders LIMIT 500").model_copy(
         update={"max_explain_rows": 1}
     )
-    assert executor.fetch(bounded)["row_count"] == 500
+    assert executor.fetch(bounded, max_raw_bytes=RAW_CAP)["row_count"] == 500

@@ -20,6 +20,7 @@ from harness.backends.knowledge_embedded import (
 )
 from harness.errors import BackendError, ErrorCode
 from harness.observation import RelevanceLevel
+from harness.testing.tools import RAW_CAP
 from harness.tools.arguments import SearchKnowledgeRequest
 from tests.paths import FIXTURES, REPO
 
@@ -35,7 +36,7 @@ def backend() -> EmbeddedKnowledgeBackend:
 
 
 def search(backend: EmbeddedKnowledgeBackend, query: str, top_k: int = 5) -> dict:
-    return backend.fetch(SearchKnowledgeRequest(query=query, top_k=top_k))
+    return backend.fetch(SearchKnowledgeRequest(query=query, top_k=top_k), max_raw_bytes=RAW_CAP)
 
 
 def test_tokenizer_keeps_compounds_and_indexes_their_parts() -> None:
@@ -210,12 +211,12 @@ def test_relevance_rule(
     assert RelevanceRule().level(score=score, best_score=best, coverage=coverage) is expected
 
 
-def test_unreadable_index_is_a_backend_error(tmp_path: Path) -> None:
+def test_unreadable_index_is_a_backend_error_of_the_first_query(tmp_path: Path) -> None:
     with pytest.raises(BackendError) as missing:
-        EmbeddedKnowledgeBackend(tmp_path)
+        search(EmbeddedKnowledgeBackend(tmp_path), "anything")
     (tmp_path / "index.json").write_text('[{"doc_id": "x", "title": "X", "path": "nope.md"}]')
     with pytest.raises(BackendError) as absent_file:
-        EmbeddedKnowledgeBackend(tmp_path)
+        search(EmbeddedKnowledgeBackend(tmp_path), "anything")
     assert (missing.value.error_code, absent_file.value.error_code) == (
         ErrorCode.BACKEND_ERROR,
         ErrorCode.BACKEND_ERROR,
@@ -232,7 +233,7 @@ def test_bundled_runbooks_rank_the_pool_runbook_first() -> None:
     ]
     assert len(pool_docs) == 1, "exactly one bundled runbook should cover pool exhaustion"
     backend = EmbeddedKnowledgeBackend(BUNDLED_INDEX.parent)
-    assert backend.document_count == len(index) >= 20
+    assert backend.document_count(max_raw_bytes=RAW_CAP) == len(index) >= 20
     results = search(backend, POOL_QUERY)["results"]
     assert results[0]["doc_id"] == pool_docs[0]
     assert results[0]["relevanceLevel"] == "HIGH"
@@ -241,7 +242,7 @@ def test_bundled_runbooks_rank_the_pool_runbook_first() -> None:
 def test_default_directory_is_the_bundled_runbooks() -> None:
     assert BUNDLED_INDEX.exists(), f"bundled runbook index missing: {BUNDLED_INDEX}"
     index = json.loads(BUNDLED_INDEX.read_text())
-    assert EmbeddedKnowledgeBackend().document_count == len(index)
+    assert EmbeddedKnowledgeBackend().document_count(max_raw_bytes=RAW_CAP) == len(index)
 
 
 def test_a_plain_folder_of_markdown_needs_no_index(tmp_path: Path) -> None:

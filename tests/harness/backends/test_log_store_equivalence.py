@@ -36,10 +36,15 @@ from harness.backends.logs_embedded import EMBEDDED_LOGS_FORMAT, EmbeddedLogBack
 from harness.backends.logs_files import FileLogBackend, discover_log_files
 from harness.errors import ProjectionError
 from harness.projectors._logs_raw import _embedded_columns, parse_raw
+from harness.rawcap import RawCap
 from harness.redaction import Redactor, redact
+from harness.testing.tools import RAW_CAP
 from harness.tools.arguments import LOG_LEVELS, MAX_LOG_RANGE, QueryLogsRequest
 
 # ----------------------------------------------------------------------------- the reference
+
+# The whole demo store (28 MB of events) is more than a default call may fill.
+WHOLE_STORE = 1 << 30
 
 
 def _ms(value: datetime) -> int:
@@ -211,7 +216,7 @@ class World:
     ) -> dict[str, Any]:
         """The backend's raw response, checked against the reference's (``found``: its events)."""
         self.backend.max_events = max_events
-        got = self.backend.fetch(request).value()
+        got = self.backend.fetch(request, max_raw_bytes=WHOLE_STORE).value()
         expected = _raw(self.reference.found(request) if found is None else found, max_events)
         assert _bytes(got) == _bytes(expected)
         assert _columns(got) == _columns(json.loads(_bytes(got)))
@@ -265,7 +270,11 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> World:
     (folder / "invoice-consumer.log").write_text(text)
     backend = FileLogBackend([folder])
     # The reference reads the files as the backend parses them, in discovery order, unsorted.
-    parsed = [e for item in discover_log_files([folder]) for e in backend._read_file(item)]
+    parsed: list[dict[str, Any]] = []
+    for item in discover_log_files([folder]):
+        fmt = backend._format(item)
+        assert fmt is not None
+        parsed += backend._read_file(item, fmt, RawCap(RAW_CAP))
     return _world(parsed, backend, HOSTILE_WORDS)
 
 

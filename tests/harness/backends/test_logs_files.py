@@ -12,9 +12,10 @@ import pytest
 from harness.backends.log_formats import LogFormat
 from harness.backends.logs_embedded import EMBEDDED_LOGS_FORMAT
 from harness.backends.logs_files import FileLogBackend, discover_log_files, service_of_file
-from harness.errors import BackendError, ErrorCode
+from harness.errors import BackendError, ErrorCode, RawTooLarge
 from harness.invocation import EvidenceStatus
 from harness.projectors.logs import LogsProjector
+from harness.testing.tools import RAW_CAP
 from harness.tools.arguments import QueryLogsRequest
 
 TEXT = """\
@@ -50,7 +51,7 @@ def query(**kwargs: object) -> QueryLogsRequest:
 
 
 def test_a_folder_yields_one_time_ordered_store_in_the_embedded_raw_format(world: Path) -> None:
-    raw = FileLogBackend([world]).fetch(query()).value()
+    raw = FileLogBackend([world]).fetch(query(), max_raw_bytes=RAW_CAP).value()
     assert raw == {
         "format": EMBEDDED_LOGS_FORMAT,
         "events": [
@@ -69,13 +70,15 @@ def test_a_folder_yields_one_time_ordered_store_in_the_embedded_raw_format(world
 
 def test_filters_are_the_embedded_backends(world: Path) -> None:
     backend = FileLogBackend([world])
-    errors = backend.fetch(query(services=["invoice-consumer"], level="WARN")).value()
+    errors = backend.fetch(
+        query(services=["invoice-consumer"], level="WARN"), max_raw_bytes=RAW_CAP
+    ).value()
     assert [e["message"][:14] for e in errors["events"]] == ["persist failed", "lag 120 messag"]
-    assert backend.fetch(query(query="TAX_REGION")).value()["matched"] == 1
+    assert backend.fetch(query(query="TAX_REGION"), max_raw_bytes=RAW_CAP).value()["matched"] == 1
 
 
 def test_a_given_service_names_lines_that_name_none(world: Path) -> None:
-    raw = FileLogBackend([world], service="billing").fetch(query()).value()
+    raw = FileLogBackend([world], service="billing").fetch(query(), max_raw_bytes=RAW_CAP).value()
     services = {e["service"] for e in raw["events"]}
     # The JSON line that names its service keeps it; every other line takes the flag's.
     assert services == {"billing", "billing-api"}
@@ -83,7 +86,7 @@ def test_a_given_service_names_lines_that_name_none(world: Path) -> None:
 
 def test_the_projector_reads_it_like_the_bundled_logs(world: Path) -> None:
     request = query(level="ERROR")
-    raw = FileLogBackend([world]).fetch(request).value()
+    raw = FileLogBackend([world]).fetch(request, max_raw_bytes=RAW_CAP).value()
     projection = LogsProjector().project("call_1", request, raw)
     observation = projection.observation
     assert observation.evidence_status is EvidenceStatus.EVIDENCE_FOUND
@@ -122,17 +125,46 @@ def test_service_of_a_file_name(name: str, service: str) -> None:
 
 def test_an_explicit_file_must_be_a_log(world: Path) -> None:
     with pytest.raises(BackendError) as refused:
-        FileLogBackend([world / "README.txt"]).fetch(query()).value()
+        FileLogBackend([world / "README.txt"]).fetch(query(), max_raw_bytes=RAW_CAP).value()
     assert refused.value.error_code is ErrorCode.BACKEND_ERROR
     assert refused.value.context == {"file": "README.txt"}
     # Forcing the format is the user's way out; text without headers still holds no event.
     with pytest.raises(BackendError):
-        FileLogBackend([world / "README.txt"], log_format=LogFormat.TEXT).fetch(query()).value()
+        FileLogBackend([world / "README.txt"], log_format=LogFormat.TEXT).fetch(
+            query(), max_raw_bytes=RAW_CAP
+        ).value()
 
 
 def test_it_pickles_without_its_loaded_store(world: Path) -> None:
     backend = FileLogBackend([world], service="x", year=2026)
-    backend.fetch(query()).value()
+    backend.fetch(query(), max_raw_bytes=RAW_CAP).value()
     clone = pickle.loads(pickle.dumps(backend))
     assert clone._store is None
-    assert clone.fetch(query()).value() == backend.fetch(query()).value()
+    assert (
+        clone.fetch(query(), max_raw_bytes=RAW_CAP).value()
+        == backend.fetch(query(), max_raw_bytes=RAW_CAP).value()
+    )
+
+
+def test_the_store_reads_sources_larger_than_one_calls_cap_up_to_its_own(tmp_path: Path) -> None:
+    # A user's logs are often larger than what one call may return: the store reads them
+    # (within its own cap) and each query returns what it matched, within the call's cap.
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    noise = "".join(
+        f"2026-03-10T09:{m:02d}:{s:02d}.000Z INFO heartbeat {'x' * 200}\n"
+        for m in range(40)
+        for s in range(60)
+    )
+    (logs / "api.log").write_text(noise + "2026-03-10T09:41:07.000Z ERROR disk full\n")
+    size = (logs / "api.log").stat().st_size
+    call_cap = size // 4
+    backend = FileLogBackend([logs], max_store_bytes=2 * size)
+    raw = backend.fetch(query(level="ERROR"), max_raw_bytes=call_cap).value()
+    assert [e["message"] for e in raw["events"]] == ["disk full"]
+    # What one call returns is still bounded by its own cap.
+    with pytest.raises(RawTooLarge):
+        backend.fetch(query(), max_raw_bytes=call_cap)
+    # A source past the store's cap is refused, whatever the call may return.
+    with pytest.raises(RawTooLarge):
+        FileLogBackend([logs], max_store_bytes=size - 1).fetch(query(), max_raw_bytes=call_cap)

@@ -22,6 +22,7 @@ from harness.observation import Projection
 from harness.projectors._logs_cache import MinedBatchCache, batch_digest, shared_cache
 from harness.projectors.logs import LogsProjector, LogsProjectorLimits
 from harness.redaction import Redactor
+from harness.testing.tools import RAW_CAP
 from harness.tools.arguments import QueryLogsRequest
 from tests.harness.projectors.logs_reference import reference_project
 
@@ -44,7 +45,7 @@ REQUESTS = [
 
 @cache
 def _raw(index: int) -> dict[str, Any]:
-    raw = EmbeddedLogBackend(max_events=5000).fetch(REQUESTS[index]).value()
+    raw = EmbeddedLogBackend(max_events=5000).fetch(REQUESTS[index], max_raw_bytes=RAW_CAP).value()
     assert not raw["limit_hit"]  # each request its own events, none cut to the same first ones
     return raw
 

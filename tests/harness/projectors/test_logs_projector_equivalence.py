@@ -27,6 +27,7 @@ from harness.errors import ProjectionError
 from harness.projectors._log_lines import canonical_line, canonical_lines
 from harness.projectors._logs_cache import MinedBatchCache
 from harness.projectors.logs import LogsProjector, LogsProjectorLimits
+from harness.testing.tools import RAW_CAP
 from harness.tools.arguments import QueryLogsRequest
 from tests.harness.projectors.logs_reference import reference_canonical_line, reference_project
 
@@ -40,6 +41,9 @@ LIMITS = [
     LogsProjectorLimits(max_events=0),
     LogsProjectorLimits(max_events=1),
 ]
+
+# The whole demo store (28 MB of events) is more than a default call may fill.
+WHOLE_STORE = 1 << 30
 
 
 @cache
@@ -88,7 +92,7 @@ def test_demo_store_queries_project_as_the_reference(
         level=level,  # type: ignore[arg-type]
         query=query,
     )
-    assert_same(_demo_backend().fetch(request).value(), request, limits)
+    assert_same(_demo_backend().fetch(request, max_raw_bytes=RAW_CAP).value(), request, limits)
 
 
 # ----------------------------------------------------------------------------- hostile results
@@ -186,7 +190,7 @@ def test_hostile_results_project_as_the_reference(
 
 
 def test_the_whole_demo_day_projects_as_the_reference() -> None:
-    raw = EmbeddedLogBackend(max_events=1_000_000).fetch(ALL).value()
+    raw = EmbeddedLogBackend(max_events=1_000_000).fetch(ALL, max_raw_bytes=WHOLE_STORE).value()
     assert_same(raw, ALL, LogsProjectorLimits())
 
 
@@ -246,7 +250,7 @@ def test_canonical_columns_are_the_reference_line_by_line(lines: list[str]) -> N
 
 
 def test_canonical_lines_of_the_demo_day_are_those_of_the_reference() -> None:
-    raw = EmbeddedLogBackend(max_events=1_000_000).fetch(ALL).value()
+    raw = EmbeddedLogBackend(max_events=1_000_000).fetch(ALL, max_raw_bytes=WHOLE_STORE).value()
     lines = list(dict.fromkeys(e["message"].partition("\n")[0] for e in raw["events"]))
     assert list(zip(*canonical_lines(lines), strict=True)) == [
         reference_canonical_line(line) for line in lines

@@ -20,6 +20,7 @@ from harness.observation import (
     RelevanceLevel,
 )
 from harness.projectors.rag import RagProjector, RagProjectorLimits, normalize_relevance
+from harness.testing.tools import RAW_CAP
 from harness.tools.arguments import SearchKnowledgeRequest
 from tests.paths import FIXTURES
 
@@ -185,7 +186,11 @@ def test_embedded_identities_are_stable_across_calls_and_backends() -> None:
         [
             b.ref
             for b in RagProjector()
-            .project(f"c{i}", request, EmbeddedKnowledgeBackend(FIXTURE_RUNBOOKS).fetch(request))
+            .project(
+                f"c{i}",
+                request,
+                EmbeddedKnowledgeBackend(FIXTURE_RUNBOOKS).fetch(request, max_raw_bytes=RAW_CAP),
+            )
             .observation.evidence
         ]
         for i in range(2)

@@ -39,6 +39,7 @@ from harness.demo.database import DEMO_DATASOURCE
 from harness.envelope import ToolCallEnvelope
 from harness.errors import BackendError
 from harness.sql.plan import MysqlQueryPlan
+from harness.testing.tools import RAW_CAP
 
 __all__ = [
     "ALPHABET",
@@ -235,7 +236,7 @@ def unguarded_probe(backend: ReadOnlySqlBackend) -> Callable[[str], str]:
             limit=100,
         )
         try:
-            raw = backend.fetch(plan)
+            raw = backend.fetch(plan, max_raw_bytes=RAW_CAP)
         except BackendError as error:
             return json.dumps({"error_code": error.error_code.value})
         rows = [{"values": dict(zip(raw["columns"], row, strict=True))} for row in raw["rows"]]

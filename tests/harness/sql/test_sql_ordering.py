@@ -16,6 +16,7 @@ from harness.adapters.readonly_sql import ReadOnlySqlBackend
 from harness.errors import BackendError, SqlRejected
 from harness.sql.policy import SqlPolicy, TablePolicy
 from harness.sql.validator import SqlValidator
+from harness.testing.tools import RAW_CAP
 from tests.paths import FIXTURES
 
 DS = "shop-primary"
@@ -274,12 +275,14 @@ def test_rewritten_plans_run_on_sqlite(tmp_path_factory: pytest.TempPathFactory)
     for case, (sql, _) in REWRITES.items():
         plan = validator.validate(DS, sql)
         try:
-            raw = backend.fetch(plan)
+            raw = backend.fetch(plan, max_raw_bytes=RAW_CAP)
         except BackendError:
             # SQLite before 3.44 has no ORDER BY inside GROUP_CONCAT: a refusal for every
             # hidden order alike, never a wrong order.
             assert "GROUP_CONCAT" in plan.sql, case
             continue
         assert raw["row_count"] >= 0, case
-    ordered = backend.fetch(validator.validate(DS, "SELECT id FROM shop.customers LIMIT 3"))
+    ordered = backend.fetch(
+        validator.validate(DS, "SELECT id FROM shop.customers LIMIT 3"), max_raw_bytes=RAW_CAP
+    )
     assert ordered["rows"] == [[1], [2], [3]]

@@ -94,7 +94,7 @@ class _Gate:
         self.events = {n: threading.Event() for n in names}
         self.started: list[str] = []
 
-    def fetch(self, request: Any) -> Any:
+    def fetch(self, request: Any, *, max_raw_bytes: int) -> Any:
         name = request.query
         self.started.append(name)
         self.events[name].wait(10)
