@@ -102,14 +102,15 @@ def test_a_log_source_of_exactly_the_cap_is_read_and_one_byte_more_is_raw_too_la
     tmp_path: Path,
 ) -> None:
     size = _log(tmp_path, 50)
-    # A query that selects nothing: what is counted is the files read.
+    # A query that selects nothing: what is counted is the files read, against the store's cap.
     nothing = QUERY.model_copy(update={"level": "FATAL"})
-    backend = FileLogBackend([tmp_path])
+    backend = FileLogBackend([tmp_path], max_store_bytes=size - 1)
     with pytest.raises(RawTooLarge) as caught:
-        backend.fetch(nothing, max_raw_bytes=size - 1)
+        backend.fetch(nothing, max_raw_bytes=RAW_CAP)
     assert caught.value.error_code is ErrorCode.RAW_TOO_LARGE
     assert backend._store is None  # nothing kept from a read that stopped
-    assert backend.fetch(nothing, max_raw_bytes=size).value()["matched"] == 0
+    backend = FileLogBackend([tmp_path], max_store_bytes=size)
+    assert backend.fetch(nothing, max_raw_bytes=RAW_CAP).value()["matched"] == 0
     assert backend.fetch(QUERY, max_raw_bytes=RAW_CAP).value()["matched"] == 100  # kept
 
 
@@ -118,7 +119,9 @@ def test_plain_files_are_refused_by_their_declared_size_before_a_byte_is_read(
 ) -> None:
     (tmp_path / "big.log").write_bytes(b"2026-03-10T09:00:00Z INFO " + b"z" * 2_000_000 + b"\n")
     with pytest.raises(RawTooLarge) as caught:
-        FileLogBackend([tmp_path / "big.log"]).fetch(QUERY, max_raw_bytes=1_000_000)
+        FileLogBackend([tmp_path / "big.log"], max_store_bytes=1_000_000).fetch(
+            QUERY, max_raw_bytes=RAW_CAP
+        )
     assert caught.value.context == {"max_raw_bytes": 1_000_000, "read_bytes": 2_000_027}
 
 
