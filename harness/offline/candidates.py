@@ -358,14 +358,14 @@ def describe(candidate: Candidate) -> str:
     names = [f"{c} {candidate.value(c)}" for c in table.entity_columns if candidate.value(c)]
     head = f"{table.singular_label.capitalize()} {', '.join(names) or candidate.ref}"
     if candidate.kind is CauseKind.EXPIRY:
-        return f"{head}: {table.expiry_column} {time_text(candidate.at)}"
+        return f"{head}: {table.expiry_column} {time_text(candidate.at)} (expired)"
     if candidate.kind is CauseKind.CAPACITY:
         assert table.usage_pair is not None
         usage, limit = table.usage_pair
         figures = f"{usage} {candidate.value(usage)}"
         if limit:
             figures += f" of {limit} {candidate.value(limit)}"
-        return f"{head}: {figures} at {time_text(candidate.at)}"
+        return f"{head}: {figures} at {time_text(candidate.at)} (at its limit)"
     state = f"{table.status_column} {candidate.value(table.status_column)}"
     detail = candidate.value(table.text_column or table.error_column)
     return f"{head}: {state}{f' ({detail})' if detail else ''} at {time_text(candidate.at)}"

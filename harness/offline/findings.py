@@ -175,6 +175,8 @@ def _phrase(link: Link, *, of: str) -> str:
         return f"{of} names {link.via}"
     if link.kind is LinkKind.RUNBOOK:
         return f"the runbook '{link.via}' describes {of} and states this cause"
+    if link.kind is LinkKind.EXPIRED:
+        return f"{of} reports an expiry ('{link.via}')"
     return f"it is on {link.via}, where {of} shows"
 
 

@@ -9,6 +9,8 @@ symptom, or a condition already linked to it — when
 * **RUNBOOK**: a runbook's symptom section matches the target's words and its cause section
   matches the candidate (names its entity, or speaks of its subject or of its kind in its
   own words);
+* **EXPIRED**: the candidate is an expiry, and the target's text reports that something
+  expired ("certificate has expired") — it names what happened, if not the name;
 * **SHARED**: the candidate belongs to a service or host the target comes from.
 
 The strongest link ranks first, then a candidate of a kind the symptom speaks of, then the
@@ -51,6 +53,8 @@ __all__ = [
     "symptom_target",
 ]
 
+# Words by which a symptom reports that something expired (not merely "certificate").
+_EXPIRY_WORDS = frozenset({"expired", "expiry", "expires", "expire", "expiration", "notafter"})
 # A runbook's symptom must share at least this many words with the observed events.
 MIN_SYMPTOM_WORDS = 2
 _ROLLBACK = ("roll back", "rollback", "revert", "redeploy", "undo", "disable")
@@ -79,10 +83,11 @@ class LinkKind(str, Enum):
 
     NAMED = "NAMED"
     RUNBOOK = "RUNBOOK"
+    EXPIRED = "EXPIRED"
     SHARED = "SHARED"
 
 
-_STRENGTH = {LinkKind.NAMED: 3, LinkKind.RUNBOOK: 2, LinkKind.SHARED: 1}
+_STRENGTH = {LinkKind.NAMED: 3, LinkKind.RUNBOOK: 2, LinkKind.EXPIRED: 2, LinkKind.SHARED: 1}
 
 
 class Verdict(str, Enum):
@@ -185,6 +190,12 @@ def links(candidate: Candidate, target: Target, runbooks: Sequence[Runbook]) -> 
         if _cause_matches(runbook, candidate):
             found.append(Link(kind=LinkKind.RUNBOOK, via=runbook.title, runbook=runbook))
             break
+    if candidate.kind is CauseKind.EXPIRY and candidate.template is None:
+        # Something that expired shortly before a symptom that reports an expiry: the symptom
+        # names what happened to it, if not its name (which redaction may have masked).
+        spoken = sorted(target.words & _EXPIRY_WORDS)
+        if spoken:
+            found.append(Link(kind=LinkKind.EXPIRED, via=", ".join(spoken[:3])))
     shared = sorted(candidate.services & target.services)
     if shared:
         found.append(Link(kind=LinkKind.SHARED, via=shared[0]))

@@ -96,7 +96,8 @@ def test_an_expiry_the_symptom_names_is_the_cause_not_the_nearer_deploy() -> Non
     found = kinds(draft)
     assert found["ROOT_CAUSE"] == [
         "Tls identity subject relay-out.mail.example, host mx-2: valid_until 2026-09-14 "
-        "10:20:00 UTC; the symptom names relay-out.mail.example. The first "
+        "10:20:00 UTC (expired); the symptom names relay-out.mail.example; the symptom "
+        "reports an expiry ('expired'). The first "
         f"'{SMTP_ERROR}' (ERROR) came at 2026-09-14 11:00:02 UTC."
     ]
     assert any("7.1.4" in s and "linked more specifically" in s for s in found["OBSERVATION"])
@@ -113,9 +114,47 @@ def test_the_same_expiry_under_other_table_and_column_names_is_found_alike() -> 
                                "not_after": "2026-09-14 10:20:00"}]}  # fmt: skip
     draft = diagnose(world, mail_logs(), runbook("k1", "none", "Unrelated", "x"), tables)
     assert kinds(draft)["ROOT_CAUSE"][0].startswith(
-        "Thing cn relay-out.mail.example, node mx-2: not_after 2026-09-14 10:20:00 UTC; the "
-        "symptom names relay-out.mail.example."
+        "Thing cn relay-out.mail.example, node mx-2: not_after 2026-09-14 10:20:00 UTC "
+        "(expired); the symptom names relay-out.mail.example;"
     )
+
+
+def test_an_expiry_whose_name_redaction_masked_is_still_linked_by_what_the_symptom_reports() -> (
+    None
+):
+    world = World(
+        question="Why does edge-proxy return 502 since 11:00?",
+        as_of=AS_OF,
+        catalog=catalog(
+            "db",
+            {"main.deploys": DEPLOYS,
+             "main.tls_identities": "id, subject, host, issuer, valid_from, valid_until"},
+        ),
+    )  # fmt: skip
+    masked = "upstream SSL certificate verify error: (10:certificate has expired) while SSL handshaking to upstream <HOST>"
+    logs = (
+        Logs("l1", START, END, ["edge-proxy"])
+        .add("tpl:502", masked, count=500, level="ERROR", first="2026-09-14T11:00:01Z",
+             last="2026-09-14T11:59:59Z", services=["edge-proxy"])
+        .observation()
+    )  # fmt: skip
+    tables = {
+        "main.tls_identities": [
+            {"id": 1, "subject": "<HOST>", "host": "app-3", "issuer": "Internal CA",
+             "valid_from": "2025-09-14 10:40:00", "valid_until": "2026-09-14 10:40:00"},
+        ],
+        "main.deploys": [
+            {"id": 9, "service": "edge-proxy", "version": "1.25.3", "deployed_by": "ci",
+             "deployed_at": "2026-09-14 10:57:00", "status": "SUCCEEDED"},
+        ],
+    }  # fmt: skip
+    draft = diagnose(world, logs, runbook("k1", "none", "Unrelated", "x"), tables)
+    found = kinds(draft)
+    assert found["ROOT_CAUSE"][0].startswith(
+        "Tls identity subject <HOST>, host app-3: valid_until 2026-09-14 10:40:00 UTC (expired); "
+        "the symptom reports an expiry ('expired')."
+    )
+    assert any("1.25.3" in s and "linked more specifically" in s for s in found["OBSERVATION"])
 
 
 # ---------------------------------------------------------------- a capacity and what filled it
@@ -170,7 +209,7 @@ def test_a_full_volume_is_how_not_why_what_filled_it_is_the_root_cause() -> None
     assert root.startswith(
         "Archiver run job_name wal-archiver, mount /srv/ledger: state FAILED (archive target "
         "unreachable) at 2026-09-14 10:45:00 UTC. It led to: Volume sample host db-7, mount "
-        "/srv/ledger: used_pct 97 at 2026-09-14 11:15:00 UTC — this condition names "
+        "/srv/ledger: used_pct 97 at 2026-09-14 11:15:00 UTC (at its limit) — this condition names "
         "/srv/ledger; the symptom names /srv/ledger."
     )
     assert found["CONTRIBUTING_FACTOR"][0].startswith("Volume sample host db-7, mount /srv/ledger")
@@ -184,8 +223,8 @@ def test_a_full_volume_nothing_explains_is_a_contributing_factor_and_no_root_cau
     found = kinds(draft)
     assert "ROOT_CAUSE" not in found
     assert found["CONTRIBUTING_FACTOR"] == [
-        "Volume sample host db-7, mount /srv/ledger: used_pct 97 at 2026-09-14 11:15:00 UTC; "
-        "the symptom names /srv/ledger. It is how the symptom happens; what brought it about "
+        "Volume sample host db-7, mount /srv/ledger: used_pct 97 at 2026-09-14 11:15:00 UTC "
+        "(at its limit); the symptom names /srv/ledger. It is how the symptom happens; what brought it about "
         "is not established by the evidence."
     ]
 
@@ -305,7 +344,7 @@ def test_a_flag_linked_to_the_lag_by_a_runbook_is_the_cause_and_the_deploy_is_co
     assert root.startswith(
         "Flag change on order-api: orders.rich-payload changed from false to true by pm at "
         "2026-09-14 10:45:00 UTC. It led to: Lag sample topic order-events, consumer_group "
-        "fulfilment: lag 12000 of max_lag 10000 at 2026-09-14 11:05:00 UTC — the runbook "
+        "fulfilment: lag 12000 of max_lag 10000 at 2026-09-14 11:05:00 UTC (at its limit) — the runbook "
         "'Consumer lag grows' describes this condition and states this cause; the symptom "
         "names order-events."
     )
