@@ -34,6 +34,9 @@ class Condition:
     subject: str
     sentence: str
     prohibits: bool = False
+    target: str = ""
+    """What the action is done to, as written ("the consumer", "a ledger-sync release");
+    empty when the sentence does not say."""
 
     @property
     def head(self) -> str:
@@ -77,7 +80,7 @@ CONDITION_RULES: tuple[ConditionRule, ...] = (
     ConditionRule(
         name="act only if the subject is normal",
         pattern=re.compile(
-            rf"\b(?P<action>{_ACTIONS})\b[^.;]*?\b(?:only (?:if|when)|if and only if)\s+"
+            rf"\b(?P<action>{_ACTIONS})\b(?P<object>[^.;]*?)\b(?:only (?:if|when)|if and only if)\s+"
             rf"{_SUBJECT}{_VERB}(?:still\s+)?(?:{_NORMAL})\b"
         ),
         examples=(
@@ -101,7 +104,7 @@ CONDITION_RULES: tuple[ConditionRule, ...] = (
         name="only if the subject is normal, act",
         pattern=re.compile(
             rf"\bonly (?:if|when)\s+{_SUBJECT}{_VERB}(?:{_NORMAL})\b[^.;]*?"
-            rf"\b(?P<action>{_ACTIONS})\b"
+            rf"\b(?P<action>{_ACTIONS})\b(?P<object>[^.;]*)"
         ),
         examples=(
             (
@@ -114,7 +117,8 @@ CONDITION_RULES: tuple[ConditionRule, ...] = (
     ConditionRule(
         name="act unless the subject is abnormal",
         pattern=re.compile(
-            rf"\b(?P<action>{_ACTIONS})\b[^.;]*?\bunless\s+{_SUBJECT}{_VERB}(?:{_ABNORMAL})\b"
+            rf"\b(?P<action>{_ACTIONS})\b(?P<object>[^.;]*?)\bunless\s+{_SUBJECT}{_VERB}"
+            rf"(?:{_ABNORMAL})\b"
         ),
         examples=(("Revert the deploy unless the queue is growing.", ("revert", "queue")),),
         look_alikes=("Revert the deploy unless told otherwise.",),
@@ -122,7 +126,8 @@ CONDITION_RULES: tuple[ConditionRule, ...] = (
     ConditionRule(
         name="do not act while the subject is abnormal",
         pattern=re.compile(
-            rf"\b(?:do not|don't|never)\s+(?P<action>{_ACTIONS})\b[^.;]*?\b(?:while|if|when)\s+"
+            rf"\b(?:do not|don't|never)\s+(?P<action>{_ACTIONS})\b(?P<object>[^.;]*?)"
+            rf"\b(?:while|if|when)\s+"
             rf"{_SUBJECT}{_VERB}(?:{_ABNORMAL})\b"
         ),
         prohibits=True,
@@ -150,6 +155,7 @@ def conditions(sentences: Iterable[str]) -> list[Condition]:
                         subject=" ".join(match["subject"].split()),
                         sentence=sentence,
                         prohibits=rule.prohibits,
+                        target=" ".join(match["object"].strip(" ,:").split()),
                     )
                 )
                 break

@@ -47,10 +47,12 @@ __all__ = [
     "Target",
     "Verdict",
     "abnormal",
+    "applies",
     "assess",
     "links",
     "matching_runbooks",
     "symptom_target",
+    "target_of",
 ]
 
 # Words by which a symptom reports that something expired (not merely "certificate").
@@ -58,6 +60,8 @@ _EXPIRY_WORDS = frozenset({"expired", "expiry", "expires", "expire", "expiration
 # A runbook's symptom must share at least this many words with the observed events.
 MIN_SYMPTOM_WORDS = 2
 _ROLLBACK = ("roll back", "rollback", "revert", "redeploy", "undo", "disable")
+# What a runbook calls any change at all ("revert the change", "roll it back").
+_ANY_CHANGE = frozenset({"change", "changes", "everything", "anything", "them", "this", "that"})
 # Words a candidate's own vocabulary shares with every runbook: they show no subject.
 _VAGUE = frozenset(
     [
@@ -238,12 +242,26 @@ def _contradiction(
         return None
     for runbook in runbooks:
         for condition in runbook.conditions():
-            if not condition.action.startswith(_ROLLBACK):
+            if not condition.action.startswith(_ROLLBACK) or not applies(condition, candidate):
                 continue
             shown = abnormal(condition.head, logs, conditions)
             if shown is not None:
                 return Contradiction(runbook=runbook, condition=condition, shown=shown)
     return None
+
+
+def applies(condition: Condition, candidate: Candidate) -> bool:
+    """Whether a condition on an action concerns this candidate: the sentence does not say
+    what the action is done to ("roll back only if …", "revert the change"), or what it names
+    is the candidate's — its service, an entity, a word of its own ("a ledger-sync release",
+    "the consumer", "its flags")."""
+    said = content_words(condition.target) - _ANY_CHANGE
+    if not said:
+        return True
+    own = candidate.words | content_words(" ".join(candidate.services))
+    return bool(said & own) or bool(
+        named_in(fold(condition.target), candidate.entities | candidate.services)
+    )
 
 
 def _rank(assessment: Assessment, symptom_words: frozenset[str]) -> tuple[int, bool, datetime]:
@@ -339,15 +357,7 @@ def _upstream(
     condition: Candidate, candidates: Sequence[Candidate], runbooks: Sequence[Runbook]
 ) -> tuple[Candidate, list[Link]] | None:
     """The earlier candidate a condition is linked to by name or runbook, if any."""
-    # What a row measures is in its column names too ("lag", "max_lag", "consumer_group"):
-    # a runbook describes a condition in those words.
-    columns = condition.table.readable if condition.table is not None else ()
-    target = Target(
-        items=((condition.exchange, condition.ref),),
-        services=condition.services,
-        text=condition.text,
-        words=condition.words | content_words(" ".join(columns)),
-    )
+    target = target_of(condition)
     # The strongest link first; among those, the earliest: what began first explains the rest.
     best: tuple[int, float, Candidate, list[Link]] | None = None
     for candidate in candidates:
@@ -360,6 +370,19 @@ def _upstream(
         if best is None or key > best[:2]:
             best = (*key, candidate, specific)
     return (best[2], best[3]) if best is not None else None
+
+
+def target_of(candidate: Candidate) -> Target:
+    """A candidate as what another candidate may be linked to (a condition, a cited item)."""
+    # What a row measures is in its column names too ("lag", "max_lag", "consumer_group"):
+    # a runbook describes a condition in those words.
+    columns = candidate.table.readable if candidate.table is not None else ()
+    return Target(
+        items=((candidate.exchange, candidate.ref),),
+        services=candidate.services,
+        text=candidate.text,
+        words=candidate.words | content_words(" ".join(columns)),
+    )
 
 
 def symptom_target(

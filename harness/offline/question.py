@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from datetime import UTC, datetime, timedelta
 
-__all__ = ["keywords", "onset_time", "parse_timestamp", "service_names"]
+__all__ = ["is_prose", "keywords", "onset_time", "parse_timestamp", "service_names"]
 
 _ISO = re.compile(r"\b(\d{4}-\d{2}-\d{2})[T ](\d{1,2}):(\d{2})(?::(\d{2}))?")
 _CLOCK = re.compile(r"(?<![\d:.])(\d{1,2}):(\d{2})(?::(\d{2}))?\s*(am|pm)?(?![\d:])", re.I)
@@ -88,11 +88,14 @@ def service_names(text: str) -> list[str]:
     """Hyphenated names in ``text`` that may name a service (``checkout-api``, ``fx-rates``),
     not hyphenated prose (``read-only``, ``re-run``)."""
     names = {
-        match.group(0)
-        for match in _SERVICE.finditer(text.lower())
-        if match.group(0) not in _PROSE and not match.group(0).startswith(_PROSE_PREFIXES)
+        match.group(0) for match in _SERVICE.finditer(text.lower()) if not is_prose(match.group(0))
     }
     return sorted(names)[:8]
+
+
+def is_prose(word: str) -> bool:
+    """Whether a hyphenated word is prose ("read-only", "re-run"), not a name."""
+    return word in _PROSE or word.startswith(_PROSE_PREFIXES)
 
 
 def keywords(text: str, *, max_words: int = 12) -> str:

@@ -54,7 +54,15 @@ from harness.offline.candidates import (
 )
 from harness.offline.conversation import Exchange
 from harness.offline.entities import fold, text_entities
-from harness.offline.linkage import Target, abnormal, links, matching_runbooks
+from harness.offline.linkage import (
+    Target,
+    abnormal,
+    applies,
+    links,
+    matching_runbooks,
+    target_of,
+)
+from harness.offline.question import is_prose
 from harness.offline.runbooks import Runbook, content_words, library, sentences
 from harness.offline.tables import Table, TableKind
 from harness.sql.catalog import CatalogTable
@@ -109,9 +117,10 @@ def review(user_content: str) -> dict[str, Any]:
     except (ValueError, KeyError, TypeError):
         return {"verdict": "UNSUPPORTED", "issues": [{"conclusion_id": "", "reason": "unreadable"}]}
     evidence = _typed(records)
+    query = str(body.get("query", ""))
     issues = []
     for conclusion in conclusions:
-        reason = _unsupported(conclusion, records, evidence)
+        reason = _unsupported(conclusion, records, evidence, query)
         if reason:
             issues.append({"conclusion_id": str(conclusion.get("id", "")), "reason": reason})
     for number, step in enumerate(draft.get("next_steps") or [], start=1):
@@ -138,7 +147,7 @@ def _typed(records: dict[str, Any]) -> _Evidence:
 
 
 def _unsupported(
-    conclusion: dict[str, Any], records: dict[str, Any], evidence: _Evidence
+    conclusion: dict[str, Any], records: dict[str, Any], evidence: _Evidence, query: str
 ) -> str | None:
     cited: list[dict[str, Any]] = []
     refs: list[tuple[str, str]] = []
@@ -162,7 +171,13 @@ def _unsupported(
         return f"figures not in the evidence: {', '.join(missing[:3])}"
     if kind not in _CAUSAL:
         return None
-    unnamed = [n for n in dict.fromkeys(_NAMES.findall(fold(statement))) if n not in text]
+    # A name the operator used, or hyphenated prose ("roll-back"), claims nothing of the world.
+    asked = fold(query)
+    unnamed = [
+        n
+        for n in dict.fromkeys(_NAMES.findall(fold(statement)))
+        if n not in text and n not in asked and not is_prose(n)
+    ]
     if unnamed:
         return f"names not in the evidence: {', '.join(unnamed[:3])}"
     items = [_item(evidence, call_id, ref) for call_id, ref in refs]
@@ -251,13 +266,7 @@ def _row_item(exchange: Exchange, observation: MysqlObservation, row: ResultRow)
         )
     )
     candidate = row_candidate(exchange, table, row, _EPOCH)
-    target = Target(
-        items=((exchange, row.ref),),
-        services=candidate.services,
-        text=candidate.text,
-        words=candidate.words,
-    )
-    return _Item(candidate=candidate, target=target, severe=False)
+    return _Item(candidate=candidate, target=target_of(candidate), severe=False)
 
 
 def _linked(a: _Item, b: _Item, runbooks: Sequence[Runbook]) -> bool:
@@ -297,7 +306,9 @@ def _contradicted(items: Sequence[_Item], evidence: _Evidence) -> str | None:
     ]
     for runbook in matching_runbooks(evidence.runbooks, words):
         for condition in runbook.conditions():
-            if not _ROLLBACK.search(condition.action):
+            if not _ROLLBACK.search(condition.action) or not any(
+                applies(condition, c.candidate) for c in changes
+            ):
                 continue
             shown = abnormal(condition.head, evidence.logs, capacities)
             if shown is not None:

@@ -35,7 +35,8 @@ def kinds(draft: DiagnosisDraft) -> dict[str, list[str]]:
 
 
 def diagnose(world: World, logs: Any, kb: Any, tables: dict[str, Any]) -> DiagnosisDraft:
-    """Round 1 as the model asks it, round 2 answering every query from ``tables``."""
+    """Round 1 as the model asks it, round 2 answering every query from ``tables``; the
+    draft is the model's answer, and its own judge must find it supported."""
     first = calls_of(world.agent())
     round1: list[Call] = [
         ("k1", "search_knowledge", dict(first[0][1]), kb),
@@ -47,7 +48,11 @@ def diagnose(world: World, logs: Any, kb: Any, tables: dict[str, Any]) -> Diagno
             table = arguments["sql"].split(" FROM ")[1].split()[0]
             result = rows(f"m{n}", table, tables.get(table, []), datasource=world.datasource)
             round2.append((f"m{n}", name, arguments, result))
-    return draft_of(world.agent(round1, round2, stop=True))
+    draft = draft_of(world.agent(round1, round2, stop=True))
+    cited = {c.tool_call_id for k in draft.conclusions for c in k.citations}
+    records = {cid: result for cid, _, _, result in [*round1, *round2] if cid in cited}
+    assert world.judge(draft, records) == {"verdict": "SUPPORTED", "issues": []}
+    return draft
 
 
 DEPLOYS = "id, service, version, deployed_by, deployed_at, status"
@@ -412,3 +417,28 @@ def test_a_question_about_a_service_without_data_gets_no_root_cause() -> None:
     assert "ROOT_CAUSE" not in found and "CONTRIBUTING_FACTOR" not in found
     assert found["OBSERVATION"][0].startswith("240 ERROR events")
     assert any("invoice-mailer" in x for x in draft.limitations)
+
+
+def test_a_condition_concerns_the_changes_it_names_or_any_when_it_names_none() -> None:
+    from harness.offline.candidates import Candidate, CauseKind
+    from harness.offline.conditions import conditions
+    from harness.offline.conversation import Exchange
+    from harness.offline.linkage import applies
+
+    def change(service: str, words: str) -> Candidate:
+        return Candidate(
+            kind=CauseKind.CHANGE, at=AS_OF, exchange=Exchange(call_id="m", tool_name="q", arguments={}),
+            ref="row:0", services=frozenset({service}), entities=frozenset(),
+            words=frozenset(words.split()),
+        )  # fmt: skip
+
+    consumer_deploy = change("fulfilment-consumer", "deploy deploys")
+    producer_flag = change("order-api", "flag change orders payload")
+    (on_consumer, on_anything) = conditions(
+        [
+            "Roll back the consumer only if the lag is normal.",
+            "Revert the change only if lag is normal.",
+        ]
+    )
+    assert applies(on_consumer, consumer_deploy) and not applies(on_consumer, producer_flag)
+    assert applies(on_anything, consumer_deploy) and applies(on_anything, producer_flag)

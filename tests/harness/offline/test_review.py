@@ -115,6 +115,12 @@ def test_names_and_figures_must_stand_in_the_cited_evidence() -> None:
     assert verdict(renamed)["issues"] == [
         {"conclusion_id": "c1", "reason": "names not in the evidence: ratefeed-eu"}
     ]
+    # Hyphenated prose and the names of the question claim nothing of the world.
+    worded = draft(
+        "Probe target ratefeed: state DOWN; a roll-back of quote-engine would not help.",
+        cite(("c_probe", "row:0"), ("c_logs", "tpl:s")),
+    )
+    assert verdict(worded)["verdict"] == "SUPPORTED"
     refigured = draft(
         "Probe target ratefeed: state DOWN at 11:07 UTC.",
         cite(("c_probe", "row:0"), ("c_logs", "tpl:s")),

@@ -66,3 +66,14 @@ def test_excerpts_of_one_document_from_several_searches_are_one_runbook() -> Non
         ("rb", ["doc:rb#0", "doc:rb#4"])
     ]
     assert [s for _, _, s in found[0].remedies()] == ["Revert the change in config-service."]
+
+
+def test_a_condition_says_what_its_action_is_done_to() -> None:
+    found = conditions(
+        [
+            "Roll back the consumer only if the lag is normal.",
+            "Roll back only if lag is normal.",
+            "Do not roll back search-indexer or its flags while vault is sealed.",
+        ]
+    )
+    assert [c.target for c in found] == ["the consumer", "", "search-indexer or its flags"]
