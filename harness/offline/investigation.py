@@ -35,7 +35,9 @@ from harness.offline.tables import Table, TableKind
 __all__ = ["MAX_CAUSE_TABLES", "MAX_TOOL_TURNS", "ToolRequest", "next_calls"]
 
 MAX_TOOL_TURNS = 4
-MAX_CAUSE_TABLES = 6
+# A run may call query_mysql six times by default: four cause tables leave room for the table
+# the symptom names and one retry.
+MAX_CAUSE_TABLES = 4
 _MAX_SEARCHES = 3
 _LOOKBACK = timedelta(hours=1)
 _AROUND_AFTER = timedelta(minutes=10)

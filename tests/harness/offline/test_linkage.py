@@ -442,3 +442,22 @@ def test_a_condition_concerns_the_changes_it_names_or_any_when_it_names_none() -
     )
     assert applies(on_consumer, consumer_deploy) and not applies(on_consumer, producer_flag)
     assert applies(on_anything, consumer_deploy) and applies(on_anything, producer_flag)
+
+
+def test_among_many_cause_tables_those_of_the_kind_the_symptom_speaks_of_are_read_first() -> None:
+    changes = {f"main.changes_{n}": "id, service, setting_key, old_value, new_value, changed_at"
+               for n in range(5)}  # fmt: skip
+    world = World(
+        question=MAIL.question,
+        as_of=AS_OF,
+        catalog=catalog("db", {**changes, "main.zz_tls": "id, subject, valid_until"}),
+    )
+    first = calls_of(world.agent())
+    round1: list[Call] = [
+        ("k1", "search_knowledge", first[0][1], runbook("k1", "none", "Unrelated", "x")),
+        ("l1", "query_logs", first[1][1], mail_logs()),
+    ]
+    read = [a["sql"].split(" FROM ")[1].split()[0] for n, a in calls_of(world.agent(round1))
+            if n == "query_mysql"]  # fmt: skip
+    # "certificate has expired": the expiry table first, then changes, four in all.
+    assert read == ["main.changes_0", "main.changes_1", "main.changes_2", "main.zz_tls"]
