@@ -15,8 +15,8 @@ symptom, or a condition already linked to it — when
 
 The strongest link ranks first, then a candidate of a kind the symptom speaks of, then the
 nearer in time. A change is *contradicted* when a runbook that matches the symptom makes
-rolling back conditional ("roll back only if the lag is normal") and the evidence shows the
-condition false. A condition (an expiry, a capacity at its limit, a failing dependency) that
+rolling back conditional ("roll back the consumer only if the lag is normal"), the condition
+concerns that change (:func:`applies`) and the evidence shows it false. A condition (an expiry, a capacity at its limit, a failing dependency) that
 is the best linked candidate is itself explained by an earlier candidate linked to it by name
 or runbook: that one is the root cause, the condition its mechanism (one step, no longer
 chains). A capacity at its limit that nothing explains is only a mechanism: it says how the
