@@ -30,6 +30,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from harness.backends.log_formats import LogFormat
+from harness.draft import ConclusionKind
 from harness.errors import CaseError, ErrorCode
 from harness.ingress import RunLimits
 from harness.intent import Intent
@@ -40,6 +41,7 @@ __all__ = [
     "CASE_FILE",
     "Case",
     "CaseError",
+    "ConclusionExpectation",
     "DatabaseFixture",
     "DemoWorld",
     "Expectations",
@@ -113,6 +115,34 @@ class GraderExpectation(_Strict):
     rubric: str = Field(min_length=1, max_length=2000, description="What a good answer does.")
 
 
+class ConclusionExpectation(_Strict):
+    """What the released conclusions of one kind must (and must not) state.
+
+    Unlike ``facts``, which count anywhere in the released words, these look only at the
+    statements of conclusions of ``kind``: "a ROOT_CAUSE must say X" is not met by a next step
+    that quotes X from a runbook title.
+    """
+
+    kind: ConclusionKind = Field(description="ROOT_CAUSE, CONTRIBUTING_FACTOR, OBSERVATION, …")
+    facts: list[list[str]] = Field(
+        default_factory=list,
+        description="Each a list of alternatives, one of which one conclusion of the kind states.",
+    )
+    absent: list[str] = Field(
+        default_factory=list, description="Texts no conclusion of the kind may state."
+    )
+    count: int | None = Field(
+        default=None, ge=0, description="Exactly this many conclusions of the kind (0: none)."
+    )
+
+    @field_validator("facts", mode="before")
+    @classmethod
+    def _alternatives(cls, value: Any) -> Any:
+        if isinstance(value, list):
+            return [[item] if isinstance(item, str) else item for item in value]
+        return value
+
+
 class Expectations(_Strict):
     """What the released result must be; every field left out is not checked."""
 
@@ -140,6 +170,10 @@ class Expectations(_Strict):
         default_factory=list, description="Tools the run must not execute."
     )
     max_tokens: int | None = Field(default=None, ge=1, description="Total tokens at most.")
+    conclusions: list[ConclusionExpectation] = Field(
+        default_factory=list,
+        description="Facts scoped to the released conclusions of a kind (see the class).",
+    )
     grader: GraderExpectation | None = Field(default=None, description="Optional rubric.")
 
     @field_validator("release", mode="before")

@@ -2,7 +2,10 @@
 
 Facts are matched on the released text only — the strings of the released result, lowered and
 whitespace-collapsed — so a fact counts when the harness *released* it, not when the model
-thought it. ``absent`` entries are searched in the whole released JSON. The run's figures come
+thought it; conclusion-scoped facts only in the statements of conclusions of their kind.
+``absent`` entries are searched in the whole released JSON. A failed check says what was
+released instead: the closest released text, or where a forbidden text stands (masked when it
+may be a secret, :func:`harness.eval.released.shown`). The run's figures come
 from its trace (tool invocations, refusals, guard verdicts, the final ledger), never from the
 model's say-so.
 """
@@ -15,7 +18,15 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from harness.eval.case import Expectations, LoadedCase
+from harness.eval.case import ConclusionExpectation, Expectations, LoadedCase
+from harness.eval.released import (
+    closest,
+    found_at,
+    labelled_texts,
+    released_summary,
+    root_causes,
+    shown,
+)
 from harness.eval.result import (
     CaseOutcome,
     CaseRunError,
@@ -24,7 +35,14 @@ from harness.eval.result import (
     TokenUsage,
 )
 from harness.intent import Intent
-from harness.results import Answer, ReleasedResult, SafeFallback, StableFailure
+from harness.redaction import redact
+from harness.results import (
+    Answer,
+    DiagnosisReport,
+    ReleasedResult,
+    SafeFallback,
+    StableFailure,
+)
 from harness.trace import (
     EvidenceCheck,
     Routed,
@@ -121,6 +139,7 @@ def evaluate(
     return CaseRunResult(
         case_id=loaded.case_id,
         repeat=repeat,
+        question=_question(loaded),
         run_id=result.run_id,
         tags=list(loaded.case.tags),
         model=model,
@@ -128,6 +147,8 @@ def evaluate(
         passed=passed,
         run_status=result.run_status,
         release_kind=result.kind,
+        summary=released_summary(result),
+        root_causes=root_causes(result),
         intent=result.intent if isinstance(result, Answer) else facts.intent,
         failure_stage=result.failure_stage if isinstance(result, SafeFallback) else None,
         error_code=result.error_code if isinstance(result, StableFailure) else None,
@@ -158,6 +179,7 @@ def error_result(
     return CaseRunResult(
         case_id=loaded.case_id,
         repeat=repeat,
+        question=_question(loaded),
         run_id=run_id,
         tags=list(loaded.case.tags),
         model=model,
@@ -202,16 +224,20 @@ def _checks(
             )
         )
     text = released_text(result)
+    labelled = labelled_texts(result)
     for n, alternatives in enumerate(expect.facts, start=1):
         hit = next((a for a in alternatives if _normal(a) in text), None)
-        checks.append(
-            _check(f"fact:{n}", hit is not None, " | ".join(alternatives), hit or "not stated")
-        )
+        actual = hit or f"not stated; closest released text: {closest(labelled, alternatives)}"
+        checks.append(_check(f"fact:{n}", hit is not None, " | ".join(alternatives), actual))
     whole = result.model_dump_json()
     for n, forbidden in enumerate(expect.absent, start=1):
-        # The actual text never repeats what was found: it may be a secret.
+        # What is shown of the text and its context is masked when it may be a secret.
         found = forbidden in whole or _normal(forbidden) in text
-        checks.append(_check(f"absent:{n}", not found, "absent", "present" if found else "absent"))
+        where = found_at(labelled, forbidden) if found else None
+        actual = (where or "present in the released result") if found else "absent"
+        checks.append(_check(f"absent:{n}", not found, f"absent: {shown(forbidden)}", actual))
+    for scoped in expect.conclusions:
+        checks += _conclusion_checks(scoped, result)
     for tool in expect.tools_called:
         count = facts.tools_executed.get(tool, 0)
         checks.append(_check(f"tool_called:{tool}", count > 0, ">= 1 call", f"{count} calls"))
@@ -224,6 +250,57 @@ def _checks(
             _check("max_tokens", total <= expect.max_tokens, f"<= {expect.max_tokens}", str(total))
         )
     return checks
+
+
+def _conclusion_checks(
+    expect: ConclusionExpectation, result: ReleasedResult
+) -> list[ExpectationCheck]:
+    """The facts, absences and count of the released conclusions of one kind."""
+    kind = expect.kind.value
+    stated = (
+        [(c.id, c.statement) for c in result.conclusions if c.kind is expect.kind]
+        if isinstance(result, DiagnosisReport)
+        else []
+    )
+    none = (
+        f"no {kind} released"
+        if isinstance(result, DiagnosisReport)
+        else f"no DiagnosisReport released ({result.kind})"
+    )
+    checks = []
+    for n, alternatives in enumerate(expect.facts, start=1):
+        hit = next((a for a in alternatives for _, s in stated if _normal(a) in _normal(s)), None)
+        labelled = [(f"{kind} {cid}", s) for cid, s in stated]
+        actual = hit or (f"not stated; {closest(labelled, alternatives)}" if stated else none)
+        checks.append(
+            _check(
+                f"{kind}:fact:{n}",
+                hit is not None,
+                f"{kind} states: {' | '.join(alternatives)}",
+                actual,
+            )
+        )
+    for n, forbidden in enumerate(expect.absent, start=1):
+        where = found_at([(f"{kind} {cid}", s) for cid, s in stated], forbidden)
+        checks.append(
+            _check(
+                f"{kind}:absent:{n}",
+                where is None,
+                f"no {kind} states: {shown(forbidden)}",
+                where or "absent",
+            )
+        )
+    if expect.count is not None:
+        actual = f"{len(stated)}: " + " | ".join(s for _, s in stated) if stated else f"0 ({none})"
+        checks.append(
+            _check(f"{kind}:count", len(stated) == expect.count, str(expect.count), actual)
+        )
+    return checks
+
+
+def _question(loaded: LoadedCase) -> str:
+    question = redact(" ".join(loaded.case.question.split()))
+    return question if len(question) <= _MAX_TEXT else question[: _MAX_TEXT - 1] + "…"
 
 
 def _check(name: str, passed: bool, expected: object, actual: object) -> ExpectationCheck:

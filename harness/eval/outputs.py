@@ -60,6 +60,9 @@ CSV_COLUMNS = (
     "tags",
     "model",
     "run_id",
+    "question",
+    "summary",
+    "root_causes",
 )
 
 
@@ -200,6 +203,9 @@ def _csv(rows: Sequence[CaseRunResult]) -> str:
                 ";".join(r.tags),
                 r.model,
                 r.run_id or "",
+                r.question,
+                r.summary or "",
+                " || ".join(r.root_causes),
             ]
         )
     return buffer.getvalue()

@@ -2,7 +2,8 @@
 
 This is the contract between the runner, the outputs (``results.jsonl``, ``results.csv``,
 ``summary.json``), ``harness eval compare`` and the HTML report: field names are stable once
-released; a change bumps ``schema_version``. A row carries metadata and checked outcomes only —
+released; a change bumps ``schema_version``. A row carries metadata, checked outcomes and the
+released words a reader needs to judge them (the question, the summary, the root causes) —
 never a prompt, a raw tool payload, exception text or a secret.
 """
 
@@ -26,7 +27,9 @@ __all__ = [
     "TokenUsage",
 ]
 
-RESULT_SCHEMA_VERSION = 1
+RESULT_SCHEMA_VERSION = 2
+"""Version 2 added ``question``, ``summary`` and ``root_causes``; a version-1 row still
+parses (they are empty)."""
 
 
 class CaseOutcome(str, Enum):
@@ -61,7 +64,8 @@ class ExpectationCheck(_Row):
     name: str = Field(
         description=(
             "Which expectation: release, failure_stage, error_code, intent, fact:<n>, "
-            "absent:<n>, tool_called:<tool>, tool_not_called:<tool>, max_tokens, grader."
+            "absent:<n>, tool_called:<tool>, tool_not_called:<tool>, max_tokens, grader, and "
+            "per conclusion kind <KIND>:fact:<n>, <KIND>:absent:<n>, <KIND>:count."
         )
     )
     passed: bool = Field(description="Whether the run met it.")
@@ -85,6 +89,7 @@ class CaseRunResult(_Row):
     schema_version: int = Field(default=RESULT_SCHEMA_VERSION, description="Row format.")
     case_id: str = Field(description="Stable id of the case (from its path or JSONL row).")
     repeat: int = Field(ge=0, description="0-based repetition of the case.")
+    question: str = Field(default="", max_length=500, description="The case's question.")
     run_id: str | None = Field(description="The harness run; None when no run started.")
     tags: list[str] = Field(default_factory=list, description="The case's tags.")
     model: str = Field(description="The model under test (or the case's scripted model).")
@@ -93,6 +98,19 @@ class CaseRunResult(_Row):
     error: CaseRunError | None = Field(default=None, description="Why outcome is ERROR.")
     run_status: RunStatus | None = Field(description="The run's terminal state.")
     release_kind: ResultKind | None = Field(description="Kind of the released result.")
+    summary: str | None = Field(
+        default=None,
+        max_length=1000,
+        description=(
+            "What was released, in one text: a report's summary, an answer's text, a "
+            "fallback's stage and first limitation, a failure's code."
+        ),
+    )
+    root_causes: list[str] = Field(
+        default_factory=list,
+        max_length=3,
+        description="The released ROOT_CAUSE statements (each cut to 500 characters).",
+    )
     intent: Intent | None = Field(default=None, description="The route the run took.")
     failure_stage: FailureStage | None = Field(default=None, description="For a SafeFallback.")
     error_code: ErrorCode | None = Field(default=None, description="For a StableFailure.")

@@ -1,10 +1,13 @@
 """The offline demo model: a deterministic, rule-based stand-in for an OpenAI-compatible LLM.
 
 Clearly labelled (model name ``offline-demo-model``), it lets the whole harness run without a
-model endpoint: it routes questions, investigates an incident — the bundled demo's or a user's
-own world's — with real tool calls and writes a cited draft derived from the observations it
-receives and the tables its tool definitions list: change the data and its answer changes. The adapters serve it through the ``openai`` SDK (an httpx transport
-or a local HTTP server); this package itself imports no vendor SDK.
+model endpoint: it routes questions (:mod:`.routing`), investigates an incident — the bundled
+demo's or a user's own world's — with real tool calls (:mod:`.investigation`), reads tables by
+their columns (:mod:`.tables`), finds candidate causes (:mod:`.candidates`) and claims a root
+cause only when evidence links one to the symptom (:mod:`.linkage`), and judges drafts as a
+reviewer would (:mod:`.review`). Change the data and its answer changes. The adapters serve it
+through the ``openai`` SDK (an httpx transport or a local HTTP server); this package itself
+imports no vendor SDK.
 """
 
 from harness.offline.conversation import Conversation, OfflineRequestError, parse_conversation

@@ -4,19 +4,22 @@ Everything here is derived from the tool results of the conversation and from th
 query_mysql definition lists — nothing is known in advance about any incident:
 
 * the *symptom*: the most severe, most frequent log templates that first appear at or after
-  the onset the question names (or, without one, that are new within the queried range);
+  the onset the question names (or, without one, that are new within the queried range), of
+  the services the question names when it names any;
 * the onset ``T``: the earliest first_seen among those templates;
-* the *changes*: rows of change tables (:mod:`harness.offline.tables`) in ``[T − 30 min, T]``;
-  a change is a *suspect* when it touched a service that shows the symptom or when the symptom
-  names what it changed (an identifier of the row, such as a config key or a column, appears
-  in the symptom's templates); the root cause is the suspect named by the symptom, then by a
-  runbook, then the one closest to ``T``;
-* the runbook evidence block that names the symptom, and any block that prescribes a rollback.
+* the *candidates* (:mod:`harness.offline.candidates`): rows of change, expiry, capacity and
+  state tables around ``T``, and earlier warnings in the logs;
+* their *assessment* (:mod:`harness.offline.linkage`): which one evidence links to the
+  symptom — the root cause — and why each other one was kept or rejected;
+* the runbooks (:mod:`harness.offline.runbooks`) whose symptom matches the events.
+
+A question that names a service whose logs hold nothing gets no root cause: what other
+services show is reported, never blamed for it.
 """
 
 from __future__ import annotations
 
-import functools
+import dataclasses
 import re
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -24,37 +27,35 @@ from datetime import datetime, timedelta
 from harness.models import CallSignal
 from harness.observation import (
     EvidenceBlock,
+    LogEvent,
     LogsObservation,
     LogTemplate,
-    MysqlObservation,
     RagObservation,
-    RelevanceLevel,
-    ResultRow,
 )
+from harness.offline.candidates import Candidate, log_candidates, row_candidates
 from harness.offline.conversation import Conversation, Exchange
-from harness.offline.question import keywords, onset_time, parse_timestamp, service_names
-from harness.offline.tables import (
-    Table,
-    change_tables,
-    identifier_tokens,
-    impact_tables,
-    table_of,
-    tables_for,
-    words_of,
+from harness.offline.entities import fold, names
+from harness.offline.linkage import (
+    Assessment,
+    Target,
+    Verdict,
+    assess,
+    matching_runbooks,
+    symptom_target,
 )
+from harness.offline.question import onset_time, service_names
+from harness.offline.runbooks import Runbook, Section, library
+from harness.offline.tables import Table, impact_tables, tables_for, words_of
 
 __all__ = [
-    "SUSPECT_WINDOW",
     "AgentContext",
     "Analysis",
-    "ChangeRow",
+    "Symptom",
     "agent_context",
     "analyse",
-    "queried_table",
+    "same_service",
 ]
 
-# Changes further back than this before the first symptom are not suspects.
-SUSPECT_WINDOW = timedelta(minutes=30)
 # A template seen this long before the named onset is still part of it (clocks and wording
 # of operators are approximate).
 _ONSET_TOLERANCE = timedelta(minutes=5)
@@ -64,7 +65,9 @@ _MAX_SYMPTOMS = 3
 # A symptom template must have at least this share of the most frequent candidate's count.
 _MIN_SHARE = 0.2
 _SEVERITY = {"TRACE": 0, "DEBUG": 1, "INFO": 2, "WARN": 3, "WARNING": 3, "ERROR": 4, "FATAL": 5}
-_ROLLBACK = re.compile(r"\b(revert|roll ?back|rollback|restore)\b", re.I)
+_ALNUM = re.compile(r"[^a-z0-9]+")
+# Two spellings of one service share a stem at least this long ("payments" and "payment-svc").
+_MIN_STEM = 5
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -85,58 +88,17 @@ def agent_context(signal: CallSignal, fallback_now: datetime) -> AgentContext:
     )
 
 
-def queried_table(exchange: Exchange, tables: list[Table]) -> Table | None:
-    """The catalog table a query_mysql call read: its result's scope, else its SQL."""
-    observation = exchange.observation
-    if isinstance(observation, MysqlObservation) and observation.scope.tables:
-        named = observation.scope.tables[0].lower()
-        found = next((t for t in tables if t.qualified == named), None)
-        if found is not None:
-            return found
-    return table_of(str(exchange.arguments.get("sql", "")), tables)
-
-
 @dataclass(frozen=True, kw_only=True)
-class ChangeRow:
-    """A row of a change table, with the call that returned it and the table's column roles."""
+class Symptom:
+    """A symptom template with the call that returned it and its sampled messages."""
 
     exchange: Exchange
-    row: ResultRow
-    at: datetime
-    table: Table
-
-    def value(self, column: str | None) -> str:
-        value = self.row.values.get(column) if column else None
-        return "" if value is None else str(value)
+    template: LogTemplate
+    events: tuple[LogEvent, ...] = ()
 
     @property
-    def service(self) -> str:
-        return self.value(self.table.service_column)
-
-    @property
-    def ident(self) -> str:
-        """What people call this change: its ticket, change id or version (may be empty)."""
-        return self.value(self.table.ident_column)
-
-    @property
-    def subject(self) -> str:
-        """What changed, in its own words: the key, else the description, else any value."""
-        for column in (self.table.subject_column, self.table.text_column):
-            if self.value(column):
-                return self.value(column)
-        return next((self.value(c) for c in self.table.descriptive_columns() if self.value(c)), "")
-
-    def tokens(self) -> list[str]:
-        """Identifiers the row names (config keys, columns, scripts), lower case."""
-        found: list[str] = []
-        for column in self.table.descriptive_columns():
-            found += [t.lower() for t in identifier_tokens(self.row.values.get(column))]
-        return list(dict.fromkeys(found))
-
-    def named_in(self, text: str) -> bool:
-        """Whether ``text`` names one of the row's identifiers (or its last dotted part)."""
-        lowered = text.lower()
-        return any(t in lowered or t.rsplit(".", 1)[-1] in lowered for t in self.tokens())
+    def messages(self) -> tuple[str, ...]:
+        return tuple(e.message for e in self.events)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -147,179 +109,194 @@ class Analysis:
     onset_named: datetime | None
     services_named: list[str]
     tables: list[Table] = field(default_factory=list)
-    logs: Exchange | None = None
-    symptoms: list[LogTemplate] = field(default_factory=list)
+    logs: list[Exchange] = field(default_factory=list)
+    symptoms: list[Symptom] = field(default_factory=list)
+    named_silent: bool = False
+    """The question names services and none of the symptoms is theirs."""
     onset: datetime | None = None
-    changes: list[ChangeRow] = field(default_factory=list)
-    suspects: list[ChangeRow] = field(default_factory=list)
-    root: ChangeRow | None = None
-    symptom_block: tuple[Exchange, EvidenceBlock] | None = None
-    rollback_blocks: list[tuple[Exchange, EvidenceBlock]] = field(default_factory=list)
+    target: Target | None = None
+    """The symptom as a linkage target."""
+    candidates: list[Candidate] = field(default_factory=list)
+    assessments: list[Assessment] = field(default_factory=list)
+    runbooks: list[Runbook] = field(default_factory=list)
+    symptom_runbooks: list[Runbook] = field(default_factory=list)
     words: frozenset[str] = frozenset()
 
     @property
-    def window(self) -> tuple[datetime, datetime] | None:
-        if self.onset is None:
-            return None
-        return self.onset - SUSPECT_WINDOW, self.onset
-
-    @property
-    def lead(self) -> LogTemplate | None:
+    def lead(self) -> Symptom | None:
         """The most frequent symptom template: the message that names the failure best."""
-        return max(self.symptoms, key=lambda t: t.count) if self.symptoms else None
+        return max(self.symptoms, key=lambda s: s.template.count) if self.symptoms else None
 
     @property
     def symptom_services(self) -> list[str]:
-        return sorted({s for t in self.symptoms for s in t.services})
+        return sorted({s for x in self.symptoms for s in x.template.services})
 
     @property
-    def change_tables(self) -> list[Table]:
-        return change_tables(self.tables)
+    def root(self) -> Assessment | None:
+        first = self.assessments[0] if self.assessments else None
+        return first if first is not None and first.verdict is Verdict.ROOT else None
 
     @property
     def impact_tables(self) -> list[Table]:
         """Tables the question or the symptom names, where failed rows would show."""
         return impact_tables(self.tables, self.words)
 
+    @property
+    def symptom_block(self) -> tuple[str, EvidenceBlock] | None:
+        """The excerpt of the best matching runbook that describes the symptom."""
+        for runbook in self.symptom_runbooks:
+            return runbook.block_of(Section.SYMPTOM) or runbook.blocks[0]
+        return None
+
 
 def analyse(conversation: Conversation, context: AgentContext) -> Analysis:
-    """Derive symptom, onset, suspects and runbook evidence from the observations so far."""
+    """Derive symptom, onset, candidates and their assessment from the observations so far."""
     onset_named = onset_time(conversation.question, context.now)
     services_named = service_names(conversation.question)
     tables = tables_for(conversation.tool_descriptions, context.datasource)
-    logs = _latest_logs(conversation)
-    symptoms: list[LogTemplate] = []
-    if logs is not None and isinstance(logs.observation, LogsObservation):
-        symptoms = _symptoms(logs.observation, onset_named)
-    onset = min((t.first_seen for t in symptoms), default=None)
-    symptom_text = "\n".join(t.template for t in symptoms)
-
-    changes = _changes(conversation, tables, onset)
-    blocks = [
-        (e, b)
-        for e in conversation.calls("search_knowledge")
-        if isinstance(e.observation, RagObservation)
-        for b in e.observation.evidence
+    logs = [
+        e for e in conversation.calls("query_logs") if isinstance(e.observation, LogsObservation)
     ]
-    symptom_block = _symptom_block(blocks, symptoms)
-    services = sorted({s for t in symptoms for s in t.services}) or services_named
-    suspects = [c for c in changes if c.service in services or c.named_in(symptom_text)]
-    if not services:
-        suspects = list(changes)
-    root = _root(suspects, symptom_text, blocks)
-    rollback = [
-        (e, b)
-        for e, b in blocks
-        if _ROLLBACK.search(b.excerpt) and (root is None or _mentions(b, root))
-    ] or [(e, b) for e, b in blocks if _ROLLBACK.search(b.excerpt)]
-    return Analysis(
+    found = [s for exchange in logs for s in _symptoms(exchange, onset_named)]
+    known = _known(logs, services_named)
+    named = [s for s in found if _of_named(s, known)]
+    # The question names a service no log line comes from or speaks of: nothing of it to
+    # diagnose, and what other services show is not its cause.
+    named_silent = bool(services_named and logs and not known and not _spoken(logs, services_named))
+    symptoms = _top(named if named else _consumers(found))
+    onset = min((s.template.first_seen for s in symptoms), default=None)
+    texts = [t for s in symptoms for t in (s.template.template, *s.messages)]
+    runbooks = library(
+        [
+            (e.call_id, b)
+            for e in conversation.calls("search_knowledge")
+            if isinstance(e.observation, RagObservation)
+            for b in e.observation.evidence
+        ]
+    )
+    analysis = Analysis(
         context=context,
         onset_named=onset_named,
         services_named=services_named,
         tables=tables,
         logs=logs,
         symptoms=symptoms,
+        named_silent=named_silent,
         onset=onset,
-        changes=changes,
-        suspects=suspects,
-        root=root,
-        symptom_block=symptom_block,
-        rollback_blocks=rollback,
-        words=words_of([conversation.question, symptom_text]),
+        runbooks=runbooks,
+        words=words_of([conversation.question, *texts]),
+    )
+    if onset is None:
+        return analysis
+    target = symptom_target(
+        [(s.exchange, s.template.ref) for s in symptoms],
+        [svc for s in symptoms for svc in s.template.services],
+        texts,
+    )
+    candidates = row_candidates(conversation.calls("query_mysql"), tables, onset)
+    candidates += log_candidates(logs, [s.template for s in symptoms], onset)
+    assessments = [] if named_silent else assess(candidates, target, runbooks, logs)
+    return dataclasses.replace(
+        analysis,
+        target=target,
+        candidates=candidates,
+        assessments=assessments,
+        symptom_runbooks=matching_runbooks(runbooks, target.words),
     )
 
 
-def _latest_logs(conversation: Conversation) -> Exchange | None:
-    with_data = [e for e in conversation.calls("query_logs") if e.observation is not None]
-    return with_data[-1] if with_data else None
+def same_service(a: str, b: str) -> bool:
+    """Whether two spellings name one service (``payment-service``, ``payment_service``)."""
+    x, y = _ALNUM.sub("", a.lower()), _ALNUM.sub("", b.lower())
+    if x == y:
+        return True
+    short, long = sorted((x, y), key=len)
+    return len(short) >= _MIN_STEM and long.startswith(short)
 
 
-def _symptoms(observation: LogsObservation, onset_named: datetime | None) -> list[LogTemplate]:
+def _of_named(symptom: Symptom, named: list[str]) -> bool:
+    return any(same_service(s, n) for s in symptom.template.services for n in named)
+
+
+def _known(logs: list[Exchange], named: list[str]) -> list[str]:
+    """The named services some log line comes from."""
+    services = {
+        svc
+        for exchange in logs
+        if isinstance(exchange.observation, LogsObservation)
+        for template in exchange.observation.templates
+        for svc in template.services
+    }
+    return [n for n in named if any(same_service(n, s) for s in services)]
+
+
+def _spoken(logs: list[Exchange], named: list[str]) -> bool:
+    """Whether a log line speaks of one of the names (a bucket, a host: not a service)."""
+    for exchange in logs:
+        observation = exchange.observation
+        if not isinstance(observation, LogsObservation):
+            continue
+        texts = [t.template for t in observation.templates] + [
+            e.message for e in observation.events
+        ]
+        folded = fold("\n".join(texts))
+        if any(names(folded, fold(n)) for n in named):
+            return True
+    return False
+
+
+def _consumers(found: list[Symptom]) -> list[Symptom]:
+    """The symptoms without those of a service another symptom names: that service is a
+    dependency failing first (the indexer's error names vault; vault's own errors are its
+    cause, not another symptom)."""
+    named: set[str] = set()
+    for symptom in found:
+        text = fold("\n".join([symptom.template.template, *symptom.messages]))
+        own = set(symptom.template.services)
+        named.update(
+            s for other in found for s in other.template.services
+            if s not in own and names(text, fold(s))
+        )  # fmt: skip
+    rest = [s for s in found if not set(s.template.services) & named]
+    return rest or found
+
+
+def _symptoms(exchange: Exchange, onset_named: datetime | None) -> list[Symptom]:
+    observation = exchange.observation
+    assert isinstance(observation, LogsObservation)
     templates = [t for t in observation.templates if _SEVERITY.get(t.level.upper(), 0) >= 3]
     if onset_named is not None:
-        candidates = [t for t in templates if t.first_seen >= onset_named - _ONSET_TOLERANCE]
+        fresh = [t for t in templates if t.first_seen >= onset_named - _ONSET_TOLERANCE]
     else:
         start = observation.actual_start or observation.scope.start
-        candidates = [t for t in templates if t.first_seen >= start + _NEW_AFTER_START]
-    candidates = candidates or templates
-    if not candidates:
+        fresh = [t for t in templates if t.first_seen >= start + _NEW_AFTER_START]
+    return [
+        Symptom(
+            exchange=exchange,
+            template=t,
+            events=tuple(e for e in observation.events if e.template_ref == t.ref),
+        )
+        for t in (fresh or templates)
+    ]
+
+
+def _top(found: list[Symptom]) -> list[Symptom]:
+    """The most severe, most frequent templates (one per ref, the fullest view of each)."""
+    by_ref: dict[str, Symptom] = {}
+    for symptom in found:
+        held = by_ref.get(symptom.template.ref)
+        if held is None or symptom.template.count > held.template.count:
+            by_ref[symptom.template.ref] = symptom
+    if not by_ref:
         return []
-    top = max(t.count for t in candidates)
+    top = max(s.template.count for s in by_ref.values())
     ranked = sorted(
-        (t for t in candidates if t.count >= top * _MIN_SHARE),
-        key=lambda t: (-_SEVERITY.get(t.level.upper(), 0), -t.count, t.first_seen, t.ref),
-    )
-    return ranked[:_MAX_SYMPTOMS]
-
-
-def _changes(
-    conversation: Conversation, tables: list[Table], onset: datetime | None
-) -> list[ChangeRow]:
-    """Rows of change-table calls that lie in the suspect window before ``onset``."""
-    if onset is None:
-        return []
-    found: dict[str, ChangeRow] = {}
-    for exchange in conversation.calls("query_mysql"):
-        table = queried_table(exchange, tables)
-        if table is None or not table.is_change_table:
-            continue
-        if not isinstance(exchange.observation, MysqlObservation):
-            continue
-        for row in exchange.observation.rows:
-            at = parse_timestamp(row.values.get(table.time_column or ""))
-            if at is None or not onset - SUSPECT_WINDOW <= at <= onset:
-                continue
-            change = ChangeRow(exchange=exchange, row=row, at=at, table=table)
-            # A retried, simpler query returns the same change without its id: one suspect.
-            identity = "|".join(
-                [table.qualified, change.service, at.isoformat(), change.subject, change.ident]
-            )
-            found.setdefault(identity, change)
-    return sorted(found.values(), key=lambda c: (c.at, c.row.ref), reverse=True)
-
-
-def _root(
-    suspects: list[ChangeRow],
-    symptom_text: str,
-    blocks: list[tuple[Exchange, EvidenceBlock]],
-) -> ChangeRow | None:
-    """The change that most plausibly caused the symptom, or None when none qualifies."""
-    if not suspects:
-        return None
-
-    def rank(change: ChangeRow) -> tuple[bool, bool, datetime]:
-        named_by_runbook = any(_mentions(block, change) for _, block in blocks)
-        return change.named_in(symptom_text), named_by_runbook, change.at
-
-    return max(suspects, key=rank)
-
-
-def _mentions(block: EvidenceBlock, change: ChangeRow) -> bool:
-    return change.named_in(f"{block.title}\n{block.excerpt}")
-
-
-def _symptom_block(
-    blocks: list[tuple[Exchange, EvidenceBlock]], symptoms: list[LogTemplate]
-) -> tuple[Exchange, EvidenceBlock] | None:
-    """The knowledge block that shares the most words with the top symptom template."""
-    if not symptoms or not blocks:
-        return None
-    words = set().union(*(_words(t.template) for t in symptoms))
-    rank = {RelevanceLevel.HIGH: 2, RelevanceLevel.MEDIUM: 1, RelevanceLevel.REFERENCE: 0}
-    best = max(
-        blocks,
-        key=lambda eb: (
-            len(words & _words(f"{eb[1].title} {eb[1].excerpt}")),
-            rank[eb[1].relevance_level],
+        (s for s in by_ref.values() if s.template.count >= top * _MIN_SHARE),
+        key=lambda s: (
+            -_SEVERITY.get(s.template.level.upper(), 0),
+            -s.template.count,
+            s.template.first_seen,
+            s.template.ref,
         ),
     )
-    return best if len(words & _words(f"{best[1].title} {best[1].excerpt}")) >= 2 else None
-
-
-@functools.lru_cache(maxsize=4096)
-def _words(text: str) -> frozenset[str]:
-    # Kept per text: every turn rebuilds the analysis from the whole conversation, so the same
-    # templates and runbook excerpts are split again and again (within a run and across runs).
-    return frozenset(
-        w.lower() for w in keywords(text, max_words=200).split() if len(w) >= 3 and not w.isdigit()
-    )
+    return ranked[:_MAX_SYMPTOMS]

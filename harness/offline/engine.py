@@ -26,18 +26,13 @@ from harness.clock import SystemClock
 from harness.jsontext import loads_object
 from harness.models import CallSignal, Component
 from harness.offline.analysis import agent_context, analyse
-from harness.offline.answers import (
-    OFFLINE_NOTICE,
-    knowledge_answer,
-    repair_draft,
-    review,
-    route,
-    system_chat,
-)
+from harness.offline.answers import OFFLINE_NOTICE, knowledge_answer, repair_draft, system_chat
 from harness.offline.conversation import Conversation, parse_conversation
 from harness.offline.findings import write_draft
 from harness.offline.investigation import ToolRequest, next_calls
 from harness.offline.question import keywords
+from harness.offline.review import review
+from harness.offline.routing import route
 
 __all__ = ["OFFLINE_MODEL_NAME", "USAGE_COUNTED_BY", "OfflineDemoModel", "OfflineReply"]
 
@@ -89,7 +84,7 @@ class OfflineDemoModel:
     def reply(self, conversation: Conversation, signal: CallSignal | None) -> OfflineReply:
         component = _RULES.get(signal.component, "unknown") if signal is not None else "unknown"
         if component == "router":
-            intent, rule = route(conversation.question)
+            intent, rule = route(conversation)
             return OfflineReply(content=json.dumps({"intent": intent}), reasoning=f"router: {rule}")
         if component == "semantic":
             verdict = review(conversation.last_user)

@@ -1,20 +1,36 @@
 """The offline demo model's final answer: a DiagnosisDraft written from the analysis.
 
 Every statement is built from values in the observations (template text, counts, first seen,
-row values) and cites the exact tool_call_id and item ref it came from; a change row is
-described from its table's column roles (:mod:`harness.offline.tables`), whatever the table.
+row values) and cites the exact tool_call_id and item ref it came from. The draft states
+
+* the root cause, when evidence links one (:mod:`harness.offline.linkage`), with the link in
+  words and the items that make it: the candidate, the symptom item that names it, the
+  runbook excerpts that match symptom and cause — and the condition it acted through;
+* the symptom's templates;
+* every candidate cause considered and why it was kept as an observation or rejected: linked
+  less specifically than the root cause, contradicted by a runbook's own condition, or not
+  linked at all — each with the items that show it;
+* the failed rows of the tables the symptom names, and what came back empty;
+* next steps quoted from the runbook whose symptom matched (or that links the root cause),
+  never an action a runbook makes conditional on something the evidence shows false.
+
 When the evidence does not establish a cause, the draft says so instead of inventing one.
 """
 
 from __future__ import annotations
 
-import re
-from datetime import datetime
+import json
 from typing import Any
 
 from harness.observation import SCOPE_REF, LogsObservation, MysqlObservation, RagObservation
-from harness.offline.analysis import SUSPECT_WINDOW, Analysis, ChangeRow, queried_table
+from harness.offline.analysis import Analysis
+from harness.offline.candidates import Candidate, describe, queried_table
 from harness.offline.conversation import Conversation, Exchange
+from harness.offline.entities import fold, names
+from harness.offline.linkage import Assessment, Link, LinkKind, Verdict
+from harness.offline.runbooks import Runbook, Section
+from harness.offline.steps import next_steps
+from harness.offline.wording import clip, quote, time_text
 
 __all__ = ["NO_EVIDENCE_REF", "write_draft"]
 
@@ -23,107 +39,277 @@ __all__ = ["NO_EVIDENCE_REF", "write_draft"]
 NO_EVIDENCE_REF = SCOPE_REF
 
 _MAX_CONCLUSIONS = 12
+# The engine counts four characters a token; a little room keeps the reply whole.
+_CHARS_PER_TOKEN = 4
+_MARGIN_CHARS = 200
 _MAX_ITEMS = 10
-_MAX_ITEM_CHARS = 480
-_QUOTE_CHARS = 140
-_PAIR_AFFIXES = re.compile(r"^(?:old|previous|from)_|_before$")
-_ACTION = re.compile(
-    r"\b(revert|roll ?back|rollback|restart|trigger|confirm|page|declare|pin)\b", re.I
-)
+_MAX_UNLINKED = 4
+
+Citation = dict[str, str]
 
 
 def write_draft(conversation: Conversation, analysis: Analysis) -> dict[str, Any]:
     """The DiagnosisDraft JSON object for this conversation."""
-    conclusions: list[dict[str, Any]] = []
-    limitations: list[str] = []
-
+    ranked: list[tuple[int, dict[str, Any]]] = []
     root = analysis.root
-    top = analysis.lead
-    logs = analysis.logs
-    if root is not None and top is not None and logs is not None:
-        citations = [_cite(root.exchange, root.row.ref), _cite(logs, top.ref)]
-        named = [(e, b) for e, b in analysis.rollback_blocks if root.named_in(b.excerpt)] or (
-            [analysis.symptom_block] if analysis.symptom_block else []
-        )
-        citations += [_cite(e, b.ref) for e, b in named[:1]]
-        conclusions.append(
-            _conclusion(
-                "ROOT_CAUSE",
-                f"{_change(root)}, shortly before the first '{_quote(top.template)}' "
-                f"({top.level}) at {_time(top.first_seen)}.",
-                0.9 if named else 0.8,
-                citations,
-            )
-        )
-
-    for template in analysis.symptoms:
-        assert logs is not None
-        citations = [_cite(logs, template.ref)]
-        if template is top and analysis.symptom_block is not None:
-            exchange, block = analysis.symptom_block
-            citations.append(_cite(exchange, block.ref))
-            runbook = f"; the runbook '{block.title}' describes this symptom"
-        else:
-            runbook = ""
-        conclusions.append(
-            _conclusion(
-                "OBSERVATION",
-                f"{template.count} {template.level} events '{_quote(template.template)}' from "
-                f"{', '.join(template.services) or 'the queried services'}, first seen "
-                f"{_time(template.first_seen)}, last seen {_time(template.last_seen)}{runbook}.",
-                0.9,
-                citations,
-            )
-        )
-
-    conclusions += _database_findings(conversation, analysis, limitations)
-    conclusions += _negative_findings(conversation, analysis)
-    limitations += _gaps(conversation, analysis)
-
-    return {
+    if root is not None and analysis.lead is not None:
+        ranked.append((0, _root_cause(analysis, root)))
+    for assessment in analysis.assessments:
+        if assessment.verdict is Verdict.MECHANISM:
+            ranked.append((1, _mechanism(analysis, assessment)))
+    ranked += [(2, c) for c in _symptom_findings(analysis)]
+    ranked += [(3, c) for c in _considered(analysis)]
+    ranked += [(4, c) for c in _impact_findings(conversation, analysis)]
+    ranked += [(5, c) for c in _negative_findings(conversation, analysis)]
+    ranked += [(6, c) for c in _unlinked(analysis)]
+    conclusions = [c for _, c in sorted(ranked, key=lambda rc: rc[0])][:_MAX_CONCLUSIONS]
+    draft = {
         "analysis_id": analysis.context.analysis_id,
         "summary": _summary(analysis),
-        "conclusions": [
-            {**c, "id": f"c{i}"} for i, c in enumerate(conclusions[:_MAX_CONCLUSIONS], 1)
-        ],
-        "next_steps": _next_steps(analysis)[:_MAX_ITEMS],
-        "limitations": [_clip(x) for x in dict.fromkeys(limitations)][:_MAX_ITEMS],
+        "conclusions": conclusions,
+        "next_steps": next_steps(analysis)[:_MAX_ITEMS],
+        "limitations": [clip(x) for x in dict.fromkeys(_gaps(conversation, analysis))][:_MAX_ITEMS],
         "evaluations": {
             e.call_id: "GAIN" if e.gained else "NO_GAIN"
             for e in conversation.exchanges
             if e.answered and e.call_id
         },
     }
+    return _within(draft, conversation.max_tokens)
 
 
-def _database_findings(
-    conversation: Conversation, analysis: Analysis, limitations: list[str]
-) -> list[dict[str, Any]]:
-    found: list[dict[str, Any]] = []
-    root = analysis.root
-    suspects = {id(c) for c in analysis.suspects}
-    for change in analysis.changes:
-        if change is root:
-            continue
-        if id(change) in suspects:
-            found.append(
-                _conclusion(
-                    "CONTRIBUTING_FACTOR",
-                    f"{_change(change)} lies in the {_minutes(SUSPECT_WINDOW)} before the onset "
-                    "and is not ruled out.",
-                    0.4,
-                    [_cite(change.exchange, change.row.ref)],
-                )
-            )
+def _within(draft: dict[str, Any], max_tokens: int | None) -> dict[str, Any]:
+    """The draft cut to what the call may return: a model that writes past its output limit
+    is cut off mid-text, so the least important parts go first — limitations, then the last
+    conclusions (the lowest ranked), then the last steps."""
+
+    def size() -> int:
+        numbered = [{**c, "id": f"c{i}"} for i, c in enumerate(draft["conclusions"], 1)]
+        return len(json.dumps({**draft, "conclusions": numbered}))
+
+    limit = (max_tokens * _CHARS_PER_TOKEN - _MARGIN_CHARS) if max_tokens else None
+    while limit is not None and size() > limit:
+        if draft["limitations"]:
+            draft["limitations"] = draft["limitations"][:-1]
+        elif len(draft["conclusions"]) > 1:
+            draft["conclusions"] = draft["conclusions"][:-1]
+        elif draft["next_steps"]:
+            draft["next_steps"] = draft["next_steps"][:-1]
         else:
-            found.append(
-                _conclusion(
-                    "OBSERVATION",
-                    f"Also changed in the window: {_change(change)}; not linked to the symptom.",
-                    0.6,
-                    [_cite(change.exchange, change.row.ref)],
-                )
+            break
+    draft["conclusions"] = [{**c, "id": f"c{i}"} for i, c in enumerate(draft["conclusions"], 1)]
+    return draft
+
+
+# ---------------------------------------------------------------- the root cause
+
+
+def _root_cause(analysis: Analysis, root: Assessment) -> dict[str, Any]:
+    lead = analysis.lead
+    assert lead is not None
+    candidate = root.candidate
+    citations = [_cite_item(candidate.exchange, candidate.ref)]
+    mechanism = next((a for a in analysis.assessments if a.verdict is Verdict.MECHANISM), None)
+    if mechanism is not None:
+        inner = mechanism.candidate
+        upstream = max(root.upstream, key=lambda k: k.strength)
+        citations.append(_cite_item(inner.exchange, inner.ref))
+        citations += _link_citations(analysis, upstream, target=inner)
+        shown = _shown_links(mechanism.links)
+        for link in shown:
+            citations += _link_citations(analysis, link, target=None)
+        statement = (
+            f"{describe(candidate)}. It led to: {describe(inner)} — "
+            f"{_phrase(upstream, of='this condition')}; "
+            + "; ".join(_phrase(k, of="the symptom") for k in shown)
+        )
+    else:
+        shown = _shown_links(root.links)
+        for link in shown:
+            citations += _link_citations(analysis, link, target=None)
+        statement = f"{describe(candidate)}; " + "; ".join(
+            _phrase(k, of="the symptom") for k in shown
+        )
+    citations.append(_cite_item(lead.exchange, lead.template.ref))
+    statement += (
+        f". The first '{quote(lead.template.template)}' ({lead.template.level}) came at "
+        f"{time_text(lead.template.first_seen)}."
+    )
+    confidence = 0.9 if shown[0].kind is not LinkKind.SHARED else 0.7
+    return _conclusion("ROOT_CAUSE", statement, confidence, citations)
+
+
+def _shown_links(links: tuple[Link, ...]) -> list[Link]:
+    """The links a statement states: one of each specific kind, strongest first; a shared
+    service only when nothing more specific links it."""
+    ordered = sorted(links, key=lambda k: k.strength, reverse=True)
+    specific = [k for k in ordered if k.kind is not LinkKind.SHARED]
+    first = {k.kind: k for k in reversed(specific)}
+    return sorted(first.values(), key=lambda k: k.strength, reverse=True) or ordered[:1]
+
+
+def _mechanism(analysis: Analysis, mechanism: Assessment) -> dict[str, Any]:
+    shown = _shown_links(mechanism.links)
+    candidate = mechanism.candidate
+    citations = [_cite_item(candidate.exchange, candidate.ref)]
+    for link in shown:
+        citations += _link_citations(analysis, link, target=None)
+    role = (
+        "It is how the root cause reached the symptom."
+        if analysis.root is not None
+        else "It is how the symptom happens; what brought it about is not established by the "
+        "evidence."
+    )
+    return _conclusion(
+        "CONTRIBUTING_FACTOR",
+        f"{describe(candidate)}; "
+        + "; ".join(_phrase(k, of="the symptom") for k in shown)
+        + f". {role}",
+        0.8,
+        citations,
+    )
+
+
+def _phrase(link: Link, *, of: str) -> str:
+    if link.kind is LinkKind.NAMED:
+        return f"{of} names {link.via}"
+    if link.kind is LinkKind.RUNBOOK:
+        return f"the runbook '{link.via}' describes {of} and states this cause"
+    if link.kind is LinkKind.EXPIRED:
+        return f"{of} reports an expiry ('{link.via}')"
+    return f"it is on {link.via}, where {of} shows"
+
+
+def _link_citations(analysis: Analysis, link: Link, *, target: Candidate | None) -> list[Citation]:
+    """The items that make ``link``: what names the entity, or the runbook's excerpts."""
+    if link.kind is LinkKind.RUNBOOK and link.runbook is not None:
+        found = [
+            link.runbook.block_of(Section.SYMPTOM),
+            link.runbook.block_of(Section.CAUSE),
+        ]
+        return [{"tool_call_id": c, "item_ref": b.ref} for c, b in (f for f in found if f)] or [
+            {"tool_call_id": link.runbook.blocks[0][0], "item_ref": link.runbook.blocks[0][1].ref}
+        ]
+    if target is not None or link.kind is not LinkKind.NAMED:
+        return []
+    for symptom in analysis.symptoms:
+        if names(fold(symptom.template.template), link.via):
+            return [_cite_item(symptom.exchange, symptom.template.ref)]
+        for event in symptom.events:
+            if names(fold(event.message), link.via):
+                return [_cite_item(symptom.exchange, event.ref)]
+    return []
+
+
+# ---------------------------------------------------------------- the other candidates
+
+
+def _considered(analysis: Analysis) -> list[dict[str, Any]]:
+    found = []
+    for assessment in analysis.assessments:
+        candidate = assessment.candidate
+        citations = [_cite_item(candidate.exchange, candidate.ref)]
+        if assessment.verdict is Verdict.WEAKER:
+            rival = assessment.rival
+            link = assessment.best
+            assert rival is not None and link is not None
+            citations.append(_cite_item(rival.exchange, rival.ref))
+            why = _why_not(analysis, assessment)
+            statement = (
+                f"Candidate considered: {describe(candidate)}. Kept as an observation, not the "
+                f"cause: {_phrase(link, of='the symptom')}, but {why}."
             )
+            found.append(_conclusion("OBSERVATION", statement, 0.6, citations))
+        elif assessment.verdict is Verdict.CONTRADICTED:
+            contradiction = assessment.contradiction
+            assert contradiction is not None
+            block = _block_with(contradiction.runbook, contradiction.condition.sentence)
+            if block is not None:
+                citations.append({"tool_call_id": block[0], "item_ref": block[1]})
+            citations.append(_cite_item(contradiction.shown.exchange, contradiction.shown.ref))
+            statement = (
+                f"Candidate considered: {describe(candidate)}. Rejected: the runbook "
+                f"'{contradiction.runbook.title}' says \"{quote(contradiction.condition.sentence)}\""
+                f", and the evidence shows otherwise for the {contradiction.condition.subject}: "
+                f"'{quote(contradiction.shown.text, 100)}'."
+            )
+            found.append(_conclusion("OBSERVATION", statement, 0.7, citations))
+    return found
+
+
+def _why_not(analysis: Analysis, weaker: Assessment) -> str:
+    """Why a linked candidate is not the root cause, against what was preferred to it."""
+    root = analysis.root
+    mechanism = next((a for a in analysis.assessments if a.verdict is Verdict.MECHANISM), None)
+    ahead = root or mechanism
+    if ahead is None:
+        return "another candidate is linked better"
+    name = "the root cause" if root is not None else "the contributing factor"
+    strength = max([ahead.strength, *(k.strength for k in ahead.upstream)])
+    if weaker.strength < strength:
+        return f"{name} is linked more specifically"
+    if root is not None and root.upstream:
+        return "the root cause began first and led to the contributing factor"
+    when = (
+        "is nearer to the symptom" if ahead.candidate.at >= weaker.candidate.at else "began first"
+    )
+    return f"{name} is linked as strongly and {when}"
+
+
+def _unlinked(analysis: Analysis) -> list[dict[str, Any]]:
+    unlinked = [a.candidate for a in analysis.assessments if a.verdict is Verdict.UNLINKED]
+    if not unlinked:
+        return []
+    shown = sorted(unlinked, key=lambda c: c.at, reverse=True)[:_MAX_UNLINKED]
+    more = len(unlinked) - len(shown)
+    statement = (
+        "Candidates considered and rejected, as no shared service or host, name or runbook "
+        f"links them to the symptom: {'; '.join(describe(c) for c in shown)}"
+        + (f"; and {more} more." if more else ".")
+    )
+    return [
+        _conclusion("OBSERVATION", statement, 0.6, [_cite_item(c.exchange, c.ref) for c in shown])
+    ]
+
+
+def _block_with(runbook: Runbook, sentence: str) -> tuple[str, str] | None:
+    wanted = " ".join(sentence.split())[:40]
+    for call_id, block in runbook.blocks:
+        if wanted in " ".join(block.excerpt.replace("*", "").replace("`", "").split()):
+            return call_id, block.ref
+    return None
+
+
+# ---------------------------------------------------------------- symptoms and tables
+
+
+def _symptom_findings(analysis: Analysis) -> list[dict[str, Any]]:
+    found = []
+    lead = analysis.lead
+    for symptom in analysis.symptoms:
+        template = symptom.template
+        citations = [_cite_item(symptom.exchange, template.ref)]
+        runbook = ""
+        if symptom is lead and analysis.symptom_block is not None:
+            call_id, block = analysis.symptom_block
+            citations.append({"tool_call_id": call_id, "item_ref": block.ref})
+            runbook = f"; the runbook '{block.title}' describes this symptom"
+        found.append(
+            _conclusion(
+                "OBSERVATION",
+                f"{template.count} {template.level} events '{quote(template.template)}' from "
+                f"{', '.join(template.services) or 'the queried services'}, first seen "
+                f"{time_text(template.first_seen)}, last seen "
+                f"{time_text(template.last_seen)}{runbook}.",
+                0.9,
+                citations,
+            )
+        )
+    return found
+
+
+def _impact_findings(conversation: Conversation, analysis: Analysis) -> list[dict[str, Any]]:
+    found: list[dict[str, Any]] = []
     impact = {t.qualified: t for t in analysis.impact_tables}
     for exchange in conversation.calls("query_mysql"):
         table = queried_table(exchange, analysis.tables)
@@ -144,57 +330,10 @@ def _database_findings(
                 "OBSERVATION",
                 f"{table.label.capitalize()} since the onset: {'; '.join(parts)}.",
                 0.85,
-                [_cite(exchange, r.ref) for r in rows],
+                [_cite_item(exchange, r.ref) for r in rows],
             )
         )
-    if analysis.onset is not None and root is None:
-        start, end = analysis.window or (analysis.onset, analysis.onset)
-        services = ", ".join(analysis.symptom_services or analysis.services_named) or "any service"
-        tables = ", ".join(t.qualified for t in analysis.change_tables)
-        limitations.append(
-            f"No recorded change of {services} ({tables}) was found between {_time(start)} and "
-            f"{_time(end)}; the root cause is not established."
-            if tables
-            else f"No table of recorded changes is readable, so no change of {services} between "
-            f"{_time(start)} and {_time(end)} could be checked; the root cause is not established."
-        )
     return found
-
-
-def _change(change: ChangeRow) -> str:
-    """A change row in words, from its table's column roles and its values only.
-
-    ``Config change CHG-4821 on checkout-api: pool-size changed from 40 to 4 by deploy-bot at
-    2026-11-02 14:04:12 UTC``; a row without before/after values says what it did instead.
-    """
-    table = change.table
-    text = f"{table.singular_label.capitalize()} {change.ident or change.row.ref}"
-    status = change.value(table.status_column)
-    if status:
-        text += f" ({status})"
-    if change.service:
-        text += f" on {change.service}"
-    what = _what(change)
-    if what:
-        text += f": {what}"
-    actor = change.value(table.actor_column)
-    if actor:
-        text += f" by {actor}"
-    return f"{text} at {_time(change.at)}"
-
-
-def _what(change: ChangeRow) -> str:
-    table = change.table
-    pair = table.value_pair
-    if pair is not None:
-        subject = change.value(table.subject_column) or _PAIR_AFFIXES.sub("", pair[0])
-        return f"{subject} changed from {change.value(pair[0])} to {change.value(pair[1])}"
-    text = change.value(table.text_column)
-    if text:
-        return text
-    return ", ".join(
-        f"{c} {change.value(c)}" for c in table.descriptive_columns() if change.value(c)
-    )
 
 
 def _negative_findings(conversation: Conversation, analysis: Analysis) -> list[dict[str, Any]]:
@@ -205,30 +344,26 @@ def _negative_findings(conversation: Conversation, analysis: Analysis) -> list[d
         found.append(
             _conclusion(
                 "NEGATIVE_FINDING",
-                f"{_describe(exchange, analysis)} returned nothing within its scope.",
+                f"{_describe_call(exchange, analysis)} returned nothing within its scope.",
                 0.8,
-                [_cite(exchange, NO_EVIDENCE_REF)],
+                [_cite_item(exchange, NO_EVIDENCE_REF)],
                 scope=exchange.scope,
             )
         )
     return found
 
 
-def _table_label(exchange: Exchange, analysis: Analysis) -> str:
-    table = queried_table(exchange, analysis.tables)
-    return table.label if table is not None else "rows"
-
-
-def _describe(exchange: Exchange, analysis: Analysis) -> str:
+def _describe_call(exchange: Exchange, analysis: Analysis) -> str:
     observation = exchange.observation
     if isinstance(observation, MysqlObservation):
-        tables = ", ".join(observation.scope.tables)
-        return f"The query for {_table_label(exchange, analysis)} ({tables})"
+        table = queried_table(exchange, analysis.tables)
+        label = table.label if table is not None else "rows"
+        return f"The query for {label} ({', '.join(observation.scope.tables)})"
     if isinstance(observation, LogsObservation):
         scope = observation.scope
         return (
             f"The log query {', '.join(scope.services) or 'all services'} "
-            f"{_time(scope.start)}–{_time(scope.end)} (level {scope.level or 'any'})"
+            f"{time_text(scope.start)}–{time_text(scope.end)} (level {scope.level or 'any'})"
         )
     if isinstance(observation, RagObservation):
         return f"The runbook search '{observation.scope.query}'"
@@ -250,73 +385,52 @@ def _gaps(conversation: Conversation, analysis: Analysis) -> list[str]:
             )
     if conversation.stop_required:
         gaps.append("The harness stopped the investigation before every check was made.")
-    if analysis.logs is None:
+    if not analysis.logs:
         gaps.append("No log data was available, so no onset could be derived.")
+    elif analysis.named_silent:
+        gaps.append(
+            f"No WARN or ERROR log lines of {', '.join(analysis.services_named)} were found; "
+            "what other services show is reported, and no root cause is established."
+        )
     elif not analysis.symptoms:
         gaps.append("The logs held no WARN or ERROR templates to diagnose from.")
+    elif analysis.root is None:
+        gaps.append(
+            "No candidate cause is linked to the symptom by a shared service or host, a name "
+            "the symptom states, or a matching runbook; the root cause is not established."
+        )
     return gaps
 
 
-def _next_steps(analysis: Analysis) -> list[dict[str, Any]]:
-    """Steps taken from the runbooks the agent read, each citing the block it comes from."""
-    steps: dict[str, list[dict[str, str]]] = {}
-    root = analysis.root
-    blocks = list(analysis.rollback_blocks)
-    if analysis.symptom_block is not None:
-        blocks.append(analysis.symptom_block)
-    if root is not None and analysis.rollback_blocks:
-        exchange, block = analysis.rollback_blocks[0]
-        steps[_clip(_revert(root, block.title))] = [
-            _cite(exchange, block.ref),
-            _cite(root.exchange, root.row.ref),
-        ]
-    for exchange, block in blocks:
-        for sentence in _sentences(block.excerpt):
-            if _ACTION.search(sentence):
-                steps.setdefault(
-                    _clip(f"{sentence} (runbook: {block.title})"), [_cite(exchange, block.ref)]
-                )
-    return [{"text": text, "citations": citations} for text, citations in steps.items()]
-
-
-def _revert(root: ChangeRow, title: str) -> str:
-    on = f" on {root.service}" if root.service else ""
-    pair = root.table.value_pair
-    if pair is not None:
-        subject = root.value(root.table.subject_column) or _PAIR_AFFIXES.sub("", pair[0])
-        return (
-            f"Revert {root.ident or 'the change'}: set {subject}{on} back to "
-            f"{root.value(pair[0])} (now {root.value(pair[1])}), as '{title}' prescribes."
-        )
-    name = root.ident or root.subject
-    return f"Revert the {root.table.singular_label} {name}{on}, as '{title}' prescribes."
+# ---------------------------------------------------------------- summary and helpers
 
 
 def _summary(analysis: Analysis) -> str:
-    top = analysis.lead
-    if top is None:
-        return _clip(
+    lead = analysis.lead
+    if lead is None:
+        return clip(
             "No WARN or ERROR log templates were found for the question's services and time "
             "range; nothing could be diagnosed from the observations."
         )
-    services = ", ".join(top.services) or "the queried services"
+    template = lead.template
+    services = ", ".join(template.services) or "the queried services"
     symptom = (
-        f"{services}: {top.count} × '{_quote(top.template, 90)}' since {_time(top.first_seen)}"
+        f"{services}: {template.count} × '{quote(template.template, 90)}' since "
+        f"{time_text(template.first_seen)}"
     )
     root = analysis.root
     if root is None:
-        return _clip(
-            f"{symptom}. No recorded change of the affected services lies in the "
-            f"{_minutes(SUSPECT_WINDOW)} before; the root cause is not established."
+        return clip(
+            f"{symptom}. No candidate cause is linked to it; the root cause is not established."
         )
-    return _clip(f"{symptom}. Likely cause: {_change(root)}.")
+    return clip(f"{symptom}. Likely cause: {describe(root.candidate)}.")
 
 
 def _conclusion(
     kind: str,
     statement: str,
     confidence: float,
-    citations: list[dict[str, str]],
+    citations: list[Citation],
     *,
     scope: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
@@ -330,32 +444,5 @@ def _conclusion(
     }
 
 
-def _cite(exchange: Exchange, ref: str) -> dict[str, str]:
+def _cite_item(exchange: Exchange, ref: str) -> Citation:
     return {"tool_call_id": exchange.call_id, "item_ref": ref}
-
-
-def _sentences(text: str) -> list[str]:
-    # Excerpts arrive flattened: split on sentence ends, bullets and numbered steps, and drop
-    # heading fragments ("## Roll back").
-    cleaned = re.sub(r"[*`]+", "", text)
-    parts = re.split(r"(?<=[.!?])\s+|\s+[-•]\s+|\s+\d+\.\s+|\n+", cleaned)
-    flat = [" ".join(p.split()).lstrip("-• ") for p in parts]
-    return [p for p in flat if 20 <= len(p) <= 300 and not p.startswith("#")]
-
-
-def _quote(text: str, limit: int = _QUOTE_CHARS) -> str:
-    flat = " ".join(text.split())
-    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
-
-
-def _clip(text: str) -> str:
-    return text if len(text) <= _MAX_ITEM_CHARS else text[: _MAX_ITEM_CHARS - 1] + "…"
-
-
-def _time(value: datetime) -> str:
-    return value.strftime("%Y-%m-%d %H:%M:%S UTC")
-
-
-def _minutes(delta: Any) -> str:
-    seconds = int(delta.total_seconds())
-    return f"{seconds // 60} min {seconds % 60} s" if seconds % 60 else f"{seconds // 60} min"

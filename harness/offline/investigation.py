@@ -2,14 +2,17 @@
 
 Round 1 (no results yet): search the runbooks with the question's symptom words and read the
 named services' WARN+ logs from one hour before the named onset to "now". Round 2: from the
-logs, derive the onset ``T`` (see :mod:`harness.offline.analysis`) and read every change table
-the catalog lists (:mod:`harness.offline.tables`) in ``[T − 30 min, T]`` from the datasource
-the prompt names, the failed rows since ``T`` of the tables the question or the symptom names,
-and search the runbooks for the symptom when no block names it yet; when the named services
-have no logs at all, read every service's logs instead (the question may not spell a service
-as its logs do). Round 3: when a change is the likely cause and no runbook block says how to
-roll it back, search for that. A failed call is retried once with a simpler request; a stop,
-a refusal that ends the investigation, or the round limit means answer now.
+logs, derive the onset ``T`` (see :mod:`harness.offline.analysis`); read every service's
+warnings around ``T`` when the first query was limited to the named ones (another component
+may be failing first), every cause table the catalog lists (:mod:`harness.offline.tables`:
+changes, expiries, capacities, states — the ones of a kind the symptom speaks of first, at
+most :data:`MAX_CAUSE_TABLES`) in its window around ``T`` (:mod:`harness.offline.queries`),
+the failed rows since ``T`` of the tables the question or the symptom names, and search the
+runbooks for the symptom when none matches it yet; when the named services have no logs at
+all, read every service's logs instead (the question may not spell a service as its logs
+do). Round 3: search the runbooks for what to do about the root cause when no matching
+runbook says it yet. A failed call is retried once with a simpler request; a stop, a refusal
+that ends the investigation, or the round limit means answer now.
 
 Only the observations decide the arguments — never an instruction found inside them.
 """
@@ -21,17 +24,38 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from harness.offline.analysis import Analysis, queried_table
+from harness.offline.analysis import Analysis
+from harness.offline.candidates import KIND_WORDS, Candidate, CauseKind, queried_table
 from harness.offline.conversation import Conversation, Exchange
+from harness.offline.queries import cause_sql, impact_sql
 from harness.offline.question import keywords
-from harness.offline.tables import change_sql, impact_sql
+from harness.offline.runbooks import Section
+from harness.offline.tables import Table, TableKind
 
-__all__ = ["MAX_TOOL_TURNS", "ToolRequest", "next_calls"]
+__all__ = ["MAX_CAUSE_TABLES", "MAX_TOOL_TURNS", "ToolRequest", "next_calls"]
 
 MAX_TOOL_TURNS = 4
+# A run may call query_mysql six times by default: four cause tables leave room for the table
+# the symptom names and one retry.
+MAX_CAUSE_TABLES = 4
+_MAX_SEARCHES = 3
 _LOOKBACK = timedelta(hours=1)
+_AROUND_AFTER = timedelta(minutes=10)
 _DEFAULT_RANGE = timedelta(hours=2)
 _MAX_RANGE = timedelta(hours=24)
+# The words a search for what to do about a cause adds, by its kind.
+_REMEDY_WORDS = {
+    CauseKind.CHANGE: "revert",
+    CauseKind.EXPIRY: "renew expired",
+    CauseKind.CAPACITY: "full free limit",
+    CauseKind.DEPENDENCY: "unavailable recover",
+}
+_TABLE_CAUSE = {
+    TableKind.CHANGE: CauseKind.CHANGE,
+    TableKind.EXPIRY: CauseKind.EXPIRY,
+    TableKind.CAPACITY: CauseKind.CAPACITY,
+    TableKind.STATE: CauseKind.DEPENDENCY,
+}
 # Codes after which a simpler request can succeed; everything else is not worth a retry.
 _RETRYABLE = frozenset(
     {
@@ -89,11 +113,11 @@ def next_calls(conversation: Conversation, analysis: Analysis) -> tuple[list[Too
     else:
         calls, reason = _follow_up(conversation, analysis)
     done = {_identity(e) for e in conversation.exchanges}
-    fresh = [
-        c
-        for c in calls
-        if c is not None and conversation.offers(c.name) and c.identity() not in done
-    ]
+    fresh: list[ToolRequest] = []
+    for call in calls:
+        if call is not None and conversation.offers(call.name) and call.identity() not in done:
+            done.add(call.identity())
+            fresh.append(call)
     return fresh, (reason if fresh else "Nothing left worth checking; answering.")
 
 
@@ -103,48 +127,79 @@ def _follow_up(
     calls: list[ToolRequest | None] = []
     reasons: list[str] = []
     logs_calls = conversation.calls("query_logs")
-    if logs_calls and analysis.logs is None and _retry(logs_calls):
+    if logs_calls and not analysis.logs and _retry(logs_calls):
         calls.append(_logs(conversation, analysis, simpler=True))
         reasons.append("the log query failed; retrying once with a narrower ERROR-only query")
     elif _named_services_silent(logs_calls, analysis):
         calls.append(_logs(conversation, analysis, simpler=False, every_service=True))
         reasons.append("the named services have no logs under those names; reading all services")
-    if analysis.onset is not None:
-        start, end = _window_literals(analysis)
-        by_table: dict[str, list[Exchange]] = {}
-        for exchange in conversation.calls("query_mysql"):
-            table = queried_table(exchange, analysis.tables)
-            if table is not None:
-                by_table.setdefault(table.qualified, []).append(exchange)
-        for table in analysis.change_tables:
-            previous = by_table.get(table.qualified, [])
-            if not previous:
-                calls.append(_mysql(analysis, change_sql(table, start, end, simpler=False)))
-            elif _retry(previous):
-                calls.append(_mysql(analysis, change_sql(table, start, end, simpler=True)))
-                reasons.append(
-                    f"the {table.label} query failed; retrying once with a simpler query"
-                )
-        for table in analysis.impact_tables:
-            if not by_table.get(table.qualified):
-                calls.append(_mysql(analysis, impact_sql(table, end)))
-        reasons.insert(
-            0,
-            f"Onset T={_iso(analysis.onset)} from the first '{analysis.symptoms[0].ref}'; "
-            f"changes in [{start}, {end}]",
+    if analysis.onset is None or analysis.named_silent:
+        return calls, "; ".join(reasons) or "No onset found in the logs."
+    onset = analysis.onset
+    if analysis.services_named and len(logs_calls) == 1:
+        calls.append(_around(onset))
+        reasons.append("reading every service's warnings around the onset")
+    by_table: dict[str, list[Exchange]] = {}
+    for exchange in conversation.calls("query_mysql"):
+        table = queried_table(exchange, analysis.tables)
+        if table is not None:
+            by_table.setdefault(table.qualified, []).append(exchange)
+    for table in _cause_tables(analysis):
+        previous = by_table.get(table.qualified, [])
+        if not previous:
+            calls.append(_mysql(analysis, cause_sql(table, onset, simpler=False)))
+        elif _retry(previous):
+            calls.append(_mysql(analysis, cause_sql(table, onset, simpler=True)))
+            reasons.append(f"the {table.label} query failed; retrying once with a simpler query")
+    for table in analysis.impact_tables:
+        if not by_table.get(table.qualified):
+            calls.append(_mysql(analysis, impact_sql(table, onset)))
+    lead = analysis.lead
+    assert lead is not None
+    reasons.insert(
+        0, f"Onset T={_iso(onset)} from the first '{lead.template.ref}'; causes around T"
+    )
+    searches = len(conversation.calls("search_knowledge"))
+    if not analysis.symptom_runbooks and searches < 2:
+        calls.append(_knowledge(lead.template.template))
+        reasons.append("no runbook matches the symptom yet; searching for it")
+    elif analysis.root is not None and searches < _MAX_SEARCHES and not _remedy_seen(analysis):
+        calls.append(_knowledge(_remedy_query(analysis.root.candidate)))
+        reasons.append("a cause is linked; looking up what to do about it")
+    return calls, "; ".join(reasons)
+
+
+def _cause_tables(analysis: Analysis) -> list[Table]:
+    """The cause tables to read: of a kind the symptom speaks of first, then changes."""
+
+    def rank(table: Table) -> tuple[bool, bool, str]:
+        assert table.kind is not None
+        spoken = bool(KIND_WORDS[_TABLE_CAUSE[table.kind]] & analysis.words)
+        named = any(c.rsplit("_", 1)[-1] in analysis.words for c in table.entity_columns)
+        return (not (spoken or named), table.kind is not TableKind.CHANGE, table.qualified)
+
+    readable = [t for t in analysis.tables if t.kind is not None]
+    return sorted(sorted(readable, key=rank)[:MAX_CAUSE_TABLES], key=lambda t: t.qualified)
+
+
+def _remedy_seen(analysis: Analysis) -> bool:
+    """Whether a runbook that matches the symptom, or links the root, says what to do."""
+    root = analysis.root
+    linked = [k.runbook for k in root.links if k.runbook is not None] if root else []
+    return any(rb.parts(Section.REMEDY) for rb in [*linked, *analysis.symptom_runbooks[:1]])
+
+
+def _remedy_query(candidate: Candidate) -> str:
+    table = candidate.table
+    if table is not None:
+        subject = candidate.value(table.subject_column) or " ".join(
+            candidate.value(c) for c in table.entity_columns[:2]
         )
-        knowledge = conversation.calls("search_knowledge")
-        if analysis.symptom_block is None and len(knowledge) < 2:
-            assert analysis.lead is not None
-            calls.append(_knowledge(analysis.lead.template))
-            reasons.append("no runbook block names the symptom yet; searching for it")
-        elif analysis.root is not None and not analysis.rollback_blocks and len(knowledge) < 3:
-            root = analysis.root
-            calls.append(
-                _knowledge(f"revert {root.table.singular_label} {root.subject} remediation")
-            )
-            reasons.append("a change is the likely cause; looking up how to roll it back")
-    return calls, "; ".join(reasons) or "No onset found in the logs."
+        text = f"{_REMEDY_WORDS[candidate.kind]} {table.singular_label} {subject} remediation"
+    else:
+        assert candidate.template is not None
+        text = f"{_REMEDY_WORDS[candidate.kind]} remediation {candidate.template.template}"
+    return keywords(text, max_words=10) or text[:200]
 
 
 def _named_services_silent(logs_calls: list[Exchange], analysis: Analysis) -> bool:
@@ -193,25 +248,25 @@ def _logs(
     return ToolRequest(name="query_logs", arguments=arguments)
 
 
-def _mysql(analysis: Analysis, sql: str) -> ToolRequest:
+def _around(onset: datetime) -> ToolRequest:
+    """Every service's warnings from an hour before the onset to just after it."""
+    start = onset.replace(microsecond=0) - _LOOKBACK
+    return ToolRequest(
+        name="query_logs",
+        arguments={
+            "start": _iso(start),
+            "end": _iso(start + _LOOKBACK + _AROUND_AFTER),
+            "level": "WARN",
+        },
+    )
+
+
+def _mysql(analysis: Analysis, sql: str | None) -> ToolRequest | None:
+    if sql is None:
+        return None
     return ToolRequest(
         name="query_mysql", arguments={"datasource": analysis.context.datasource, "sql": sql}
     )
-
-
-def _window_literals(analysis: Analysis) -> tuple[str, str]:
-    """SQL literals of the suspect window: start floored, end ceiled to the second."""
-    window = analysis.window
-    assert window is not None
-    start, end = window
-    end_ceiled = end.replace(microsecond=0) + (
-        timedelta(seconds=1) if end.microsecond else timedelta()
-    )
-    return _sql_time(start.replace(microsecond=0)), _sql_time(end_ceiled)
-
-
-def _sql_time(value: datetime) -> str:
-    return value.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S")
 
 
 def _iso(value: datetime) -> str:

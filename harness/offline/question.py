@@ -1,7 +1,8 @@
 """Reading an operator's question the way the offline demo model does: by rules.
 
 Three things are taken from the question text: the onset time it names ("since 14:05"), the
-services it names (``checkout-api``) and the symptom words worth searching the runbooks for.
+names it gives in the hyphenated form services take (``checkout-api``, ``fx-rates``) and the
+symptom words worth searching the runbooks for.
 Times without a date take the date of the conversation's "current time"; all times are UTC.
 """
 
@@ -10,33 +11,22 @@ from __future__ import annotations
 import re
 from datetime import UTC, datetime, timedelta
 
-__all__ = ["keywords", "onset_time", "parse_timestamp", "service_names"]
+__all__ = ["is_prose", "keywords", "onset_time", "parse_timestamp", "service_names"]
 
 _ISO = re.compile(r"\b(\d{4}-\d{2}-\d{2})[T ](\d{1,2}):(\d{2})(?::(\d{2}))?")
 _CLOCK = re.compile(r"(?<![\d:.])(\d{1,2}):(\d{2})(?::(\d{2}))?\s*(am|pm)?(?![\d:])", re.I)
 _SERVICE = re.compile(r"\b[a-z][a-z0-9]*(?:-[a-z0-9]+)+\b")
-# Suffixes that make a hyphenated word a service name rather than prose ("read-only").
-_SERVICE_SUFFIXES = frozenset(
-    [
-        "api",
-        "service",
-        "svc",
-        "gateway",
-        "worker",
-        "web",
-        "app",
-        "db",
-        "proxy",
-        "server",
-        "consumer",
-        "job",
-        "frontend",
-        "backend",
-        "relay",
-        "queue",
-        "cache",
-    ]
+# Hyphenated prose, not names: "read-only", "follow-up", "roll-out", "up-to-date".
+_PROSE = frozenset(
+    """
+    read-only built-in e-mail follow-up sign-in sign-up log-in check-in check-out opt-in
+    opt-out up-to-date real-time long-running time-out roll-out roll-back set-up self-service
+    third-party on-call end-to-end day-to-day well-known so-called non-stop one-off cut-over
+    fail-over hand-off back-end front-end re-run re-try write-only read-write user-facing
+    customer-facing high-level low-level in-flight out-of-date
+    """.split()  # noqa: SIM905
 )
+_PROSE_PREFIXES = ("re-", "pre-", "non-", "co-", "self-", "multi-", "anti-", "semi-", "sub-")
 _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
 # Question words and filler that carry no symptom; the runbook search ranks better without.
 _STOPWORDS = frozenset(
@@ -95,13 +85,17 @@ def onset_time(question: str, now: datetime) -> datetime | None:
 
 
 def service_names(text: str) -> list[str]:
-    """Hyphenated service-like names in ``text`` (``checkout-api``, ``order-service``)."""
+    """Hyphenated names in ``text`` that may name a service (``checkout-api``, ``fx-rates``),
+    not hyphenated prose (``read-only``, ``re-run``)."""
     names = {
-        match.group(0)
-        for match in _SERVICE.finditer(text.lower())
-        if match.group(0).rsplit("-", 1)[-1] in _SERVICE_SUFFIXES
+        match.group(0) for match in _SERVICE.finditer(text.lower()) if not is_prose(match.group(0))
     }
     return sorted(names)[:8]
+
+
+def is_prose(word: str) -> bool:
+    """Whether a hyphenated word is prose ("read-only", "re-run"), not a name."""
+    return word in _PROSE or word.startswith(_PROSE_PREFIXES)
 
 
 def keywords(text: str, *, max_words: int = 12) -> str:

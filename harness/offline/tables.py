@@ -1,23 +1,28 @@
-"""Which tables the offline demo model reads, and how it asks them: by rules over the catalog.
+"""Which tables the offline demo model reads: decided by their columns, never by their names.
 
 The model knows no table in advance. The ``query_mysql`` tool definition lists what the policy
-lets it read (:mod:`harness.sql.catalog`); from that list and the words of the question and
-the symptom it picks
+lets it read (:mod:`harness.sql.catalog`); from each table's columns it derives their *roles*
+and from the roles what the table records:
 
-* **change tables** — tables that record what changed: their name says so (a change, a
-  deployment, a release, a rollout, a migration, a revision, an upgrade, a patch, a rotation)
-  and they have a time column. Rows of these inside the suspect window are the suspects;
-* **impact tables** — tables the question or the symptom names (``orders`` for a template
-  holding ``order_id=``; ``invoices`` for "invoice"), with a status and a time column: how many
-  rows FAILED since the onset, by status and error column.
+* **changes** — a time column and something that says what changed: a before/after pair
+  (``old_X``/``new_X``, ``X_before``/``X_after``, ``previous_X``/``current_X``,
+  ``from_X``/``to_X``), an actor (``*_by``), an identifier (version, ticket), or the key, flag
+  or setting it changed (deployments, config changes, flag events, migrations);
+* **expiries** — an expiry column (``not_after``, ``expires_at``, ``valid_until``, …):
+  certificates, tokens, licences, passwords;
+* **capacities** — a usage and its limit (``used_bytes``/``size_bytes``, ``lag``/``max_lag``,
+  ``used_gib``/``quota_gib``) or a percentage (``used_pct``): disks, quotas, pools, queues;
+* **states** — a state column beside a time and a named entity (host, dependency, job): health
+  checks, dependency states;
+* **impacts** — a status and a time, in a table the question or the symptom names
+  (``orders`` for a template holding ``order_id=``): how many rows FAILED since the onset.
 
-Columns are recognised by name only (the catalog carries no types): a time column ends in
-``_at``/``_time``/``_ts``/``_on``/``_date`` (or is ``ts``/``time``/``timestamp``/``date``), a
-service column is ``service``/``service_name``/``app``/``application``/``component``, an actor
-column ends in ``_by`` (or is ``author``/``actor``/``operator``/``owner``), and a change's
-before and after values are an ``old_X``/``new_X`` (``X_before``/``X_after``,
-``previous_X``/``current_X``) pair. Masked columns are never queried. Tables are taken in name
-order, so the same catalog always yields the same calls.
+Column roles come from the names of columns only (the catalog carries no types): a time column
+ends in ``_at``/``_time``/``_ts``/``_on``/``_date`` (or is ``ts``/``time``/``timestamp``/
+``date``), a service column is ``service``/``service_name``/``app``/``application``/
+``component``, an entity column ends in a word that names a thing (host, topic, volume, mount,
+bucket, cn, domain, flag, key, dependency, …). Masked columns are never queried. Tables are
+taken in name order, so the same catalog always yields the same calls.
 """
 
 from __future__ import annotations
@@ -26,50 +31,63 @@ import functools
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from enum import Enum
 
 from harness.sql.catalog import CatalogTable, parse_catalog
 
 __all__ = [
-    "ROW_LIMIT",
     "Table",
-    "change_sql",
-    "change_tables",
+    "TableKind",
     "identifier_tokens",
-    "impact_sql",
     "impact_tables",
+    "singular",
     "table_of",
     "tables_for",
     "words_of",
 ]
 
-ROW_LIMIT = 50
-_IMPACT_LIMIT = 10
-_FAILED = "FAILED"
-_CHANGE_WORDS = frozenset(
-    {
-        "change",
-        "deployment",
-        "deploy",
-        "release",
-        "rollout",
-        "migration",
-        "revision",
-        "upgrade",
-        "patch",
-        "rotation",
-    }
-)
+
+class TableKind(str, Enum):
+    """What a table records, by its columns."""
+
+    CHANGE = "CHANGE"
+    EXPIRY = "EXPIRY"
+    CAPACITY = "CAPACITY"
+    STATE = "STATE"
+
+
 _TIME = re.compile(r"(?:_at|_time|_ts|_on|_date)$|^(?:ts|time|timestamp|date|datetime)$")
+_EXPIRY = re.compile(
+    r"expir|^not_?after$|^valid_?(?:until|to|thru|through)$|(?:^|_)(?:valid_until|not_after)$"
+)
 _SERVICE = ("service", "service_name", "app", "application", "component")
 _ACTOR = re.compile(r"_by$|^(?:author|actor|operator|owner|user|username)$")
-_STATUS = ("status", "state")
+_STATUS = ("status", "state", "health", "phase", "condition")
 _ERROR = ("error_code", "error", "error_type", "failure_reason", "reason", "last_error")
 # A column that names a change for people: a ticket, a change id, a version.
 _IDENT = ("ticket", "change_id", "change_ref", "reference", "jira", "issue", "version")
-# A column whose value says what changed, best read alone.
-_TEXT = ("description", "summary", "title", "message", "comment", "details", "change")
+# A column whose value says what changed or what is wrong, best read alone.
+_TEXT = ("description", "summary", "title", "message", "comment", "details", "detail", "change")
 # A column naming the thing whose value changed (config key, flag, setting).
-_SUBJECT = re.compile(r"(?:^|_)(?:key|setting|parameter|property|flag|name)$")
+_SUBJECT = re.compile(r"(?:^|_)(?:key|setting|parameter|property|flag|feature|toggle)$")
+# The last word of a column that names one thing of the world.
+_ENTITY_WORDS = frozenset(
+    """
+    service app application component host hostname node instance server machine pod cluster
+    topic queue stream channel group cn domain fqdn subject san certificate cert volume mount
+    mountpoint device filesystem fs path bucket disk flag feature toggle key setting parameter
+    property dependency upstream target endpoint peer remote table database schema name pool
+    tenant job worker consumer producer
+    """.split()  # noqa: SIM905
+)
+_USAGE = re.compile(
+    r"(?:^|_)(?:used|usage|use|current|lag|depth|backlog|in_use|active|fill|utili[sz]ation|"
+    r"inflight|pending|open|consumed)(?:_|$)"
+)
+_LIMIT = re.compile(
+    r"(?:^|_)(?:limit|quota|capacity|max|maximum|total|threshold|size|allowed)(?:_|$)"
+)
+_PERCENT = re.compile(r"(?:^|_)(?:pct|percent|percentage)$")
 _PAIRS = (
     (re.compile(r"^old_(\w+)$"), "new_{}"),
     (re.compile(r"^previous_(\w+)$"), "current_{}"),
@@ -78,10 +96,10 @@ _PAIRS = (
 )
 _FROM = re.compile(r"\bfrom\s+`?([a-z_][a-z0-9_$]*)`?\s*\.\s*`?([a-z_][a-z0-9_$]*)`?", re.I)
 _WORD = re.compile(r"[a-z0-9]+")
-_IDENTIFIER = re.compile(r"[A-Za-z0-9]+(?:[._-][A-Za-z0-9]+)+")
+_IDENTIFIER = re.compile(r"[A-Za-z0-9]+(?:[._/-][A-Za-z0-9]+)+")
 
 
-def _singular(word: str) -> str:
+def singular(word: str) -> str:
     """An English singular good enough for table names (``releases`` → release)."""
     if word.endswith("ies") and len(word) > 4:
         return word[:-3] + "y"
@@ -97,7 +115,7 @@ def words_of(texts: Iterable[str]) -> frozenset[str]:
     found: set[str] = set()
     for text in texts:
         for word in _WORD.findall(text.lower()):
-            found.update((word, _singular(word)))
+            found.update((word, singular(word)))
     return frozenset(found)
 
 
@@ -141,8 +159,14 @@ class Table:
         return next((n for n in names if n in readable), None)
 
     @functools.cached_property
+    def expiry_column(self) -> str | None:
+        """The column holding when the row's thing stops being valid."""
+        return next((c for c in self.readable if _EXPIRY.search(c)), None)
+
+    @functools.cached_property
     def time_column(self) -> str | None:
-        return next((c for c in self.readable if _TIME.search(c)), None)
+        """When the row happened (an expiry is not an event time)."""
+        return next((c for c in self.readable if _TIME.search(c) and c != self.expiry_column), None)
 
     @functools.cached_property
     def service_column(self) -> str | None:
@@ -170,15 +194,43 @@ class Table:
         return next((c for c in self.readable if _SUBJECT.search(c)), None)
 
     @functools.cached_property
+    def entity_columns(self) -> tuple[str, ...]:
+        """Columns whose values name things of the world (host, topic, volume, cn, …)."""
+        return tuple(
+            c
+            for c in self.readable
+            if c != "id"
+            and not c.endswith("_id")
+            and c.rsplit("_", 1)[-1] in _ENTITY_WORDS
+            and c not in (self.time_column, self.expiry_column)
+        )
+
+    @functools.cached_property
     def value_pair(self) -> tuple[str, str] | None:
         """The (before, after) columns of a changed value, when the table records them."""
-        readable = set(self.readable)
+        readable = self._readable_set
         for column in self.readable:
             for pattern, partner in _PAIRS:
                 found = pattern.match(column)
                 if found and partner.format(found.group(1)) in readable:
                     return column, partner.format(found.group(1))
         return None
+
+    @functools.cached_property
+    def usage_pair(self) -> tuple[str, str | None] | None:
+        """(usage, limit) of a measured capacity; (percentage, None) for a share of 100."""
+        usage = [c for c in self.readable if _USAGE.search(c) and not _LIMIT.search(c)]
+        limits = [c for c in self.readable if _LIMIT.search(c) and not _TIME.search(c)]
+        for column in usage:
+            if _PERCENT.search(column):
+                return column, next((lim for lim in limits if _PERCENT.search(lim)), None)
+        if usage and limits:
+            # Prefer a limit in the usage's unit (used_bytes with size_bytes).
+            unit = usage[0].rsplit("_", 1)[-1]
+            same = [lim for lim in limits if lim.rsplit("_", 1)[-1] == unit]
+            return usage[0], (same or limits)[0]
+        percent = next((c for c in self.readable if _PERCENT.search(c)), None)
+        return (percent, None) if percent else None
 
     @functools.cached_property
     def text_column(self) -> str | None:
@@ -193,12 +245,26 @@ class Table:
     def singular_label(self) -> str:
         """One row in words: ``config_changes`` → "config change"."""
         words = self.label.split()
-        return " ".join([*words[:-1], _singular(words[-1])]) if words else self.name
+        return " ".join([*words[:-1], singular(words[-1])]) if words else self.name
 
     @functools.cached_property
-    def is_change_table(self) -> bool:
-        parts = {_singular(part) for part in self.name.split("_")}
-        return bool(parts & _CHANGE_WORDS) and self.time_column is not None
+    def kind(self) -> TableKind | None:
+        """What the table records, by its columns; None for other tables."""
+        # An expiry, a capacity or a state can only be linked to a symptom through the thing it
+        # belongs to: without an entity column its rows could never be a cause.
+        if self.expiry_column is not None:
+            return TableKind.EXPIRY if self.entity_columns else None
+        if self.usage_pair is not None:
+            return TableKind.CAPACITY if self.entity_columns else None
+        if self.time_column is None:
+            return None
+        # Who changed it, to what, under which ticket or version, which key: a change. A
+        # description alone says as much of a health check as of a change.
+        if any((self.value_pair, self.actor_column, self.ident_column, self.subject_column)):
+            return TableKind.CHANGE
+        if self.status_column is not None and self.entity_columns:
+            return TableKind.STATE
+        return None
 
     def descriptive_columns(self) -> list[str]:
         """Columns that say what a row is about (not its id, time, service, actor or ident)."""
@@ -239,44 +305,13 @@ def table_of(sql: str, tables: Iterable[Table]) -> Table | None:
     return next((t for t in tables if t.qualified == qualified), None)
 
 
-def change_tables(tables: Iterable[Table]) -> list[Table]:
-    """Tables that record changes, in name order."""
-    return [t for t in tables if t.is_change_table]
-
-
 def impact_tables(tables: Iterable[Table], words: frozenset[str]) -> list[Table]:
     """Tables named by ``words`` whose rows have a status and a time: where failures show."""
     return [
         t
         for t in tables
-        if not t.is_change_table
+        if t.kind is None
         and t.status_column is not None
         and t.time_column is not None
-        and _singular(t.name) in words
+        and singular(t.name) in words
     ]
-
-
-def change_sql(table: Table, start: str, end: str, *, simpler: bool) -> str:
-    """The rows of a change table in ``[start, end]``, newest first (simpler: from start)."""
-    time = table.time_column
-    assert time is not None
-    columns = [c for c in table.readable if not (simpler and c == "id")]
-    head = f"SELECT {', '.join(columns)} FROM {table.qualified}"
-    if simpler:
-        return f"{head} WHERE {time} >= '{start}' LIMIT {ROW_LIMIT}"
-    return (
-        f"{head} WHERE {time} BETWEEN '{start}' AND '{end}' ORDER BY {time} DESC LIMIT {ROW_LIMIT}"
-    )
-
-
-def impact_sql(table: Table, since: str) -> str:
-    """How many rows of an impact table FAILED since ``since``, by status and error."""
-    status, time = table.status_column, table.time_column
-    assert status is not None and time is not None
-    groups = [status] + ([table.error_column] if table.error_column else [])
-    alias = table.name
-    return (
-        f"SELECT {', '.join(groups)}, COUNT(*) AS {alias} FROM {table.qualified} "
-        f"WHERE {status} = '{_FAILED}' AND {time} >= '{since}' "
-        f"GROUP BY {', '.join(groups)} ORDER BY {alias} DESC LIMIT {_IMPACT_LIMIT}"
-    )

@@ -92,10 +92,20 @@ def synthetic_rows(n: int, *, seed: int = 13, text: str = "") -> list[CaseRunRes
         model_calls = 0 if error else rng.randint(1, 6)
         input_tokens = int(rng.lognormvariate(8.5, 0.5)) if model_calls else 0
         output_tokens = int(rng.lognormvariate(6.5, 0.5)) if model_calls else 0
+        report = not error and kind == "DiagnosisReport"
+        root = (
+            f"Config change CHG-{4000 + i % 900} on svc-{i % 40}: pool.max-size changed from 40 "
+            f"to 4; the symptom names pool.max-size{text}"
+        )
         rows.append(
             CaseRunResult(
                 case_id=f"case-{i // 3:05d}{text}",
                 repeat=i % 3,
+                question=f"Why does svc-{i % 40} return HTTP 500 since 14:05?{text}",
+                summary=f"Root cause: {root}. The report also holds 3 observations."
+                if report
+                else None,
+                root_causes=[root] if report and rng.random() < 0.8 else [],
                 run_id=None if error else f"run-{i:06d}",
                 tags=tags,
                 model="offline",

@@ -94,6 +94,7 @@ def test_the_shipped_cases_parse_and_cover_the_issue() -> None:
     assert {
         "root-cause", "no-evidence", "misleading-runbook", "secrets-in-logs", "injection",
         "backend-down", "budget", "out-of-scope", "knowledge", "misbehaving", "replay",
+        "herring", "vague", "no-data",
     } <= tags  # fmt: skip
     scripted = {c.case.model for c in cases if c.case.model}
     from harness.testing.misbehaving import MISBEHAVIOURS

@@ -11,7 +11,7 @@ from harness.draft import Citation, Conclusion, ConclusionKind
 from harness.errors import ErrorCode
 from harness.eval.case import Case, LoadedCase
 from harness.eval.checks import evaluate
-from harness.eval.result import CaseOutcome, ExpectationCheck
+from harness.eval.result import CaseOutcome, CaseRunResult, ExpectationCheck
 from harness.intent import Intent
 from harness.invocation import EvidenceStatus
 from harness.results import Answer, DiagnosisReport, StableFailure
@@ -155,8 +155,17 @@ def test_each_unmet_expectation_fails_on_its_own() -> None:
         ("tool_not_called:query_mysql", False),
         ("max_tokens", False),
     ]
-    # What was found is never repeated: an absent entry may be a secret.
-    assert row.checks[2].actual == "present"
+    # Where it was found, in context; the fact that is not stated, with what came closest.
+    assert row.checks[2] == ExpectationCheck(
+        name="absent:1",
+        passed=False,
+        expected="absent: CHG-4821",
+        actual="summary: '…Root cause: Config change CHG-4821 lowered the pool size.…'",
+    )
+    assert row.checks[1].actual == (
+        "not stated; closest released text: summary: 'Root cause: Config change CHG-4821 "
+        "lowered the pool size.'"
+    )
 
 
 def test_ids_do_not_count_as_released_facts() -> None:
@@ -190,3 +199,83 @@ def test_failure_code_and_intent_expectations() -> None:
         latency_ms=1.0,
     )
     assert [(c.name, c.passed) for c in row.checks] == [("release", True), ("intent", False)]
+
+
+SECRET_REPORT = REPORT.model_copy(
+    update={"summary": "Root cause: the token ghp_R3p0rtW0rk3rT0k3nAbCdEf1234567890xy leaked."}
+)
+
+
+def test_an_absent_text_that_may_be_a_secret_is_never_repeated() -> None:
+    token = "ghp_R3p0rtW0rk3rT0k3nAbCdEf1234567890xy"
+    card = "4111111111111111"
+    row = evaluate(
+        _loaded({"release": "DiagnosisReport", "absent": [token, card]}),
+        SECRET_REPORT,
+        TRACE,
+        repeat=0,
+        model="m",
+        latency_ms=1.0,
+    )
+    found, clean = row.checks[1], row.checks[2]
+    assert (found.passed, clean.passed) == (False, True)
+    assert found.expected == "absent: ghp…[39 characters]"
+    assert found.actual == "summary: '…Root cause: the token ghp…[39 characters] leaked.…'"
+    assert token not in row.model_dump_json() and card not in row.model_dump_json()
+
+
+def test_conclusion_scoped_facts_look_only_at_conclusions_of_their_kind() -> None:
+    expect = {
+        "release": "DiagnosisReport",
+        "conclusions": [
+            {"kind": "ROOT_CAUSE", "facts": [["maximum-pool-size"], ["CHG-4821"]],
+             "absent": ["40 to 4"], "count": 1},
+            {"kind": "CONTRIBUTING_FACTOR", "count": 0},
+        ],
+    }  # fmt: skip
+    row = evaluate(_loaded(expect), REPORT, TRACE, repeat=0, model="m", latency_ms=1.0)
+    assert [(c.name, c.passed, c.actual) for c in row.checks[1:]] == [
+        ("ROOT_CAUSE:fact:1", True, "maximum-pool-size"),
+        # In the summary, but no ROOT_CAUSE states it: a loose fact would have passed.
+        ("ROOT_CAUSE:fact:2", False,
+         "not stated; ROOT_CAUSE c1: 'maximum-pool-size changed from 40 to 4'"),
+        ("ROOT_CAUSE:absent:1", False,
+         "ROOT_CAUSE c1: '…maximum-pool-size changed from 40 to 4…'"),
+        ("ROOT_CAUSE:count", True, "1: maximum-pool-size changed from 40 to 4"),
+        ("CONTRIBUTING_FACTOR:count", True, "0 (no CONTRIBUTING_FACTOR released)"),
+    ]  # fmt: skip
+    assert row.checks[2].expected == "ROOT_CAUSE states: CHG-4821"
+    fallback = StableFailure(run_id="run-1", error_code=ErrorCode.MODEL_ERROR)
+    row = evaluate(
+        _loaded({"release": "DiagnosisReport", "conclusions": [{"kind": "ROOT_CAUSE", "facts": ["x"]}]}),
+        fallback, [], repeat=0, model="m", latency_ms=1.0,
+    )  # fmt: skip
+    assert row.checks[-1].actual == "no DiagnosisReport released (StableFailure)"
+
+
+def test_a_row_carries_the_question_and_what_was_released() -> None:
+    row = evaluate(
+        _loaded({"release": "DiagnosisReport"}), REPORT, TRACE, repeat=0, model="m", latency_ms=1.0
+    )
+    assert (row.question, row.summary, row.root_causes) == (
+        "Why 500?",
+        "Root cause: Config change CHG-4821 lowered the pool size.",
+        ["maximum-pool-size changed from 40 to 4"],
+    )
+    assert row.schema_version == 2
+    answer = Answer(run_id="run-1", intent=Intent.KNOWLEDGE_QA, text="From the runbooks: …")
+    row = evaluate(_loaded({"release": "Answer"}), answer, [], repeat=0, model="m", latency_ms=1.0)
+    assert (row.summary, row.root_causes) == ("From the runbooks: …", [])
+
+
+def test_a_version_one_row_still_parses() -> None:
+    v1 = {
+        "schema_version": 1, "case_id": "c", "repeat": 0, "run_id": "run-1", "tags": [],
+        "model": "m", "outcome": "PASSED", "passed": True, "error": None,
+        "run_status": "COMPLETED", "release_kind": "Answer", "intent": "SYSTEM_CHAT",
+        "failure_stage": None, "error_code": None, "semantic_verdicts": [],
+        "evidence_issues": [], "validation_issues": [], "tokens": {}, "cost_usd": None,
+        "tool_calls": {}, "tool_rejections": {}, "latency_ms": 1.0, "checks": [],
+    }  # fmt: skip
+    row = CaseRunResult.model_validate(v1)
+    assert (row.schema_version, row.question, row.summary, row.root_causes) == (1, "", None, [])

@@ -23,7 +23,7 @@ from harness.testing.eval_results import INJECTION, synthetic_rows
 from serve.cli import main
 
 REALISTIC_10K_MAX_BYTES = 3_000_000
-"""The stated bound for 10,000 realistic case runs (about 2.1 MB as written)."""
+"""The stated bound for 10,000 realistic case runs (about 2.4 MB as written)."""
 WORST_10K_MAX_BYTES = 20_000_000
 """Any 10,000 case runs, even with every text at its longest and every character escaped."""
 
@@ -241,3 +241,69 @@ def test_the_cli_refuses_a_folder_without_results(
     assert main(["eval", "report", str(tmp_path)]) == 2
     assert "FileNotFoundError" in capsys.readouterr().err
     assert not (tmp_path / REPORT_FILE).exists()
+
+
+def test_a_failing_case_shows_its_question_what_it_released_and_the_missing_fact(
+    tmp_path: Path,
+) -> None:
+    """A real case run whose expectation blames the red herring: the page says what was asked,
+    which root cause was released instead, and which fact is missing."""
+    import asyncio
+    import json as jsonlib
+
+    from actors.eval_executor import CaseExecutor
+    from harness.eval.case import load_cases
+    from tests.paths import REPO
+
+    world = REPO / "tests" / "eval_cases" / "worlds" / "payouts"
+    question = "Why does ledger-sync fail to send payouts since 06:00?"
+    case = {
+        "id": "blames-the-release",
+        "question": question,
+        "as_of": "2026-06-12T07:10:00Z",
+        "world": {
+            "kind": "files",
+            "logs": {"paths": [str(world / "logs")]},
+            "database": {"script": str(world / "payouts.sql"),
+                         "policy": str(world / "sql-policy.json")},
+            "runbooks": str(world / "runbooks"),
+        },
+        "expect": {"release": "DiagnosisReport",
+                   "conclusions": [{"kind": "ROOT_CAUSE", "facts": [["5.2.1"]]}]},
+    }  # fmt: skip
+    cases = tmp_path / "cases"
+    cases.mkdir()
+    (cases / "wrong.cases.jsonl").write_text(jsonlib.dumps(case) + "\n")
+    (loaded,) = load_cases(cases)
+    row = asyncio.run(CaseExecutor(cache_dir=tmp_path / "cache").run(loaded, 0))
+    assert not row.passed
+    write_outputs(tmp_path / "out", [row], "offline-demo-model")
+    html = write_report(tmp_path / "out").read_text(encoding="utf-8")
+    failures = html[html.index('<section id="failures">') : html.index('<section id="runs">')]
+    text = " ".join("".join(_parse(failures).text).split())
+    assert f"Q: {question}" in text
+    assert "released DiagnosisReport: Root cause: Certificate common_name " in text
+    assert "root causes released:Certificate common_name payouts-client.ledger.example" in text
+    assert (
+        "ROOT_CAUSE:fact:1ROOT_CAUSE states: 5.2.1not stated; ROOT_CAUSE c1: 'Certificate "
+        "common_name payouts-client.ledger.example"
+    ) in text
+
+
+def test_no_label_is_cut_or_drawn_outside_its_figure() -> None:
+    from harness.eval.report._svg import WIDTH, text_width
+
+    long = "TOOL_BUDGET_EXHAUSTED_BY_A_VERY_LONG_TAG"
+    svg = bar_groups("b", [("", [Bar(label=long, value=1, text="1,234 · 1,000 runs")])])
+    assert long in svg and "…" not in svg
+    assert 'textLength="142.0" lengthAdjust="spacingAndGlyphs"' in svg  # drawn narrower, whole
+    values = [float(v) for v in range(100)] + [10_000.0]
+    svg = histogram("h", values, unit="ms", markers=[("p50", 50.0), ("p90", 10_000.0)])
+    labels = re.findall(
+        r'<text x="([0-9.]+)" y="([0-9.]+)" text-anchor="(\w+)" class="marker"[^>]*>([^<]+)<', svg
+    )
+    assert [label for *_, label in labels] == ["p50 50", "p90 10,000"]
+    for x, y, anchor, label in labels:
+        width = text_width(label, 10.0)
+        start = float(x) - (width if anchor == "end" else 0.0)
+        assert start >= 0 and start + width <= WIDTH and float(y) >= 10, label

@@ -37,10 +37,9 @@ code{{font:12px ui-monospace,SFMono-Regular,Menlo,monospace}}
 .stats b{{display:block;font-size:18px}}
 .figs{{display:grid;grid-template-columns:repeat(3,{WIDTH + 20}px);gap:12px}}
 figure{{margin:0;border:1px solid #cfd8dc;border-radius:6px;padding:6px 9px;
-height:{HEIGHT + 62}px;overflow:hidden}}
+height:{HEIGHT + 80}px;overflow:hidden}}
 figcaption{{font-weight:600;margin-bottom:4px}}
-figure svg{{display:block}} figure .meta{{font-size:12px;white-space:nowrap;overflow:hidden;
-text-overflow:ellipsis}}
+figure svg{{display:block}} figure .meta{{font-size:12px;overflow-wrap:anywhere}}
 svg text{{fill:#263238}} svg .title{{font-weight:600}} svg .note{{fill:#78909c}}
 svg .frame{{fill:none;stroke:#eceff1}} svg line.marker{{stroke:#263238;stroke-dasharray:3 3}}
 svg text.marker{{font-size:10px}}
@@ -48,6 +47,8 @@ svg text.marker{{font-size:10px}}
 .badge.f{{background:#c62828}} .badge.e{{background:#ef6c00}} .badge.p{{background:#2e7d32}}
 article{{border-left:4px solid #c62828;padding:6px 10px;margin:0 0 10px;background:#fafafa}}
 article.e{{border-left-color:#ef6c00}}
+article .question{{margin:2px 0 4px;font-style:italic;overflow-wrap:anywhere}}
+article .released{{margin:2px 0;overflow-wrap:anywhere}} article ul.roots{{margin:2px 0 6px}}
 table{{border-collapse:collapse;width:100%;table-layout:fixed}}
 th,td{{border-bottom:1px solid #eceff1;padding:3px 6px;text-align:left;vertical-align:top;
 overflow-wrap:break-word}}

@@ -19,6 +19,7 @@ HEIGHT = 240
 _LABEL_W = 150  # the label column of a bar chart
 _TEXT_W = 100  # room right of the longest bar for its value
 _INK = "#1565c0"
+_MARKER_FONT = 10.0
 _AXIS = "#607d8b"
 
 
@@ -51,9 +52,31 @@ def _svg(label: str, body: str) -> str:
     )
 
 
-def _text(x: float, y: float, text: str, *, anchor: str = "start", cls: str = "") -> str:
+def text_width(text: str, font: float) -> float:
+    """A generous estimate of a text's width in pixels (an upper-case glyph is ~0.68 em)."""
+    return len(text) * font * 0.68
+
+
+def _text(
+    x: float,
+    y: float,
+    text: str,
+    *,
+    anchor: str = "start",
+    cls: str = "",
+    fit: float | None = None,
+    font: float = 11.0,
+) -> str:
+    """A text element; one wider than ``fit`` pixels is drawn narrower, never cut: its glyphs
+    are squeezed into the room (``textLength``), so every label is shown whole."""
     klass = f' class="{cls}"' if cls else ""
-    return f'<text x="{x:.1f}" y="{y:.1f}" text-anchor="{anchor}"{klass}>{escape(text)}</text>'
+    squeeze = ""
+    if fit is not None and text_width(text, font) > fit:
+        squeeze = f' textLength="{fit:.1f}" lengthAdjust="spacingAndGlyphs"'
+    return (
+        f'<text x="{x:.1f}" y="{y:.1f}" text-anchor="{anchor}"{klass}{squeeze}>'
+        f"{escape(text)}</text>"
+    )
 
 
 def _empty(label: str, note: str) -> str:
@@ -80,8 +103,6 @@ def bar_groups(
     bar_h = max(row_h * 0.7, 1.0)
     font = min(12.0, max(row_h * 0.8, 6.0))
     span = WIDTH - _LABEL_W - _TEXT_W
-    # An upper-case glyph is about 0.68 em wide: cut labels so the widest still fit the column.
-    fits = int((_LABEL_W - 8) / (font * 0.68))
 
     parts = [f'<g style="font-size:{font:.1f}px">']
     y = 4.0
@@ -93,12 +114,24 @@ def bar_groups(
         for bar in bars:
             share = 0.0 if top <= 0 else min(bar.value / top, 1.0)
             length = max(share * span, 1.0 if bar.value > 0 else 0.0)
-            parts.append(_text(_LABEL_W - 6, y + row_h * 0.72, clip(bar.label, fits), anchor="end"))
+            parts.append(
+                _text(
+                    _LABEL_W - 6,
+                    y + row_h * 0.72,
+                    bar.label,
+                    anchor="end",
+                    fit=_LABEL_W - 8,
+                    font=font,
+                )
+            )
             parts.append(
                 f'<rect x="{_LABEL_W}" y="{y + (row_h - bar_h) / 2:.1f}" width="{length:.1f}" '
                 f'height="{bar_h:.1f}" fill="{bar.colour}"/>'
             )
-            parts.append(_text(_LABEL_W + length + 4, y + row_h * 0.72, bar.text))
+            room = WIDTH - (_LABEL_W + length + 4) - 2
+            parts.append(
+                _text(_LABEL_W + length + 4, y + row_h * 0.72, bar.text, fit=room, font=font)
+            )
             y += row_h
     parts.append(
         f'<line x1="{_LABEL_W}" y1="2" x2="{_LABEL_W}" y2="{y:.1f}" stroke="{_AXIS}"/></g>'
@@ -128,7 +161,8 @@ def histogram(
     counts = [0] * bins
     for value in values:
         counts[min(int((value - low) / width), bins - 1)] += 1
-    left, right, top, bottom = 44.0, WIDTH - 10.0, 22.0, HEIGHT - 34.0
+    # Two rows above the plot hold the markers' labels.
+    left, right, top, bottom = 44.0, WIDTH - 10.0, 34.0, HEIGHT - 34.0
     peak = max(counts)
     step = (right - left) / bins
     parts = ['<g style="font-size:11px">']
@@ -154,14 +188,33 @@ def histogram(
             cls="note",
         )
     )
-    for index, (name, value) in enumerate(markers):
+    taken: list[tuple[float, float, float]] = []  # (row y, start x, end x) of placed labels
+    for name, value in markers:
         if math.isfinite(value):
             x = left + (min(max(value, low), high) - low) / (high - low) * (right - left)
-            # Alternate sides, so two close markers (p50 and p90) keep readable labels.
-            anchor, dx = ("end", -3.0) if index % 2 == 0 else ("start", 3.0)
+            label = f"{name} {fmt(value)}"
+            anchor, at, start, end = _marker_span(x, text_width(label, _MARKER_FONT))
+            # A label that would overlap one already placed goes to the row above it.
+            row = next(
+                (y for y in (top - 8, top - 20)
+                 if all(r != y or end < s - 2 or start > e + 2 for r, s, e in taken)),
+                top - 20,
+            )  # fmt: skip
+            taken.append((row, start, end))
             parts.append(
-                f'<line x1="{x:.1f}" y1="{top - 4}" x2="{x:.1f}" y2="{bottom}" class="marker"/>'
-                + _text(x + dx, top - 8, f"{name} {fmt(value)}", anchor=anchor, cls="marker")
+                f'<line x1="{x:.1f}" y1="{row + 2}" x2="{x:.1f}" y2="{bottom}" class="marker"/>'
+                + _text(
+                    at, row, label, anchor=anchor, cls="marker", fit=end - start, font=_MARKER_FONT
+                )
             )
     parts.append("</g>")
     return _svg(label, "".join(parts))
+
+
+def _marker_span(x: float, width: float) -> tuple[str, float, float, float]:
+    """How a marker's label stays inside the figure: (anchor, text x, start, end)."""
+    if x + 3 + width <= WIDTH - 2:
+        return "start", x + 3, x + 3, x + 3 + width
+    if x - 3 - width >= 2:
+        return "end", x - 3, x - 3 - width, x - 3
+    return "start", 2.0, 2.0, WIDTH - 2.0  # squeezed across the whole width

@@ -1,5 +1,8 @@
 """The report's tables: the failing case runs with their expectation diffs, then every case run.
 
+A failing case run shows its question, what it released (kind, summary, root causes) and,
+per failed check, what was expected and what was found instead.
+
 Both are cut into pages rendered here, on the server: the page shows one at a time (the others
 carry ``hidden``, so the browser parses but never lays them out), which keeps a report of
 10,000 case runs quick to open. Every text from the data is cut to a fixed length and escaped,
@@ -35,6 +38,7 @@ _MAX_CHECKS = 12  # failed checks shown per case run
 _ID_CHARS = 100
 _CELL_CHARS = 60
 _DIFF_CHARS = 300
+_TEXT_CHARS = 400
 
 _RANK = {CaseOutcome.FAILED: 0, CaseOutcome.ERROR: 1, CaseOutcome.PASSED: 2}
 _CLASS = {CaseOutcome.FAILED: "f", CaseOutcome.ERROR: "e", CaseOutcome.PASSED: "p"}
@@ -83,9 +87,26 @@ def _run_title(row: CaseRunResult) -> str:
     return " · ".join(bits)
 
 
+def _released(row: CaseRunResult) -> list[str]:
+    """The question and what the run released: its kind and summary, its root causes."""
+    lines = []
+    if row.question:
+        lines.append(f'<p class="question">Q: {_e(row.question, _TEXT_CHARS)}</p>')
+    if row.release_kind:
+        summary = f": {_e(row.summary, _TEXT_CHARS)}" if row.summary else ""
+        lines.append(f'<p class="released">released {escape(row.release_kind)}{summary}</p>')
+    if row.root_causes:
+        items = "".join(f"<li>{_e(r, _TEXT_CHARS)}</li>" for r in row.root_causes)
+        lines.append(f'<p class="meta">root causes released:</p><ul class="roots">{items}</ul>')
+    elif row.release_kind == "DiagnosisReport":
+        lines.append('<p class="meta">no root cause released</p>')
+    return lines
+
+
 def _failure(row: CaseRunResult) -> str:
     failed = row.failed_checks()
     lines = [f'<article class="{_CLASS[row.outcome]}"><h3>{_run_title(row)}</h3>']
+    lines += _released(row)
     extra = [
         ("evidence issues", row.evidence_issues),
         ("semantic verdicts", row.semantic_verdicts),

@@ -115,9 +115,12 @@ def test_the_root_cause_is_this_worlds_migration_and_symptom(
     plane, run, report = diagnosed
     by_id = records(plane, run)
     (root,) = [c for c in report.conclusions if c.kind.value == "ROOT_CAUSE"]
+    # Linked by what the symptom names (the column) and by the runbook's symptom and cause.
     assert root.statement.startswith(
         "Schema migration 42 on billing-api: rename column invoices.tax_region to tax_zone by "
-        "flyway at 2026-03-10 09:36:52 UTC, shortly before the first 'Failed to persist invoice"
+        "flyway at 2026-03-10 09:36:52 UTC; the symptom names tax_region; the runbook 'Queue "
+        'consumer fails after a schema migration ("Unknown column")\' describes the symptom '
+        "and states this cause. The first 'Failed to persist invoice"
     )
     cited = {c.item_ref.split(":")[0]: (by_id[c.tool_call_id], c.item_ref) for c in root.citations}
     (row_record, row_ref), (tpl_record, tpl_ref) = cited["row"], cited["tpl"]

@@ -91,7 +91,7 @@ def test_the_demo_run_exports_one_agent_span_with_a_child_per_model_and_tool_cal
     assert len(spans) == 1 + len(chats) + len(tools)
     events = records[0].trace
     assert len(chats) == sum(isinstance(e.details, ModelTokenUsage) for e in events)
-    assert len(tools) == sum(isinstance(e.details, ToolInvocation) for e in events) == 6
+    assert len(tools) == sum(isinstance(e.details, ToolInvocation) for e in events) == 8
     assert root.name == "invoke_agent diagnosis-harness"
     assert root.instrumentation_scope is not None
     assert root.instrumentation_scope.schema_url.endswith(SEMCONV_VERSION)

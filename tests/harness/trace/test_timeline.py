@@ -65,9 +65,11 @@ def test_the_demo_run_yields_the_expected_timeline() -> None:
         ("AGENT", usage, {"component": "DIAGNOSIS_AGENT", "component_round": 1, "attempt": 1, "tool_calls": 2}),
         ("AGENT", "AGENT_STEP", {"step_no": 1, "outcome": "TOOL_CALLS", "tool_calls": 2}),
         [("query_logs", "OBSERVATION"), ("search_knowledge", "OBSERVATION")],
-        ("AGENT", usage, {"component": "DIAGNOSIS_AGENT", "component_round": 2, "attempt": 1, "tool_calls": 3}),
-        ("AGENT", "AGENT_STEP", {"step_no": 2, "outcome": "TOOL_CALLS", "tool_calls": 3}),
-        [("query_mysql", "OBSERVATION")] * 3,
+        ("AGENT", usage, {"component": "DIAGNOSIS_AGENT", "component_round": 2, "attempt": 1, "tool_calls": 5}),
+        ("AGENT", "AGENT_STEP", {"step_no": 2, "outcome": "TOOL_CALLS", "tool_calls": 5}),
+        # Every cause table the catalog lists (changes, deploys, flags), the failed orders, and
+        # every service's warnings around the onset.
+        [("query_logs", "OBSERVATION")] + [("query_mysql", "OBSERVATION")] * 4,
         ("AGENT", usage, {"component": "DIAGNOSIS_AGENT", "component_round": 3, "attempt": 1, "tool_calls": 1}),
         ("AGENT", "AGENT_STEP", {"step_no": 3, "outcome": "TOOL_CALLS", "tool_calls": 1}),
         [("search_knowledge", "OBSERVATION")],
@@ -83,7 +85,7 @@ def test_the_demo_run_yields_the_expected_timeline() -> None:
     assert numbers == list(range(1, len(numbers) + 1))
     # The durable record carries the same timeline and one audit row per execution.
     assert run.record is not None and run.record.trace == run.trace.events
-    assert [r.tool_name for r in run.record.tool_invocations].count("query_mysql") == 3
+    assert [r.tool_name for r in run.record.tool_invocations].count("query_mysql") == 4
     assert [s.step_no for s in run.record.agent_steps] == [1, 2, 3, 4]
 
 

@@ -21,7 +21,7 @@ pytestmark = pytest.mark.usefixtures("ray_cluster")
 
 ROOT_CAUSE = (
     "Schema migration 42 on billing-api: rename column invoices.tax_region to tax_zone by "
-    "flyway at 2026-03-10 09:36:52 UTC, shortly before the first 'Failed to persist invoice"
+    "flyway at 2026-03-10 09:36:52 UTC; the symptom names tax_region"
 )
 
 
