@@ -15,7 +15,8 @@ Choices and why:
 - RunActors never restart and never retry methods: a run's state lives in the actor's
   memory, so a restarted actor would not know its runs. The pool replaces dead actors and
   ends their runs FAILED with RUN_LOST instead.
-- Tool tasks never retry: tool calls are not retried automatically (ARCHITECTURE.md §4).
+- Tool tasks never retry: tool calls are not retried automatically (a retried call could act
+  twice on a backend and would spend the run's budget behind its back).
 - Actors are owned by the process that created the pool (no detached lifetime), so they go
   away with it.
 - The audit writer is one actor per node and namespace, ``audit-writer-<node id>``, pinned to

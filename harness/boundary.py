@@ -1,4 +1,4 @@
-"""ToolBoundary: the one entry through which every tool call passes (seed tool-dual-view §4).
+"""ToolBoundary: the one entry through which every tool call passes (docs/architecture.md §4).
 
 Order of checks, each failure a stable code and nothing else:
 
@@ -89,7 +89,7 @@ class _Call:
 
 
 class ToolBoundary:
-    """Runs one tool call through every check of the seed §4 sequence.
+    """Runs one tool call through every check of the sequence above.
 
     Args:
         run: The run this boundary belongs to.

@@ -4,9 +4,9 @@ Reserve before, commit after. Every figure the trace reports about consumption c
 the ledger here; nothing else counts. All mutation happens on the owning actor's event loop,
 so no locks are needed.
 
-Tool-call counting follows ARCHITECTURE §5: protocol refusals consume nothing; DUPLICATE_SCOPE
-and INFORMATION_SATURATED consume the tool-call budget (a looping model runs out); executions
-consume it as well. The budget count, executions and rejections are three separate figures.
+Tool-call counting (docs/architecture.md §4, "One tool call"): protocol refusals consume
+nothing; DUPLICATE_SCOPE and INFORMATION_SATURATED consume the tool-call budget (a looping model
+runs out); executions consume it as well. The budget count, executions and rejections are three separate figures.
 """
 
 from __future__ import annotations

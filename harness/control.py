@@ -1,4 +1,4 @@
-"""Duplicate-scope and information-gain control (ARCHITECTURE §8).
+"""Duplicate-scope and information-gain control (docs/architecture.md §4, "One tool call").
 
 The harness, not the model, decides when querying has stopped paying off. Scopes are
 normalised per tool; an exact repeat of a scope that already produced a READY result (or is

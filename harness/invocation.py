@@ -1,6 +1,7 @@
 """The canonical invocation: what a tool call really did, owned by the harness.
 
-Two orthogonal statuses (seed tool-dual-view §5). Only these pairs exist:
+Two orthogonal statuses: whether the call finished, and what its result holds. Only these
+pairs exist:
 
 =================  ==================  ==========
 InvocationStatus   EvidenceStatus      citable

@@ -1,4 +1,4 @@
-"""The two views of a projected tool result (seed tool-dual-view §7).
+"""The two views of a projected tool result: what the model sees and what the harness sees.
 
 :class:`AgentObservation` is all the model ever sees of a tool call: bounded, redacted, with a
 stable ``ref`` on every item. :class:`ControlView` is what the harness keeps for itself:

@@ -1,7 +1,7 @@
 """RawCap: the raw bytes one backend fetch may fill, counted while the response streams.
 
-A raw response over the limit ends its call in ERROR, never truncated (seed tool-dual-view
-§8.3), and a fetch must find that out before it holds the response, not after: a backend
+A raw response over the limit ends its call in ERROR, never truncated (a truncated raw could
+not be told from what the backend returned), and a fetch must find that out before it holds the response, not after: a backend
 that materialises a result and measures it afterwards has already spent the memory. So the
 executor hands every fetch the bytes it may fill (``ToolBackend.fetch(request,
 max_raw_bytes=…)``), and the backend makes one :class:`RawCap` of them and charges it with

@@ -365,7 +365,7 @@ class Settings(BaseSettings):
 
     @model_validator(mode="after")
     def _ttl_covers_runs(self) -> Settings:
-        # EvidenceGuard must still read every record at the end of the longest run (§6).
+        # EvidenceGuard must still read every record at the end of the longest run.
         check_ttl_covers(
             self.store_ttl_s, deadline_s=self.run_deadline_s, margin_s=self.ttl_margin_s
         )

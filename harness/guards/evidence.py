@@ -5,7 +5,7 @@ No model is called. Every citation is read from the canonical store by a key bui
 runs and expired records all come back missing. The output is a verified snapshot holding only
 the agent projections of valid cited records, typed issues, and a verdict per next step.
 
-Rules for conclusions (ARCHITECTURE §9): schema and analysis_id; READY only (PROJECTING and
+Rules for conclusions: schema and analysis_id; READY only (PROJECTING and
 ERROR never count); a NEGATIVE_FINDING cites NO_EVIDENCE records only, by their scope, and its
 scope equals the record's actual scope; NO_EVIDENCE backs nothing else; every ROOT_CAUSE /
 CONTRIBUTING_FACTOR / OBSERVATION cites at least one READY EVIDENCE_FOUND record; a ROOT_CAUSE

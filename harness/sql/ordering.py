@@ -1,4 +1,4 @@
-"""Row order that no hidden value can steer (issue 8 §1).
+"""Row order that no hidden value can steer.
 
 Why. A database returns rows in the order of the access path it picks, and for a table with
 sensitive columns that path can be an index on a sensitive column: ``SELECT id FROM

@@ -1,6 +1,6 @@
 """Transition rules of a canonical invocation, shared by every CanonicalStore.
 
-A record is created PROJECTING and moves once, to READY or to ERROR (seed tool-dual-view §5).
+A record is created PROJECTING and moves once, to READY or to ERROR.
 The stores differ only in how they make the check-and-write atomic; what the next record looks
 like, how big it may be and which paths are legal is decided here, in pure code, so the
 in-memory store and the Redis store cannot drift apart.

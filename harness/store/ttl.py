@@ -1,4 +1,5 @@
-"""The one TTL rule: canonical records must outlive the longest run (ARCHITECTURE §6)."""
+"""The one TTL rule: canonical records must outlive the longest run, so that EvidenceGuard can
+still read every record when a run ends."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ __all__ = ["check_ttl_covers"]
 
 
 def check_ttl_covers(ttl_s: float, *, deadline_s: float, margin_s: float) -> None:
-    """Start-up check: records must outlive the longest run (ARCHITECTURE §6).
+    """Start-up check: records must outlive the longest run.
 
     EvidenceGuard reads every cited record at the end of a run; a TTL that can elapse before
     then would turn valid citations into RECORD_EXPIRED.
