@@ -279,7 +279,7 @@ class FileLogBackend(EmbeddedLogBackend):
                 continue
             if reading.unparsed:
                 log.info("%s: %d lines no format claims", reading.path.name, reading.unparsed)
-            events.extend(self._stored(reading))
+            events.extend(self.stored_events(reading))
         self.unread = tuple(unread)
         if not events:
             raise BackendError(
@@ -290,7 +290,8 @@ class FileLogBackend(EmbeddedLogBackend):
         keys = [_epoch_ms(datetime.fromisoformat(e["ts"])) for e in events]
         return LogStore.of(list(map(FrozenEvent, events)), keys)
 
-    def _stored(self, reading: FileReading) -> list[dict[str, Any]]:
+    def stored_events(self, reading: FileReading) -> list[dict[str, Any]]:
+        """The store's events of one file: times in UTC (inferred ones marked), services named."""
         default_service = service_name(self.service or service_of_file(reading.path))
         fallback = datetime.fromtimestamp(reading.path.stat().st_mtime, tz=UTC)
         return [

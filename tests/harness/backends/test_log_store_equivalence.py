@@ -273,7 +273,7 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> World:
     parsed: list[dict[str, Any]] = []
     for reading in backend.read_files(RawCap(RAW_CAP)):
         assert reading.error is None
-        parsed += backend._stored(reading)
+        parsed += backend.stored_events(reading)
     return _world(parsed, backend, HOSTILE_WORDS)
 
 
