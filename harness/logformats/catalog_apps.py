@@ -210,13 +210,15 @@ REDIS = LogFormatSpec(
     name="redis",
     family=Family.DATABASE,
     summary="Redis server log: pid:role day Mon year time mark message (and the older "
-    "[pid] day Mon time mark message)",
+    "[pid] day Mon time mark message, and the signal handler's epoch seconds)",
     grammar=regex(
         r"^(?P<pid>\d+):(?P<role>[XCSM]) (?P<time>\d{1,2} [A-Z][a-z]{2} \d{4} "
         r"\d{2}:\d{2}:\d{2}(?:\.\d+)?) (?P<level>[.*#-]) (?P<message>.*)$",
         r"^\[(?P<pid>\d+)\] (?P<time>\d{1,2} [A-Z][a-z]{2} \d{2}:\d{2}:\d{2}(?:\.\d+)?) "
         r"(?P<level>[.*#-]) (?P<message>.*)$",
-        times=("dmy", "day-month"),
+        # A signal handler writes epoch seconds and no level mark.
+        r"^(?P<pid>\d+):signal-handler \((?P<time>\d{9,11})\) (?P<message>.*)$",
+        times=("dmy", "day-month", "epoch"),
         level=LevelNotation.REDIS_MARK,
     ),
     examples=(
