@@ -242,7 +242,7 @@ def main() -> None:
             {
                 "system": name,
                 "set": next(group for group, names in SETS.items() if name in names),
-                "header": fmt.shape.value,
+                "header": fmt.name,
                 "lines": len(lines),
                 "events": len(set(truth)),
                 "ga_before": BEFORE_GA[name],

@@ -6,9 +6,11 @@ A workspace is named by flags of ``harness diagnose`` or by one small file, ``ha
     as_of = 2026-03-10T10:30:00Z        # optional: "now" of the investigation
 
     [logs]
-    paths = ["logs"]                    # files or folders; text, JSON lines, syslog, .gz
-    format = "auto"                     # auto | jsonl | text
+    paths = ["logs"]                    # files or folders; any format of the catalog, .gz
+    format = "auto"                     # auto | a format's name (harness.logformats) | a pattern
+    formats = { "edge/*.log" = "nginx-access" }   # optional: a format per path (glob)
     service = "invoice-consumer"        # optional: service of lines that name none
+    timezone = "Europe/Berlin"          # optional: zone of times written without one (UTC)
 
     [database]
     url = "sqlite:///billing.db"        # SQLAlchemy URL: sqlite, mysql+pymysql, mariadb+pymysql
@@ -21,8 +23,8 @@ A workspace is named by flags of ``harness diagnose`` or by one small file, ``ha
 Relative paths (and a relative SQLite file) are relative to the file that names them. The
 parts a workspace leaves out are not filled from the bundled demo: a world without a database
 offers no ``query_mysql`` (unless ``HARNESS_MYSQL_URL`` names one). Resolution checks what can
-be checked before a run starts — the files exist, the logs are in a recognised format, the
-policy validates and names the datasource — and refuses anything else with a
+be checked before a run starts — the files exist, the log formats named exist, the time zone
+is known, the policy validates and names the datasource — and refuses anything else with a
 :class:`~harness.errors.WorkspaceError` (WORKSPACE_INVALID) whose ``context["reason"]`` is a
 :class:`WorkspaceReason` and whose message says what to fix. Messages never hold the URL.
 """
@@ -39,9 +41,9 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator
 
-from harness.backends.log_formats import LogFormat
-from harness.backends.logs_files import discover_log_files, sniff_format
+from harness.backends.logs_files import discover_log_files
 from harness.errors import WorkspaceError
+from harness.logformats import AUTO, choose_format, resolve_zone
 from harness.sql.policy import SqlPolicy
 
 __all__ = [
@@ -88,7 +90,15 @@ class LogSource(_Section):
     """``[logs]``: where the log lines are and how to read them."""
 
     paths: list[Path] = Field(min_length=1, description="Log files or folders.")
-    format: LogFormat = Field(default=LogFormat.AUTO, description="auto (per file), jsonl or text.")
+    format: str = Field(
+        default=AUTO,
+        description="auto (detected per file), a format's name (postgresql, nginx-access, "
+        "json, …) or a pattern (a regex with named groups, or '<Date> <Time> <Level> <Content>').",
+    )
+    formats: dict[str, str] = Field(
+        default_factory=dict,
+        description="A format per path: a glob of the file's path or name, and its format.",
+    )
     service: str | None = Field(
         default=None,
         pattern=r"^[A-Za-z0-9._-]{1,64}$",
@@ -97,6 +107,31 @@ class LogSource(_Section):
     year: int | None = Field(
         default=None, ge=1970, le=2200, description="Year of BSD syslog timestamps."
     )
+    timezone: str | None = Field(
+        default=None,
+        description="Zone of times written without one (Europe/Berlin, UTC, +02:00); "
+        "default UTC, and the check says it was assumed.",
+    )
+
+    @field_validator("format")
+    @classmethod
+    def _known_format(cls, value: str) -> str:
+        choose_format(value)
+        return value
+
+    @field_validator("formats")
+    @classmethod
+    def _known_formats(cls, value: dict[str, str]) -> dict[str, str]:
+        for choice in value.values():
+            choose_format(choice)
+        return value
+
+    @field_validator("timezone")
+    @classmethod
+    def _known_zone(cls, value: str | None) -> str | None:
+        if value is not None:
+            resolve_zone(value)
+        return value
 
 
 class DatabaseSource(_Section):
@@ -247,22 +282,14 @@ def _logs(source: LogSource | None, base: Path) -> LogSource | None:
     missing = [str(p) for p in paths if not p.exists()]
     if missing:
         raise _refuse(WorkspaceReason.NOT_FOUND, f"log paths not found: {', '.join(missing)}")
+    # A file of no recognised format is still read (its lines as text) and named by
+    # `harness workspace check`; only a source without any file is refused.
     files = discover_log_files(paths)
-    if source.format is LogFormat.AUTO:
-        unknown = [f for f in files if sniff_format(f.path) is None]
-        explicit = [str(f.path) for f in unknown if f.explicit]
-        if explicit:
-            raise _refuse(
-                WorkspaceReason.NO_LOGS,
-                f"not in a recognised log format: {', '.join(explicit)} (JSON lines, or lines "
-                "starting with an ISO 8601 or syslog timestamp); give the format explicitly",
-            )
-        files = [f for f in files if f not in unknown]
     if not files:
         raise _refuse(
             WorkspaceReason.NO_LOGS,
             "no log file found (looked for *.log, *.txt, *.jsonl, *.json, *.ndjson, *.out, "
-            "optionally .gz, in a recognised format)",
+            "*.err, syslog, messages, optionally .gz)",
         )
     return source.model_copy(update={"paths": paths})
 

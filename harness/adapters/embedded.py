@@ -203,8 +203,11 @@ def _workspace_plane(settings: Settings, workspace: Workspace) -> ToolPlane:
         backends[QUERY_LOGS] = FileLogBackend(
             workspace.logs.paths,
             log_format=workspace.logs.format,
+            formats=workspace.logs.formats,
             service=workspace.logs.service,
             year=workspace.logs.year,
+            timezone=workspace.logs.timezone,
+            as_of=workspace.as_of,
             max_store_bytes=settings.log_store_max_bytes,
         )
     elif settings.loki_url:

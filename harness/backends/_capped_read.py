@@ -29,7 +29,7 @@ from harness.rawcap import RawCap
 if TYPE_CHECKING:
     from _typeshed import WriteableBuffer
 
-__all__ = ["admit_files", "head_lines", "is_gzip", "open_capped", "read_capped"]
+__all__ = ["admit_files", "head_bytes", "head_lines", "is_gzip", "open_capped", "read_capped"]
 
 _GZIP_MAGIC = b"\x1f\x8b"
 # Bytes read from the disk at a time; the text layer reads its own chunks out of them.
@@ -70,15 +70,16 @@ def _open_binary(path: Path) -> BinaryIO:
     return path.open("rb")
 
 
-def open_capped(path: Path, cap: RawCap) -> IO[str]:
-    """The file as text, gunzipped when it is gzip, every byte read charged to ``cap``.
+def open_capped(path: Path, cap: RawCap, encoding: str = "utf-8") -> IO[str]:
+    """The file as text in ``encoding``, gunzipped when it is gzip, every byte read charged to
+    ``cap``.
 
     Raises:
         OSError: The file cannot be opened.
         RawTooLarge: (while reading) the bytes read passed the cap.
     """
     counted = io.BufferedReader(_Counted(_open_binary(path), cap), buffer_size=_BUFFER_BYTES)
-    return io.TextIOWrapper(counted, encoding="utf-8", errors="replace")
+    return io.TextIOWrapper(counted, encoding=encoding, errors="replace")
 
 
 def read_capped(path: Path, cap: RawCap) -> str:
@@ -117,9 +118,14 @@ def admit_files(paths: Iterable[Path], cap: RawCap) -> None:
                 cap.admit(total)
 
 
-def head_lines(path: Path, max_bytes: int) -> list[str]:
+def head_bytes(path: Path, max_bytes: int) -> bytes:
+    """The first ``max_bytes`` bytes of the file (gunzipped when it is gzip)."""
+    with _open_binary(path) as binary:
+        return binary.read(max_bytes)
+
+
+def head_lines(path: Path, max_bytes: int, encoding: str = "utf-8") -> list[str]:
     """The lines among the first ``max_bytes`` bytes of the file (gunzipped when it is gzip);
     the last may be cut at the budget (its start still says what kind of line it is)."""
-    with _open_binary(path) as binary:
-        head = binary.read(max_bytes)
-    return list(io.TextIOWrapper(io.BytesIO(head), encoding="utf-8", errors="replace"))
+    head = head_bytes(path, max_bytes)
+    return list(io.TextIOWrapper(io.BytesIO(head), encoding=encoding, errors="replace"))

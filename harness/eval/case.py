@@ -29,7 +29,6 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from harness.backends.log_formats import LogFormat
 from harness.draft import ConclusionKind
 from harness.errors import CaseError, ErrorCode
 from harness.ingress import RunLimits
@@ -71,7 +70,7 @@ class LogsFixture(_Strict):
     """Recorded log lines: files or folders, as a workspace's ``[logs]``."""
 
     paths: list[str] = Field(min_length=1, description="Files or folders, relative to the case.")
-    format: LogFormat = Field(default=LogFormat.AUTO, description="auto, jsonl or text.")
+    format: str = Field(default="auto", description="auto, a format's name or a pattern.")
     service: str | None = Field(default=None, description="Service of lines that name none.")
     year: int | None = Field(default=None, description="Year of BSD syslog timestamps.")
 

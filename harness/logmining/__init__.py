@@ -29,7 +29,8 @@ that differ only in their digits are masked at the same spans, so a batch of dis
 that differ only in numbers costs a byte translation and a lookup per line.
 
 ``harness logs mine`` splits each line's header off before mining, with a loghub-style format
-or the header shape :func:`detect_format` finds in the file's first lines (:mod:`.headers`).
+or the format :func:`detect_format` finds in the file's first lines with the shared catalog of
+log formats (:mod:`harness.logformats`, through :mod:`.headers`).
 
 Masking and shapes are generic (numbers, hex, IPs, UUIDs, paths, URLs, hosts, emails); nothing
 is keyed on a dataset's name.
@@ -41,14 +42,13 @@ from harness.logmining.config import (
     MinerConfig,
     template_id_of,
 )
-from harness.logmining.headers import DetectedFormat, HeaderShape, detect_format
+from harness.logmining.headers import DetectedFormat, detect_format
 from harness.logmining.lines import mine_lines, parse_log_format
 from harness.logmining.miner import TemplateMiner, mask_content
 
 __all__ = [
     "WILDCARD",
     "DetectedFormat",
-    "HeaderShape",
     "MinedTemplate",
     "MinerConfig",
     "TemplateMiner",

@@ -6,8 +6,8 @@ import operator
 import re
 from collections.abc import Callable, Iterable, Sequence
 
+from harness.logformats import MESSAGE_KEYS
 from harness.logmining.config import DEFAULT_MASKS, VALUE_SHAPES, WILDCARD, MinerConfig
-from harness.logmining.headers import MESSAGE_KEYS
 
 __all__ = [
     "PURE_WILDCARDS",

@@ -28,6 +28,7 @@ _COMMAND_MODULES = (
     "audit",
     "api",
     "eval",
+    "workspace",
 )
 
 

@@ -2,9 +2,12 @@
 
 ``harness logs mine FILE [--format FMT]`` mines templates from a log file (``-`` for stdin) and
 prints one JSON object per input line: ``{"line": N, "template_id": ..., "template": ...}``.
-Without ``--format`` the header shape is detected from the file's first lines (ISO and syslog
-timestamps, log4j/logback and Spring Boot patterns, level words, JSON lines, logfmt, …) and
-only each line's message is mined; an explicit ``--format`` always wins.
+Without ``--format`` the file's format is detected with the catalog of log formats
+(:mod:`harness.logformats`) and only each line's message is mined; an explicit ``--format``
+always wins.
+
+``harness logs parse FILE [--log-format NAME|PATTERN] --json`` reads a file as a run would and
+prints one JSON object per event (see :mod:`serve.cli.logs_parse`).
 """
 
 from __future__ import annotations
@@ -48,8 +51,8 @@ def register(subparsers: Any) -> None:
         help=(
             "Header format splitting headers from the message, e.g. "
             "'<Date> <Time> <Level> <Component>: <Content>'. Only <Content> is mined; "
-            "lines that do not match are mined whole. Without it the header shape is "
-            "detected from the first lines (JSON, logfmt, syslog, log4j, ISO time, ...)."
+            "lines that do not match are mined whole. Without it the format is detected "
+            "from the first lines with the catalog of log formats."
         ),
     )
     mine.add_argument(
@@ -59,6 +62,9 @@ def register(subparsers: Any) -> None:
         help="Similarity threshold for joining a template (default: %(default)s).",
     )
     mine.set_defaults(handler=_handle_mine)
+    from serve.cli.logs_parse import register_parse
+
+    register_parse(commands)
 
 
 def _handle_mine(args: argparse.Namespace) -> int:

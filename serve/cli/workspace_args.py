@@ -11,7 +11,6 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from harness.backends.log_formats import LogFormat
 from harness.workspace import (
     WORKSPACE_FILE,
     Workspace,
@@ -40,13 +39,13 @@ def add_workspace_arguments(parser: argparse.ArgumentParser, *, parts: bool = Tr
         type=Path,
         action="append",
         metavar="PATH",
-        help="log file or folder (text, JSON lines, syslog, .gz); repeatable",
+        help="log file or folder (any format of `harness logs formats`, .gz); repeatable",
     )
     group.add_argument(
         "--log-format",
-        choices=[f.value for f in LogFormat],
-        metavar="FORMAT",
-        help="auto (default, per file), jsonl or text",
+        metavar="NAME|PATTERN",
+        help="auto (default, detected per file), a format's name (postgresql, nginx-access, "
+        "json, …) or a pattern ('<Date> <Time> <Level> <Content>', or a regex with named groups)",
     )
     group.add_argument("--service", metavar="NAME", help="service of log lines that name none")
     group.add_argument("--db", metavar="URL", help="SQLAlchemy URL of the business database")

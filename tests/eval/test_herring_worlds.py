@@ -1,5 +1,5 @@
 """The three red-herring worlds: their files are what their generator writes, their logs are
-read by today's loader in formats no other world uses, and every case of theirs passes."""
+read by the format layer in formats no other world uses, and every case of theirs passes."""
 
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ from types import ModuleType
 import pytest
 
 from actors.eval_executor import CaseExecutor
-from harness.backends.log_formats import detect_format, parse_lines
 from harness.eval.case import load_cases
 from harness.eval.result import CaseRunResult
+from harness.logformats import ReadOptions, detect, read_events
 from tests.paths import REPO
 
 CASES = REPO / "tests" / "eval_cases"
@@ -40,11 +40,11 @@ def test_every_log_line_is_read_and_no_other_world_uses_these_formats() -> None:
     shapes: dict[str, str] = {}
     for path in sorted(p for w in HERRING_WORLDS for p in (WORLDS / w / "logs").iterdir()):
         lines = path.read_text(encoding="utf-8").splitlines()
-        fmt = detect_format(lines)
+        fmt = detect(lines).format
         assert fmt is not None, path
-        records = list(parse_lines(lines, fmt, year=2026))
-        assert all(not isinstance(r, str) for r in records), path  # nothing left unread
-        assert all(r.service and r.level for r in records), path
+        records = list(read_events(lines, fmt, ReadOptions()))
+        assert all(r.format == fmt.name for r in records), path  # nothing left unread
+        assert all(r.service and r.level and r.time for r in records), path
         shapes[path.name] = lines[0][:4]
     # RFC 5424 and BSD syslog with a priority; ECS JSON (nested service.name, log.level) and
     # pino JSON (numeric level, epoch milliseconds).

@@ -9,7 +9,6 @@ from typing import Any
 
 import pytest
 
-from harness.backends.log_formats import LogFormat
 from harness.errors import ErrorCode, WorkspaceError
 from harness.workspace import (
     WorkspaceReason,
@@ -63,7 +62,7 @@ def test_a_workspace_file_resolves_relative_to_itself(world: Path, tmp_path: Pat
     assert workspace.logs is not None and workspace.database is not None
     assert workspace.runbooks is not None and workspace.as_of is not None
     assert workspace.logs.paths == [world / "logs"]
-    assert (workspace.logs.service, workspace.logs.format) == ("invoice-consumer", LogFormat.AUTO)
+    assert (workspace.logs.service, workspace.logs.format) == ("invoice-consumer", "auto")
     assert workspace.database.url.get_secret_value() == f"sqlite:///{world / 'billing.db'}"
     assert (workspace.database.policy, workspace.datasource) == (world / "policy.json", "billing")
     assert workspace.runbooks.path == world / "runbooks"
@@ -112,7 +111,8 @@ DB = {"url": "sqlite:///billing.db", "policy": "policy.json"}
         ({"logs": {"paths": []}}, "INVALID", "logs.paths"),
         ({"logs": {"paths": ["logs"], "format": "xml"}}, "INVALID", "logs.format"),
         ({"logs": {"paths": ["nope"]}}, "NOT_FOUND", "log paths not found"),
-        ({"logs": {"paths": ["policy.json"]}}, "NO_LOGS", "not in a recognised log format"),
+        ({"logs": {"paths": ["logs"], "formats": {"*.log": "csv"}}}, "INVALID", "logs.formats"),
+        ({"logs": {"paths": ["logs"], "timezone": "Mars/Olympus"}}, "INVALID", "logs.timezone"),
         ({"logs": {"paths": ["runbooks"]}}, "NO_LOGS", "no log file found"),
         ({"database": {**DB, "url": "postgresql://u@h/db"}}, "INVALID", "sqlite, mysql or mariadb"),
         ({"database": {**DB, "url": "sqlite:///absent.db"}}, "NOT_FOUND", "it is never created"),

@@ -33,7 +33,7 @@ from hypothesis import strategies as st
 from harness.backends._log_store import FrozenEvent, LogStore
 from harness.backends.log_query import LogQuery, match_view
 from harness.backends.logs_embedded import EMBEDDED_LOGS_FORMAT, EmbeddedLogBackend, level_rank
-from harness.backends.logs_files import FileLogBackend, discover_log_files
+from harness.backends.logs_files import FileLogBackend
 from harness.errors import ProjectionError
 from harness.projectors._logs_raw import _embedded_columns, parse_raw
 from harness.rawcap import RawCap
@@ -271,10 +271,9 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> World:
     backend = FileLogBackend([folder])
     # The reference reads the files as the backend parses them, in discovery order, unsorted.
     parsed: list[dict[str, Any]] = []
-    for item in discover_log_files([folder]):
-        fmt = backend._format(item)
-        assert fmt is not None
-        parsed += backend._read_file(item, fmt, RawCap(RAW_CAP))
+    for reading in backend.read_files(RawCap(RAW_CAP)):
+        assert reading.error is None
+        parsed += backend.stored_events(reading)
     return _world(parsed, backend, HOSTILE_WORDS)
 
 

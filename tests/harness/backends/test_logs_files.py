@@ -9,10 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from harness.backends.log_formats import LogFormat
 from harness.backends.logs_embedded import EMBEDDED_LOGS_FORMAT
 from harness.backends.logs_files import FileLogBackend, discover_log_files, service_of_file
-from harness.errors import BackendError, ErrorCode, RawTooLarge
+from harness.errors import RawTooLarge
 from harness.invocation import EvidenceStatus
 from harness.projectors.logs import LogsProjector
 from harness.testing.tools import RAW_CAP
@@ -60,10 +59,12 @@ def test_a_folder_yields_one_time_ordered_store_in_the_embedded_raw_format(world
             {"ts": "2026-03-10T09:41:07.120+00:00", "service": "invoice-consumer", "level": "ERROR",
              "message": "persist failed for invoice INV-1\njava.sql.SQLSyntaxErrorException: Unknown column 'tax_region'\n\tat com.billing.Repo.save(Repo.java:42)"},
             {"ts": "2026-03-10T09:41:08.000+00:00", "service": "api", "level": "ERROR", "message": "upstream closed status=502"},
+            # A line without a time is kept, at the time of the line before it, and says so.
+            {"ts": "2026-03-10T09:41:08.000+00:00", "service": "api", "level": None, "message": "no time: not an event", "ts_inferred": True},
             {"ts": "2026-03-10T09:41:09.000+00:00", "service": "invoice-consumer", "level": "WARN", "message": "lag 120 messages"},
             {"ts": "2026-03-10T09:41:10.000+00:00", "service": "ledger-worker", "level": "WARN", "message": "no invoices to post for 60 s"},
         ],
-        "matched": 6,
+        "matched": 7,
         "limit_hit": False,
     }  # fmt: skip
 
@@ -104,7 +105,6 @@ def test_discovery_skips_hidden_and_non_log_names(world: Path) -> None:
         "invoice-consumer.log",
         "ledger-worker-2026-03-10.log.1",
     ]
-    # README.txt is log-like by name; its content has no header, so the backend skips it.
     with pytest.raises(FileNotFoundError):
         discover_log_files([world / "absent"])
 
@@ -117,22 +117,30 @@ def test_discovery_skips_hidden_and_non_log_names(world: Path) -> None:
         ("billing_api_20260310.jsonl", "billing_api"),
         ("syslog", "syslog"),
         ("my app.log", "my-app"),
+        ("edge-gateway/access.log", "edge-gateway"),
+        ("payments/server.log.1", "payments"),
+        ("var/log/syslog", "syslog"),
     ],
 )
 def test_service_of_a_file_name(name: str, service: str) -> None:
     assert service_of_file(Path(name)) == service
 
 
-def test_an_explicit_file_must_be_a_log(world: Path) -> None:
-    with pytest.raises(BackendError) as refused:
-        FileLogBackend([world / "README.txt"]).fetch(query(), max_raw_bytes=RAW_CAP).value()
-    assert refused.value.error_code is ErrorCode.BACKEND_ERROR
-    assert refused.value.context == {"file": "README.txt"}
-    # Forcing the format is the user's way out; text without headers still holds no event.
-    with pytest.raises(BackendError):
-        FileLogBackend([world / "README.txt"], log_format=LogFormat.TEXT).fetch(
-            query(), max_raw_bytes=RAW_CAP
-        ).value()
+def test_a_file_of_no_recognised_format_is_kept_as_searchable_text(world: Path) -> None:
+    raw = FileLogBackend([world / "README.txt"]).fetch(query(), max_raw_bytes=RAW_CAP).value()
+    # Not in the query's range: its time is the file's own; searchable with a wide range.
+    assert raw["events"] == []
+    wide = QueryLogsRequest(start="2000-01-01T00:00:00Z", end="2000-01-02T00:00:00Z")
+    assert wide.start < wide.end
+    events = FileLogBackend([world / "README.txt"])._load(RAW_CAP).events
+    assert [(e["message"], e["level"], e["unparsed"], e["ts_inferred"]) for e in events] == [
+        ("This folder holds our logs.", None, True, True)
+    ]
+
+
+def test_an_unknown_format_name_is_refused_when_the_backend_is_built(world: Path) -> None:
+    with pytest.raises(ValueError, match="unknown log format"):
+        FileLogBackend([world], log_format="csv")
 
 
 def test_it_pickles_without_its_loaded_store(world: Path) -> None:
