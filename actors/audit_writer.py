@@ -1,7 +1,7 @@
 """The node's audit writer on Ray, and the sink through which runs reach it.
 
 One :class:`AuditWriterActor` per node and namespace (named ``audit-writer-<node id>``, options
-in :mod:`actors.factory`) hosts the batching :class:`~harness.audit_writer.AuditWriter` over
+in :mod:`actors.factory`) hosts the batching :class:`~harness.audit.writer.AuditWriter` over
 the SQL store; every RunActor on that node hands its finished runs' records to it through a
 :class:`RayAuditSink`. The sink is fire-and-forget: ``record`` submits the call and returns,
 never awaiting the write or even the actor's reply. A dead actor, a full mailbox or a refused
@@ -19,8 +19,8 @@ from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import Any
 
-from harness.audit import AuditStore, RunRecord
-from harness.audit_writer import AuditWriter, AuditWriterEvent, AuditWriterPolicy, AuditWriterStats
+from harness.audit.records import AuditStore, RunRecord
+from harness.audit.writer import AuditWriter, AuditWriterEvent, AuditWriterPolicy, AuditWriterStats
 from harness.clock import SystemClock
 
 __all__ = [
@@ -55,7 +55,7 @@ class SqlAuditStoreFactory:
 
 
 class AuditWriterActor:
-    """Hosts one :class:`~harness.audit_writer.AuditWriter`; a plain class made an async Ray
+    """Hosts one :class:`~harness.audit.writer.AuditWriter`; a plain class made an async Ray
     actor by :mod:`actors.factory`.
 
     The store is built on first use, in this process, and never connects before the first
@@ -111,7 +111,7 @@ class AuditWriterActor:
 
 
 class RayAuditSink:
-    """:class:`~harness.audit.AuditSink` forwarding records to the node's writer actor.
+    """:class:`~harness.audit.records.AuditSink` forwarding records to the node's writer actor.
 
     Args:
         connect: Returns the writer's handle, creating the actor when it is missing; called
@@ -162,7 +162,7 @@ class RayAuditSink:
 
     async def drain(self, timeout_s: float) -> int:
         """Wait up to ``timeout_s`` for the writer to take every record handed to it, then
-        ask it to write them (see :class:`~harness.audit.DrainableSink`).
+        ask it to write them (see :class:`~harness.audit.records.DrainableSink`).
 
         Returns:
             Records not safely with the writer: failed hand-overs since the sink started and

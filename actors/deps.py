@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from actors.tasks import ToolSetFactory, WorkspaceToolSet, embedded_tool_set
-from harness.audit import AuditSink
+from harness.audit.records import AuditSink
 from harness.diagnosis import RunDeps
 from harness.settings import Settings
 from harness.workspace import Workspace

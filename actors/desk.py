@@ -39,13 +39,13 @@ from datetime import datetime
 from typing import Any, Protocol
 
 from harness.clock import SystemClock
-from harness.context import TERMINAL_STATES, RunStatus
-from harness.errors import ErrorCode, RequestRefused, RunNotFound
-from harness.ids import new_run_id
-from harness.ingress import RunRequest
+from harness.contracts.errors import ErrorCode, RequestRefused, RunNotFound
+from harness.contracts.ids import new_run_id
+from harness.contracts.ingress import RunRequest
+from harness.contracts.results import ReleasedResult
+from harness.contracts.status import TERMINAL_STATES, RunStatus
 from harness.ports import Clock
-from harness.results import ReleasedResult
-from harness.run_view import CancelOutcome, RunSummary, RunView, Submission, Submitted
+from harness.run.view import CancelOutcome, RunSummary, RunView, Submission, Submitted
 from harness.runhost import RunHost, RunTicket
 from harness.trace import TraceEvent
 

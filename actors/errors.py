@@ -1,7 +1,7 @@
 """Ray's exceptions mapped to the harness's own, in one place.
 
 Like httpx's ``map_httpcore_exceptions``, :func:`map_ray_errors` is a context manager that
-turns every Ray exception raised inside it into a :class:`~harness.errors.HarnessError`,
+turns every Ray exception raised inside it into a :class:`~harness.contracts.errors.HarnessError`,
 choosing the most specific match:
 
 =====================================  ===============================================
@@ -36,7 +36,7 @@ from ray.exceptions import (
     WorkerCrashedError,
 )
 
-from harness.errors import HarnessError, RunLost
+from harness.contracts.errors import HarnessError, RunLost
 
 __all__ = ["map_ray_errors", "resolve"]
 

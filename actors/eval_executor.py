@@ -25,17 +25,17 @@ from pydantic import BaseModel, ConfigDict, Field, SecretStr
 from harness.adapters.embedded import ToolPlane
 from harness.adapters.eval_world import build_case_plane, with_down, world_key
 from harness.clock import SystemClock
+from harness.contracts.errors import WorkspaceError
+from harness.contracts.ids import new_run_id
+from harness.contracts.ingress import RunRequest
+from harness.contracts.models import Component, ModelClient
+from harness.contracts.results import ReleasedResult
 from harness.diagnosis import DiagnosisRun, RunDeps
-from harness.errors import WorkspaceError
 from harness.eval.case import LoadedCase
 from harness.eval.checks import error_result, evaluate, released_text
 from harness.eval.grading import Grader
 from harness.eval.result import CaseRunError, CaseRunResult, ExpectationCheck
 from harness.eval.slowed import SlowedModel
-from harness.ids import new_run_id
-from harness.ingress import RunRequest
-from harness.models import Component, ModelClient
-from harness.results import ReleasedResult
 from harness.settings import Settings
 
 __all__ = ["CaseExecutor", "ModelSpec"]

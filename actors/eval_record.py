@@ -20,13 +20,13 @@ from pathlib import Path
 from actors.eval_executor import ModelSpec
 from harness.adapters.embedded import build_audit_writer, build_tool_plane
 from harness.adapters.openai_model import build_model_clients, component_call_settings
+from harness.contracts.ingress import RunRequest
+from harness.contracts.results import ReleasedResult, SafeFallback, StableFailure
 from harness.diagnosis import DiagnosisRun, RunDeps
 from harness.eval.case import CASE_FILE
 from harness.eval.checks import run_facts
 from harness.eval.replay import RECORDING_FILE, Recording, RecordingBackend
 from harness.eval.slowed import SlowedModel
-from harness.ingress import RunRequest
-from harness.results import ReleasedResult, SafeFallback, StableFailure
 from harness.workspace import Workspace
 
 __all__ = ["RecordedCase", "record_case"]

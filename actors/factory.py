@@ -62,8 +62,8 @@ from actors.desk import HostedRuns, RunDesk
 from actors.metrics import AuditMetrics, RunMetrics
 from actors.run_actor import HEALTH_GROUP, RunActor
 from actors.tasks import run_projector, run_tool
-from harness.audit import AuditStore
-from harness.audit_writer import AuditWriterPolicy
+from harness.audit.records import AuditStore
+from harness.audit.writer import AuditWriterPolicy
 from harness.diagnosis import RunDeps
 
 __all__ = [

@@ -1,6 +1,6 @@
 """Harness metrics exported through ``ray.util.metrics`` (the node's metrics endpoint, the dashboard).
 
-Figures come from a finished run's durable record (:class:`harness.audit.RunRecord`), so the
+Figures come from a finished run's durable record (:class:`harness.audit.records.RunRecord`), so the
 metrics say exactly what the audit says. Tags are low-cardinality only — outcome, tool, status,
 code, component — never a run, session or case id.
 
@@ -19,8 +19,8 @@ import functools
 import logging
 from typing import Any
 
-from harness.audit import RunRecord
-from harness.audit_writer import AuditWriterEvent
+from harness.audit.records import RunRecord
+from harness.audit.writer import AuditWriterEvent
 from harness.trace import ModelTokenUsage, ToolInvocation, ToolRequestRejected
 
 __all__ = ["AuditMetrics", "RunMetrics"]

@@ -33,8 +33,7 @@ from actors.factory import RayResources
 from actors.run_actor import HEALTH_GROUP, ActorHealth, RunActor, RunEnded
 from actors.slots import ActorSlot, ActorSpawner
 from harness.clock import SystemClock
-from harness.diagnosis import RunDeps
-from harness.errors import (
+from harness.contracts.errors import (
     ErrorCode,
     HarnessError,
     InternalError,
@@ -42,11 +41,12 @@ from harness.errors import (
     RunInactive,
     RunLost,
 )
-from harness.ids import new_run_id
-from harness.ingress import RunRequest
-from harness.results import ReleasedResult, StableFailure, released_adapter
+from harness.contracts.ids import new_run_id
+from harness.contracts.ingress import RunRequest
+from harness.contracts.results import ReleasedResult, StableFailure, released_adapter
+from harness.diagnosis import RunDeps
+from harness.run.snapshot import RunSnapshot
 from harness.runhost import BaseRunPool, RunEntry, RunRegistry, RunTicket
-from harness.snapshot import RunSnapshot
 from harness.trace import TraceEvent
 
 __all__ = ["ActorView", "RunPool"]

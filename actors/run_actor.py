@@ -22,12 +22,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from harness.audit import RunRecord, drain_sink
+from harness.audit.records import RunRecord, drain_sink
+from harness.contracts.errors import ErrorCode, RunNotFound, RunRejected
+from harness.contracts.ingress import RunRequest
+from harness.contracts.results import ReleasedResult, StableFailure
 from harness.diagnosis import DiagnosisRun, RunDeps
-from harness.errors import ErrorCode, RunNotFound, RunRejected
-from harness.ingress import RunRequest
-from harness.results import ReleasedResult, StableFailure
-from harness.snapshot import RunSnapshot
+from harness.run.snapshot import RunSnapshot
 from harness.trace import TraceEvent
 
 __all__ = ["HEALTH_GROUP", "HEARTBEAT_S", "ActorHealth", "RunActor", "RunEnded"]

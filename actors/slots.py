@@ -14,8 +14,8 @@ from ray.exceptions import ActorAlreadyExistsError
 from actors.errors import resolve
 from actors.factory import RayResources, create_run_actor
 from actors.run_actor import ActorHealth, RunActor
+from harness.contracts.errors import InternalError
 from harness.diagnosis import RunDeps
-from harness.errors import InternalError
 
 __all__ = ["ActorSlot", "ActorSpawner"]
 

@@ -13,7 +13,7 @@ standard pickler, into one ``bytes`` value that Ray moves as it is. Handed the a
 by one, Ray serialises each on its own and cloudpickle walks every object of a result in
 Python; packed, a call costs less CPU on both sides (``benchmarks/bench_tool_task.py``).
 
-Errors leave a task as a :class:`~harness.errors.HarnessError` only: an unexpected
+Errors leave a task as a :class:`~harness.contracts.errors.HarnessError` only: an unexpected
 exception is reduced to its stable code here, so the caller never needs the class of an
 adapter's exception to unpickle it, and no exception text crosses the process boundary. A
 projection that fails inside ``tool:<name>`` does not fail the task (its raw is good): it
@@ -31,10 +31,10 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from harness.errors import BackendError, ErrorCode, HarnessError, ProjectionError
-from harness.observation import Projection
+from harness.contracts.errors import BackendError, ErrorCode, HarnessError, ProjectionError
+from harness.contracts.observation import Projection
+from harness.contracts.raw import RawResponse
 from harness.ports import Projector, ToolBackend
-from harness.raw import RawResponse
 from harness.workspace import Workspace
 
 __all__ = [

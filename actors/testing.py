@@ -40,12 +40,12 @@ from typing import Any, Literal
 from pydantic import BaseModel
 
 from actors.tasks import ToolSet, ToolSetFactory
+from harness.contracts.envelope import ToolPolicy
+from harness.contracts.errors import ErrorCode, HarnessError
+from harness.contracts.models import Component, ModelReply, ModelRequest
+from harness.contracts.observation import Projection
+from harness.contracts.rawcap import RawCap
 from harness.diagnosis import RunDeps
-from harness.envelope import ToolPolicy
-from harness.errors import ErrorCode, HarnessError
-from harness.models import Component, ModelReply, ModelRequest
-from harness.observation import Projection
-from harness.rawcap import RawCap
 from harness.testing.models import FunctionModel, draft_json, text_reply, tool_reply
 from harness.testing.rig import fake_deps
 from harness.testing.tools import DocsProjector, docs_raw

@@ -57,9 +57,9 @@ from actors.tasks import (
     unpack,
 )
 from harness.admission import ToolSlots
-from harness.errors import BackendError, ErrorCode, HarnessError, ProjectionError
-from harness.observation import Projection
-from harness.raw import RawResponse
+from harness.contracts.errors import BackendError, ErrorCode, HarnessError, ProjectionError
+from harness.contracts.observation import Projection
+from harness.contracts.raw import RawResponse
 
 __all__ = ["RayToolExecutor"]
 

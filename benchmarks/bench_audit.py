@@ -4,7 +4,7 @@ Prints a readable table and, as its last line, one JSON object with the same fig
 
 1. Rows/s: ``--records`` synthetic run records of realistic size (``harness.testing.run_record``:
    1 run row, 5 tool invocations, 4 agent steps, 30 trace events, 8 reasoning rows = 48 rows)
-   are handed to an :class:`~harness.audit_writer.AuditWriter` over a :class:`SqlAuditStore`
+   are handed to an :class:`~harness.audit.writer.AuditWriter` over a :class:`SqlAuditStore`
    on a real MariaDB (a private ``audit_test_bench_*`` database, dropped at the end); the time
    runs from the first ``record`` until ``close`` has written the last batch. Goal: at least
    20,000 rows/s.
@@ -36,11 +36,11 @@ import sqlalchemy as sa
 from harness.adapters.audit_sql import SqlAuditStore
 from harness.adapters.demo_db import DEFAULT_MARIADB_URL
 from harness.adapters.embedded import build_audit_writer, build_run_deps, build_tool_plane
-from harness.audit_writer import AuditWriter, AuditWriterPolicy, record_rows
+from harness.audit.writer import AuditWriter, AuditWriterPolicy, record_rows
 from harness.clock import SystemClock
-from harness.demo import INCIDENT_QUESTION, WINDOW_END
+from harness.contracts.ingress import RunRequest
 from harness.diagnosis import DiagnosisRun, RunDeps
-from harness.ingress import RunRequest
+from harness.embedded.demo import INCIDENT_QUESTION, WINDOW_END
 from harness.settings import Settings
 from harness.testing.records import run_record
 

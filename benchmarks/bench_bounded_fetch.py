@@ -47,8 +47,8 @@ MYSQL_URL = os.environ.get("HARNESS_BENCH_MYSQL_URL", "mysql+pymysql://root@127.
 _PRELUDE = """
 import asyncio, gc, json, time
 
-from harness.budget import Budgets
-from harness.envelope import ToolCallEnvelope
+from harness.run.budget import Budgets
+from harness.contracts.envelope import ToolCallEnvelope
 
 def memory():
     found = {}

@@ -48,7 +48,7 @@ from harness.backends.logs_embedded import (
     _read_store,
     level_rank,
 )
-from harness.raw import RawResponse
+from harness.contracts.raw import RawResponse
 from harness.redaction import Redactor
 from harness.testing.tools import RAW_CAP
 from harness.tools.arguments import QueryLogsRequest
@@ -257,9 +257,9 @@ def _build_rss_mib() -> float:
 
 async def _runs(scan: _ScanBackend, runs: int) -> dict[str, Any]:
     from harness.adapters.embedded import build_run_deps, build_tool_plane
-    from harness.demo import INCIDENT_QUESTION, WINDOW_END
+    from harness.contracts.ingress import RunRequest
     from harness.diagnosis import DiagnosisRun
-    from harness.ingress import RunRequest
+    from harness.embedded.demo import INCIDENT_QUESTION, WINDOW_END
     from harness.settings import Settings
 
     settings = Settings()

@@ -51,11 +51,10 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from harness.diagnosis import DiagnosisRun
-from harness.ingress import RunRequest
-from harness.invocation import EvidenceStatus, InvocationStatus
-from harness.models import Component, ModelReply, ModelRequest
-from harness.observation import (
+from harness.contracts.ingress import RunRequest
+from harness.contracts.invocation import EvidenceStatus, InvocationStatus
+from harness.contracts.models import Component, ModelReply, ModelRequest
+from harness.contracts.observation import (
     LogEvent,
     LogsObservation,
     LogsScope,
@@ -63,7 +62,8 @@ from harness.observation import (
     Projection,
     ProjectionFacts,
 )
-from harness.results import DiagnosisReport
+from harness.contracts.results import DiagnosisReport
+from harness.diagnosis import DiagnosisRun
 from harness.testing import DocsProjector, FunctionModel, fake_deps, text_reply, tool_reply
 
 GOAL_RATIO = 1.5

@@ -57,9 +57,9 @@ from typing import Any
 
 from actors.factory import local_ray
 from actors.pool import RunPool
+from harness.contracts.ingress import RunRequest
+from harness.contracts.models import Component, ModelClient, ModelReply, ModelRequest
 from harness.diagnosis import DiagnosisRun, RunDeps
-from harness.ingress import RunRequest
-from harness.models import Component, ModelClient, ModelReply, ModelRequest
 from harness.release import ReleasePolicy
 
 GOAL_POOLED_OVER_FRESH = 8.0
@@ -78,7 +78,7 @@ def _setup(model: str, tools: str) -> tuple[str, Callable[[], RunDeps], Callable
                 raise
         else:
             from actors.deps import EmbeddedDepsFactory
-            from harness.demo import INCIDENT_QUESTION
+            from harness.embedded.demo import INCIDENT_QUESTION
 
             return (
                 "offline demo model (openai SDK) + embedded tool plane",
@@ -97,7 +97,7 @@ def _setup(model: str, tools: str) -> tuple[str, Callable[[], RunDeps], Callable
 
 
 def _request(question: str) -> RunRequest:
-    from harness.demo import WINDOW_END
+    from harness.embedded.demo import WINDOW_END
 
     return RunRequest(question=question, as_of=WINDOW_END, deadline_s=300)
 
@@ -219,7 +219,7 @@ class _HeldJudge:
     gate: _JudgeGate
 
     async def complete(self, request: Any) -> Any:
-        from harness.models import Component
+        from harness.contracts.models import Component
 
         if request.component is Component.SEMANTIC_GUARD:
             await self.gate.wait()
@@ -259,7 +259,7 @@ async def _waiting_rss(
     and while all K wait; marginal = (waiting - idle) / K."""
     import psutil
 
-    from harness.snapshot import RunPhase
+    from harness.run.snapshot import RunPhase
 
     async with RunPool(
         1, k, _WaitingDeps(factory, k, hold_s), name_prefix=f"bench-wait-k{k}"

@@ -51,11 +51,11 @@ import httpx
 from actors.deps import EmbeddedDepsFactory
 from actors.factory import RAY_NAMESPACE, local_ray
 from actors.pool_spec import PoolSpec
-from harness.demo import INCIDENT_QUESTION, WINDOW_END
+from harness.contracts.ingress import RunRequest
+from harness.contracts.models import Component, ModelReply, ModelRequest
+from harness.contracts.principal import Permission
 from harness.diagnosis import DiagnosisRun, RunDeps
-from harness.ingress import RunRequest
-from harness.models import Component, ModelReply, ModelRequest
-from harness.principal import Permission
+from harness.embedded.demo import INCIDENT_QUESTION, WINDOW_END
 from harness.settings import ApiKeyEntry, ServeSettings
 from serve.auth import key_digest, new_api_key
 from serve.deps import ApiLimits

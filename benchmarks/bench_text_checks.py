@@ -101,9 +101,9 @@ def _install(meter: _Meter) -> list[str]:
 
 def _one_process(warm_runs: int) -> dict[str, Any]:
     from actors.deps import EmbeddedDepsFactory
-    from harness.demo import INCIDENT_QUESTION, WINDOW_END
+    from harness.contracts.ingress import RunRequest
     from harness.diagnosis import DiagnosisRun
-    from harness.ingress import RunRequest
+    from harness.embedded.demo import INCIDENT_QUESTION, WINDOW_END
 
     # Everything the run imports is imported before the wrappers go in, so that names
     # imported from the checks' modules are found and wrapped too; the deps are built after,

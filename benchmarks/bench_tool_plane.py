@@ -30,17 +30,17 @@ from datetime import UTC, datetime
 from typing import Any
 
 from harness.backends._log_store import LogStore
-from harness.boundary import ToolBoundary
-from harness.budget import Budgets, RunBudget
 from harness.clock import SystemClock
-from harness.context import RunContext
-from harness.demo.generate_logs import generate_events
-from harness.envelope import ToolCallEnvelope, ToolPolicy
+from harness.contracts.envelope import ToolCallEnvelope, ToolPolicy
+from harness.embedded.demo.generate_logs import generate_events
 from harness.projectors._logs_cache import shared_cache
 from harness.projectors._logs_raw import parse_raw
 from harness.projectors._logs_select import RANKS
 from harness.projectors.logs import LogsProjector, LogsProjectorLimits
 from harness.redaction import Redactor
+from harness.run.boundary import ToolBoundary
+from harness.run.budget import Budgets, RunBudget
+from harness.run.context import RunContext
 from harness.testing.tools import DocsProjector, docs_raw
 from harness.tools import InlineToolExecutor, ToolRegistry, ToolSpec
 from harness.tools.arguments import QueryLogsRequest, SearchKnowledgeRequest

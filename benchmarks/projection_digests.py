@@ -31,7 +31,7 @@ for path in (REPO, REPO / "benchmarks"):
 from bench_log_mining import synthetic_lines  # noqa: E402
 from bench_logs_projector import synthetic_events  # noqa: E402
 
-from harness.demo.generate_logs import generate_events  # noqa: E402
+from harness.embedded.demo.generate_logs import generate_events  # noqa: E402
 from harness.logmining import TemplateMiner, mine_lines  # noqa: E402
 from harness.projectors._logs_cache import shared_cache  # noqa: E402
 from harness.projectors._logs_raw import parse_raw  # noqa: E402

@@ -127,7 +127,7 @@ def _repo_files() -> list[Path]:
     """The bundled demo world, the test fixtures and eval worlds, and the docs: honest incident
     text the checks must leave alone (read from the checkout this file belongs to)."""
     roots = [
-        REPO / "harness" / "demo" / "data",
+        REPO / "harness" / "embedded" / "demo" / "data",
         REPO / "tests" / "fixtures",
         REPO / "tests" / "eval_cases",
     ]

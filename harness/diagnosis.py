@@ -26,24 +26,24 @@ from harness.agent import (
     answer_system_chat,
     route,
 )
-from harness.audit import AgentStepAudit, AuditSink, RunAudit, RunRecord
-from harness.boundary import ToolBoundary
-from harness.budget import Budgets, RunBudget
-from harness.context import RunContext
-from harness.control import InformationControl
-from harness.envelope import ToolPolicy
-from harness.errors import ErrorCode, HarnessError
+from harness.audit.reasoning import ReasoningCipher, seal_reasoning
+from harness.audit.records import AgentStepAudit, AuditSink, RunAudit, RunRecord
+from harness.contracts.envelope import ToolPolicy
+from harness.contracts.errors import ErrorCode, HarnessError
+from harness.contracts.ids import new_run_id
+from harness.contracts.ingress import RunLimits, RunRequest
+from harness.contracts.intent import Intent
+from harness.contracts.models import Component, ModelClient
+from harness.contracts.results import Answer, Cancelled, ReleasedResult, StableFailure, TimedOut
 from harness.guards.semantic import SemanticGuard
-from harness.ids import new_run_id
-from harness.ingress import RunLimits, RunRequest
-from harness.intent import Intent
-from harness.models import Component, ModelClient
 from harness.ports import CanonicalStore, Clock, ToolExecutor
-from harness.reasoning import ReasoningCipher, seal_reasoning
 from harness.release import ContentPolicy, ReleaseContext, ReleasePolicy
-from harness.results import Answer, Cancelled, ReleasedResult, StableFailure, TimedOut
-from harness.retry import RetryPolicy
-from harness.snapshot import RunPhase, RunSnapshot, tool_progress
+from harness.run.boundary import ToolBoundary
+from harness.run.budget import Budgets, RunBudget
+from harness.run.context import RunContext
+from harness.run.control import InformationControl
+from harness.run.retry import RetryPolicy
+from harness.run.snapshot import RunPhase, RunSnapshot, tool_progress
 from harness.tools import ToolRegistry
 from harness.trace import (
     AgentStep,

@@ -13,10 +13,10 @@ from typing import Any, Protocol, TypeVar, runtime_checkable
 from pydantic import BaseModel
 
 from harness.admission import ToolSlots
-from harness.errors import ErrorCode
-from harness.invocation import CanonicalInvocation, EvidenceStatus
-from harness.observation import Projection
-from harness.raw import RawResponse
+from harness.contracts.errors import ErrorCode
+from harness.contracts.invocation import CanonicalInvocation, EvidenceStatus
+from harness.contracts.observation import Projection
+from harness.contracts.raw import RawResponse
 
 __all__ = [
     "CanonicalStore",
@@ -118,11 +118,11 @@ class ToolBackend(Protocol):
         """Return a JSON-compatible raw response, or raise BackendError or RawTooLarge.
 
         A backend that holds its records' JSON already may return a
-        :class:`~harness.raw.RawResponse` (e.g. ``RawResponse.of_parts``) instead.
+        :class:`~harness.contracts.raw.RawResponse` (e.g. ``RawResponse.of_parts``) instead.
 
         ``max_raw_bytes`` is what the response may fill: the backend counts the bytes it
-        reads while they stream (a :class:`~harness.rawcap.RawCap`) and raises
-        :class:`~harness.errors.RawTooLarge` the moment the count passes it, so that no
+        reads while they stream (a :class:`~harness.contracts.rawcap.RawCap`) and raises
+        :class:`~harness.contracts.errors.RawTooLarge` the moment the count passes it, so that no
         response larger than the cap is ever held. The boundary still checks the serialised
         size afterwards; the count only has to stop the fetch early.
         """

@@ -15,10 +15,10 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from harness.audit_writer import AuditWriterPolicy
-from harness.budget import Budgets
-from harness.models import Component
-from harness.principal import Permission
+from harness.audit.writer import AuditWriterPolicy
+from harness.contracts.models import Component
+from harness.contracts.principal import Permission
+from harness.run.budget import Budgets
 from harness.store.ttl import check_ttl_covers
 
 __all__ = [
@@ -306,7 +306,7 @@ class Settings(BaseSettings):
     def model_endpoint(self, component: Component) -> ModelEndpoint:
         """The resolved endpoint of ``component``: its override, else the default."""
         # Imported here: the offline package is only needed to name its model.
-        from harness.offline import OFFLINE_MODEL_NAME
+        from harness.embedded.offline import OFFLINE_MODEL_NAME
 
         override = self.component_models.get(component.value) or ComponentModelSettings()
         base_url = override.base_url or self.model_base_url

@@ -25,7 +25,7 @@ parts a workspace leaves out are not filled from the bundled demo: a world witho
 offers no ``query_mysql`` (unless ``HARNESS_MYSQL_URL`` names one). Resolution checks what can
 be checked before a run starts — the files exist, the log formats named exist, the time zone
 is known, the policy validates and names the datasource — and refuses anything else with a
-:class:`~harness.errors.WorkspaceError` (WORKSPACE_INVALID) whose ``context["reason"]`` is a
+:class:`~harness.contracts.errors.WorkspaceError` (WORKSPACE_INVALID) whose ``context["reason"]`` is a
 :class:`WorkspaceReason` and whose message says what to fix. Messages never hold the URL.
 """
 
@@ -42,7 +42,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator
 
 from harness.backends.logs_files import discover_log_files
-from harness.errors import WorkspaceError
+from harness.contracts.errors import WorkspaceError
 from harness.logformats import AUTO, choose_format, resolve_zone
 from harness.sql.policy import SqlPolicy
 

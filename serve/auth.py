@@ -25,8 +25,8 @@ import secrets
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from harness.errors import AccessRefused, ErrorCode
-from harness.principal import Permission, Principal
+from harness.contracts.errors import AccessRefused, ErrorCode
+from harness.contracts.principal import Permission, Principal
 from harness.settings import ApiKeyEntry
 
 __all__ = ["DEV_PERMISSIONS", "KeyRing", "Keyholder", "key_digest", "new_api_key"]

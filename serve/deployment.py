@@ -138,7 +138,7 @@ async def build_api_deps(config: ServeConfig) -> ApiDeps:
     from actors.errors import resolve
     from actors.factory import connect_run_desk
     from harness.adapters.redis_quota import rate_limiter
-    from harness.errors import Unavailable
+    from harness.contracts.errors import Unavailable
     from serve.auth import KeyRing
     from serve.plane import RayRunPlane
 

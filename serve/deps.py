@@ -10,10 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from harness.audit import AuditStore
+from harness.audit.reasoning import ReasoningCipher
+from harness.audit.records import AuditStore
 from harness.clock import SystemClock
 from harness.ports import Clock
-from harness.reasoning import ReasoningCipher
 from harness.settings import ServeSettings
 from serve.auth import KeyRing
 from serve.plane import RunPlane

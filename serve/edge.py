@@ -33,7 +33,7 @@ from typing import Any
 from starlette.middleware import Middleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from harness.errors import ErrorCode
+from harness.contracts.errors import ErrorCode
 from serve.errors import error_response
 
 __all__ = [

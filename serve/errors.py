@@ -46,7 +46,7 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from harness.errors import ErrorCode, HarnessError
+from harness.contracts.errors import ErrorCode, HarnessError
 
 __all__ = [
     "HTTP_STATUS",

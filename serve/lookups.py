@@ -11,11 +11,11 @@ import logging
 from collections.abc import Awaitable
 from typing import TypeVar
 
-from harness.audit import AuditStore
-from harness.errors import ErrorCode, HarnessError, RunNotFound, Unavailable
+from harness.audit.reasoning import ReasoningCipher, read_reasoning
+from harness.audit.records import AuditStore
+from harness.contracts.errors import ErrorCode, HarnessError, RunNotFound, Unavailable
+from harness.contracts.principal import Principal
 from harness.ports import Clock
-from harness.principal import Principal
-from harness.reasoning import ReasoningCipher, read_reasoning
 from harness.runhost import RunHost
 from serve.models import ReasoningItem, ReasoningResponse, TraceResponse
 
@@ -68,7 +68,7 @@ async def find_reasoning(
     run_id: str,
 ) -> ReasoningResponse:
     """The provider's reasoning of a run, for its owner with REASONING_READ only (see
-    :func:`harness.reasoning.read_reasoning`: every refusal is the same NOT_FOUND, and every
+    :func:`harness.audit.reasoning.read_reasoning`: every refusal is the same NOT_FOUND, and every
     attempt is audited).
 
     Raises:

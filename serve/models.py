@@ -1,4 +1,4 @@
-"""The HTTP API's own bodies (the run views themselves are ``harness.run_view``'s).
+"""The HTTP API's own bodies (the run views themselves are ``harness.run.view``'s).
 
 Ingress models forbid unknown fields: a misspelled field is a 422, not a silently ignored one.
 They are strict as well: a value the published schema does not allow (``"wait": 0``, ``"5"`` for
@@ -14,10 +14,10 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field
 
-from harness.ingress import AS_OF_YEAR_PATTERN, RunLimits, check_as_of, check_readable
-from harness.models import Component
-from harness.reasoning import ReasoningEntry
-from harness.run_view import RunSummary
+from harness.audit.reasoning import ReasoningEntry
+from harness.contracts.ingress import AS_OF_YEAR_PATTERN, RunLimits, check_as_of, check_readable
+from harness.contracts.models import Component
+from harness.run.view import RunSummary
 from harness.text import INVISIBLE
 from harness.trace import TraceEvent
 

@@ -1,6 +1,6 @@
 """What ``/openapi.json`` says beyond the models: the deployment's own maxima.
 
-The models (``serve.models``, ``harness.ingress``) carry hard ceilings; a deployment may set
+The models (``serve.models``, ``harness.contracts.ingress``) carry hard ceilings; a deployment may set
 lower ones (``serve.deps.ApiLimits``). A request within the model's ceiling but over the
 deployment's is refused with 422, so the published document must state the lower figure, or a
 client that follows it is refused.

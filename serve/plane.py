@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Protocol
 
-from harness.errors import RunLost, Unavailable
-from harness.ingress import RunRequest
-from harness.run_view import CancelOutcome, RunSummary, RunView, Submission, Submitted
+from harness.contracts.errors import RunLost, Unavailable
+from harness.contracts.ingress import RunRequest
+from harness.run.view import CancelOutcome, RunSummary, RunView, Submission, Submitted
 from harness.runhost import RunHost
 from harness.trace import TraceEvent
 

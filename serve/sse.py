@@ -28,7 +28,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 
 from harness.ports import Clock
-from harness.run_view import RunView
+from harness.run.view import RunView
 from harness.runhost import RunHost
 
 __all__ = ["MAX_EVENT_ID", "RETRY_MS", "open_progress_stream", "progress_stream"]

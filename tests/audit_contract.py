@@ -12,7 +12,7 @@ from alembic.migration import MigrationContext
 from harness.adapters.audit_sql import SqlAuditStore
 from harness.adapters.audit_tables import METADATA
 from harness.adapters.migrations import VERSION_TABLE, downgrade, head, upgrade
-from harness.audit import ReasoningAccess
+from harness.audit.records import ReasoningAccess
 from harness.testing.clock import FakeClock
 from harness.testing.records import run_record
 

@@ -53,7 +53,7 @@ SECRETS = (
 
 
 def _demo_words() -> frozenset[str]:
-    index = json.loads((REPO / "harness/demo/data/runbooks/index.json").read_text())
+    index = json.loads((REPO / "harness/embedded/demo/data/runbooks/index.json").read_text())
     words = {
         "checkout", "shop", "hikari", "hikaripool", "orders", "config_changes", "deployments",
         "api-gateway", "payment-service", "inventory-service", "shop-primary", "chg-4821",

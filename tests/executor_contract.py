@@ -10,12 +10,12 @@ import asyncio
 import json
 from typing import Any
 
-from harness.boundary import ToolBoundary, ToolBoundaryResult, ToolCallEnvelope, ToolPolicy
-from harness.budget import RunBudget
 from harness.clock import SystemClock
-from harness.context import RunContext
-from harness.errors import ErrorCode
+from harness.contracts.errors import ErrorCode
 from harness.ports import ToolExecutor
+from harness.run.boundary import ToolBoundary, ToolBoundaryResult, ToolCallEnvelope, ToolPolicy
+from harness.run.budget import RunBudget
+from harness.run.context import RunContext
 from harness.testing.memory_store import InMemoryCanonicalStore
 from harness.tools import SEARCH_KNOWLEDGE, ToolRegistry, default_specs
 from harness.trace import ToolInvocation, TraceRecorder

@@ -33,8 +33,8 @@ PRELUDE = textwrap.dedent(
     f"""
     import asyncio, gc, json
 
-    from harness.budget import Budgets
-    from harness.envelope import ToolCallEnvelope
+    from harness.run.budget import Budgets
+    from harness.contracts.envelope import ToolCallEnvelope
 
     CAP = {CAP}
 

@@ -17,12 +17,12 @@ from typing import Any
 
 import pytest
 
-from harness.context import RunStatus
-from harness.errors import ErrorCode, HarnessError, RunNotFound
-from harness.ingress import RunRequest
-from harness.results import Answer, Cancelled
+from harness.contracts.errors import ErrorCode, HarnessError, RunNotFound
+from harness.contracts.ingress import RunRequest
+from harness.contracts.results import Answer, Cancelled
+from harness.contracts.status import RunStatus
+from harness.run.snapshot import RunPhase
 from harness.runhost import RunHost
-from harness.snapshot import RunPhase
 
 __all__ = [
     "OWNER",

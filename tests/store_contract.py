@@ -15,9 +15,9 @@ import redis
 import redis.asyncio as aioredis
 
 from harness.adapters.redis_store import RedisCanonicalStore, fakeredis_store
-from harness.errors import ErrorCode
-from harness.invocation import CanonicalInvocation, EvidenceStatus, InvocationStatus
-from harness.raw import RawResponse
+from harness.contracts.errors import ErrorCode
+from harness.contracts.invocation import CanonicalInvocation, EvidenceStatus, InvocationStatus
+from harness.contracts.raw import RawResponse
 from harness.store import LocalCanonicalStore
 from harness.testing.clock import FakeClock
 from harness.testing.memory_store import InMemoryCanonicalStore

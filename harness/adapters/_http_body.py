@@ -1,7 +1,7 @@
 """An HTTP response body read with a byte count: the one way the HTTP backends read one.
 
 Private to :mod:`harness.adapters` (Loki, the RAG service). The body is streamed and every
-byte is charged to the fetch's :class:`~harness.rawcap.RawCap` as it arrives, so a body past
+byte is charged to the fetch's :class:`~harness.contracts.rawcap.RawCap` as it arrives, so a body past
 the cap ends the call RAW_TOO_LARGE having held at most the cap; a ``Content-Length`` that
 already declares more is refused before a byte of the body is read.
 
@@ -19,8 +19,8 @@ from collections.abc import Iterable, Iterator
 
 import httpx
 
-from harness.errors import BackendError, ErrorCode
-from harness.rawcap import RawCap
+from harness.contracts.errors import BackendError, ErrorCode
+from harness.contracts.rawcap import RawCap
 
 __all__ = ["ACCEPT_IDENTITY", "read_body"]
 

@@ -1,4 +1,4 @@
-"""Rows ↔ records: how one :class:`~harness.audit.RunRecord` maps onto the audit tables.
+"""Rows ↔ records: how one :class:`~harness.audit.records.RunRecord` maps onto the audit tables.
 
 The mapping half of :mod:`harness.adapters.audit_sql` (which owns engines, transactions and
 queries). Times are written as naive UTC and read back timezone-aware; trace details and the
@@ -22,7 +22,7 @@ from harness.adapters.audit_tables import (
     TOOL_INVOCATION,
     TRACE_EVENT,
 )
-from harness.audit import (
+from harness.audit.records import (
     AgentStepAudit,
     ReasoningAccess,
     ReasoningAudit,
@@ -30,7 +30,7 @@ from harness.audit import (
     RunRecord,
     ToolInvocationAudit,
 )
-from harness.budget import BudgetUsage
+from harness.contracts.ledger import BudgetUsage
 from harness.trace import TraceDetails, TraceEvent
 
 __all__ = [

@@ -1,6 +1,6 @@
-"""SqlAuditStore: the :class:`~harness.audit.AuditStore` on SQL (MySQL/MariaDB or SQLite).
+"""SqlAuditStore: the :class:`~harness.audit.records.AuditStore` on SQL (MySQL/MariaDB or SQLite).
 
-One run's :class:`~harness.audit.RunRecord` becomes rows of the six tables of
+One run's :class:`~harness.audit.records.RunRecord` becomes rows of the six tables of
 :mod:`harness.adapters.audit_tables`; a batch of records is one transaction with one
 ``executemany`` per table. Times are written as naive UTC and read back timezone-aware.
 
@@ -44,7 +44,7 @@ from harness.adapters.audit_tables import (
     TRACE_EVENT,
 )
 from harness.adapters.migrations import upgrade
-from harness.audit import (
+from harness.audit.records import (
     ReasoningAccess,
     ReasoningAudit,
     RunAudit,
@@ -124,7 +124,7 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
 
 
 class SqlAuditStore:
-    """:class:`~harness.audit.AuditStore` over SQLAlchemy Core.
+    """:class:`~harness.audit.records.AuditStore` over SQLAlchemy Core.
 
     Args:
         engine: The audit database (see :func:`create_audit_engine`).

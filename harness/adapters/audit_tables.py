@@ -1,6 +1,6 @@
 """The durable audit's six tables, as SQLAlchemy Core metadata.
 
-One run leaves one :class:`~harness.audit.RunRecord`; the store spreads it over
+One run leaves one :class:`~harness.audit.records.RunRecord`; the store spreads it over
 
 =========================  ==========================================================
 table                      one row per

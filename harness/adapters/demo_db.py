@@ -25,7 +25,7 @@ import sqlalchemy as sa
 import sqlglot
 from sqlglot.errors import ErrorLevel
 
-from harness.demo.database import DEMO_SCHEMAS, shop_sql_sha256, shop_sql_statements
+from harness.embedded.demo.database import DEMO_SCHEMAS, shop_sql_sha256, shop_sql_statements
 
 __all__ = [
     "DEFAULT_MARIADB_URL",

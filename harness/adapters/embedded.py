@@ -18,21 +18,21 @@ from datetime import timedelta
 from pathlib import Path
 
 from harness.adapters.reasoning_cipher import FernetReasoningCipher, load_or_create_keys
-from harness.audit import AuditSink, FanOutSink
-from harness.audit_writer import AuditWriter
-from harness.boundary import ToolBoundary
-from harness.budget import Budgets, RunBudget
+from harness.audit.records import AuditSink, FanOutSink
+from harness.audit.writer import AuditWriter
 from harness.clock import SystemClock
-from harness.context import RunContext
-from harness.control import InformationControl
+from harness.contracts.envelope import ToolPolicy
+from harness.contracts.ids import new_run_id
 from harness.diagnosis import RunDeps
-from harness.envelope import ToolPolicy
-from harness.ids import new_run_id
 from harness.ports import CanonicalStore, Clock, Projector, ToolBackend, ToolExecutor
 from harness.projectors.logs import LogsProjector
 from harness.projectors.mysql import MysqlProjector
 from harness.projectors.rag import RagProjector
 from harness.release import ContentPolicy
+from harness.run.boundary import ToolBoundary
+from harness.run.budget import Budgets, RunBudget
+from harness.run.context import RunContext
+from harness.run.control import InformationControl
 from harness.settings import Settings
 from harness.sql.catalog import describe_tables
 from harness.sql.policy import SqlPolicy

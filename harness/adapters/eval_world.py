@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from harness.adapters.embedded import ToolPlane, build_tool_plane, tool_plane_of
-from harness.errors import HarnessError, WorkspaceError
+from harness.contracts.errors import HarnessError, WorkspaceError
 from harness.eval.case import DemoWorld, FilesWorld, LoadedCase, ReplayWorld
 from harness.eval.replay import DownBackend, Recording, ReplayBackend
 from harness.ports import ToolBackend

@@ -47,8 +47,8 @@ from pydantic import BaseModel
 
 from harness.adapters._http_body import ACCEPT_IDENTITY, read_body
 from harness.backends.log_query import LogQuery, match_view
-from harness.errors import BackendError, ErrorCode
-from harness.rawcap import RawCap
+from harness.contracts.errors import BackendError, ErrorCode
+from harness.contracts.rawcap import RawCap
 from harness.redaction import Redactor
 from harness.tools.arguments import LOG_LEVELS, QueryLogsRequest
 

@@ -15,7 +15,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 from harness.adapters.offline_transport import handle
-from harness.offline import OfflineDemoModel
+from harness.embedded.offline import OfflineDemoModel
 
 __all__ = ["MAX_BODY_BYTES", "OfflineModelServer"]
 

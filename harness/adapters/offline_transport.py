@@ -16,8 +16,8 @@ from typing import Any
 import httpx
 import openai
 
-from harness.models import CallSignal
-from harness.offline import OFFLINE_MODEL_NAME, OfflineDemoModel, OfflineRequestError
+from harness.contracts.models import CallSignal
+from harness.embedded.offline import OFFLINE_MODEL_NAME, OfflineDemoModel, OfflineRequestError
 
 __all__ = ["OFFLINE_BASE_URL", "OfflineModelTransport", "handle", "offline_openai_client"]
 
@@ -33,7 +33,7 @@ def handle(
     headers: Mapping[str, str] | None = None,
 ) -> tuple[int, dict[str, Any]]:
     """One HTTP exchange with the offline model: (status, JSON body). The request's
-    ``X-Harness-*`` headers say which component calls (:class:`~harness.models.CallSignal`)."""
+    ``X-Harness-*`` headers say which component calls (:class:`~harness.contracts.models.CallSignal`)."""
     route = "/" + path.split("?", 1)[0].strip("/")
     if method == "GET" and route == "/v1/models":
         return 200, {

@@ -18,8 +18,8 @@ import openai
 import pydantic_core
 
 from harness.agent.caller import ComponentSettings
-from harness.errors import ErrorCode, ModelError
-from harness.models import (
+from harness.contracts.errors import ErrorCode, ModelError
+from harness.contracts.models import (
     ChatMessage,
     Component,
     ModelClient,

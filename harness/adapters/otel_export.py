@@ -30,7 +30,7 @@ from opentelemetry.sdk.trace.export import (
 )
 from opentelemetry.trace import SpanKind, Status, StatusCode
 
-from harness.audit import RunRecord
+from harness.audit.records import RunRecord
 from harness.trace import ModelTokenUsage, RunFinished, ToolInvocation
 
 __all__ = ["SEMCONV_VERSION", "OtelSpanSink", "build_span_sink"]
@@ -69,7 +69,7 @@ class OtelSpanSink:
                     "gen_ai.conversation.id": run.session_id,
                     "harness.run_id": run.run_id,
                     "harness.owner": run.owner,
-                    "harness.intent": run.intent,
+                    "harness.contracts.intent": run.intent,
                     "harness.status": run.status,
                     "harness.result_kind": run.result_kind,
                     "harness.failure_stage": run.failure_stage,

@@ -33,8 +33,8 @@ import httpx
 from pydantic import BaseModel
 
 from harness.adapters._http_body import ACCEPT_IDENTITY, read_body
-from harness.errors import BackendError, ErrorCode
-from harness.rawcap import RawCap
+from harness.contracts.errors import BackendError, ErrorCode
+from harness.contracts.rawcap import RawCap
 from harness.tools.arguments import SearchKnowledgeRequest
 
 __all__ = ["RAG_HTTP_FORMAT", "HttpRagBackend"]

@@ -15,7 +15,7 @@ their pooled connections. In production the datasource user should also hold onl
 Cost bound. On MariaDB/MySQL a plan that carries ``max_explain_rows`` (every plan the validator
 builds does, from the policy) is first run as ``EXPLAIN`` in the same read-only transaction and
 under the same statement timeout; when the database's row estimate exceeds the bound the
-statement is not executed and the executor raises :class:`harness.errors.SqlRejected`
+statement is not executed and the executor raises :class:`harness.contracts.errors.SqlRejected`
 (SQL_REJECTED, ``context["reason"] == "ROW_ESTIMATE_TOO_LARGE"``) — a policy refusal, not a
 backend failure, so it keeps the code the model already knows for refused SQL. See
 :func:`explain_row_estimate` for the arithmetic. SQLite has no row estimate (``EXPLAIN QUERY
@@ -65,8 +65,8 @@ from sqlglot.errors import ErrorLevel
 
 from harness.adapters._sql_explain import explain_row_estimate
 from harness.adapters._sql_values import json_safe_value
-from harness.errors import BackendError, ErrorCode, RawTooLarge, SqlRejected
-from harness.rawcap import RawCap
+from harness.contracts.errors import BackendError, ErrorCode, RawTooLarge, SqlRejected
+from harness.contracts.rawcap import RawCap
 from harness.sql.cells import cap_text_columns, zero_row_statement
 from harness.sql.plan import MysqlQueryPlan
 from harness.sql.reasons import EXPLANATIONS, RejectReason

@@ -19,7 +19,7 @@ __all__ = ["FernetReasoningCipher", "load_or_create_keys"]
 
 
 class FernetReasoningCipher:
-    """Implements :class:`harness.reasoning.ReasoningCipher`.
+    """Implements :class:`harness.audit.reasoning.ReasoningCipher`.
 
     Args:
         keys: Key id → urlsafe-base64 Fernet key.

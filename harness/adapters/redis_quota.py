@@ -24,7 +24,7 @@ from typing import Any
 import redis.asyncio as redis
 from redis.exceptions import RedisError
 
-from harness.errors import Unavailable
+from harness.contracts.errors import Unavailable
 
 __all__ = ["RedisRateLimiter", "rate_limiter"]
 

@@ -25,8 +25,8 @@ from typing import Any, TypeVar
 import redis.asyncio as redis
 from redis.exceptions import RedisError
 
-from harness.errors import ErrorCode, RecordExpired, StoreError
-from harness.invocation import CanonicalInvocation, InvocationStatus
+from harness.contracts.errors import ErrorCode, RecordExpired, StoreError
+from harness.contracts.invocation import CanonicalInvocation, InvocationStatus
 from harness.store import TransitionMethods, decode_record, encode_record, require_projecting
 
 __all__ = ["RedisCanonicalStore", "fakeredis_store", "redis_client"]

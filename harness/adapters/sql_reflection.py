@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import sqlalchemy as sa
 
 from harness.adapters.sql_urls import datasource_name, open_url, shown_url
-from harness.errors import BackendError, ErrorCode
+from harness.contracts.errors import BackendError, ErrorCode
 from harness.sql.reflection import ReflectedColumn, ReflectedTable
 
 __all__ = ["ReflectedDatabase", "reflect_database"]

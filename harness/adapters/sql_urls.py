@@ -13,7 +13,7 @@ from pathlib import Path
 
 import sqlalchemy as sa
 
-from harness.errors import WorkspaceError
+from harness.contracts.errors import WorkspaceError
 from harness.workspace import WorkspaceReason
 
 __all__ = ["datasource_name", "open_url", "shown_url"]

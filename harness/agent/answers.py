@@ -11,9 +11,9 @@ from dataclasses import dataclass
 from harness.agent.caller import ModelCaller
 from harness.agent.prompts import knowledge_messages, system_chat_messages
 from harness.agent.turns import run_tool_calls
-from harness.boundary import ToolBoundary
-from harness.intent import Intent
-from harness.models import Component
+from harness.contracts.intent import Intent
+from harness.contracts.models import Component
+from harness.run.boundary import ToolBoundary
 from harness.tools import SEARCH_KNOWLEDGE
 
 __all__ = [

@@ -15,10 +15,9 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal, TypeVar, overload
 
-from harness.budget import RunBudget
-from harness.context import RunContext
-from harness.errors import ErrorCode, HarnessError, ModelError, RunInactive
-from harness.models import (
+from harness.audit.reasoning import ReasoningNote
+from harness.contracts.errors import ErrorCode, HarnessError, ModelError, RunInactive
+from harness.contracts.models import (
     ChatMessage,
     Component,
     ModelClient,
@@ -28,8 +27,9 @@ from harness.models import (
     ToolDefinition,
 )
 from harness.ports import Clock
-from harness.reasoning import ReasoningNote
-from harness.retry import RetryPolicy
+from harness.run.budget import RunBudget
+from harness.run.context import RunContext
+from harness.run.retry import RetryPolicy
 from harness.trace import ModelTokenUsage, RoutingAttempt, TraceRecorder
 
 __all__ = ["ComponentSettings", "ModelCaller"]

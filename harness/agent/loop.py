@@ -16,11 +16,11 @@ from typing import Literal
 from harness.agent.caller import ModelCaller
 from harness.agent.prompts import CONTROL_STOP, agent_messages
 from harness.agent.turns import run_tool_calls
-from harness.boundary import ToolBoundary
-from harness.draft import DiagnosisDraft, RoundEvaluation, parse_draft
-from harness.errors import ErrorCode, HarnessError
+from harness.contracts.draft import DiagnosisDraft, RoundEvaluation, parse_draft
+from harness.contracts.errors import ErrorCode, HarnessError
+from harness.contracts.models import ChatMessage, Component, ModelReply, OutputSchema
 from harness.jsontext import loads_object
-from harness.models import ChatMessage, Component, ModelReply, OutputSchema
+from harness.run.boundary import ToolBoundary
 from harness.trace import AgentStep
 
 __all__ = ["DRAFT_OUTPUT", "AgentOutcome", "DiagnosisAgent"]

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from datetime import datetime
 
-from harness.models import ChatMessage
+from harness.contracts.models import ChatMessage
 
 __all__ = [
     "CONTROL_STOP",

@@ -12,11 +12,11 @@ from dataclasses import dataclass
 from harness.agent.caller import ModelCaller
 from harness.agent.loop import DRAFT_OUTPUT
 from harness.agent.prompts import repair_message
-from harness.draft import DiagnosisDraft, parse_draft
-from harness.errors import BudgetExhausted, InvalidDraft, ModelError
-from harness.models import ChatMessage, Component
+from harness.contracts.draft import DiagnosisDraft, parse_draft
+from harness.contracts.errors import BudgetExhausted, InvalidDraft, ModelError
+from harness.contracts.models import ChatMessage, Component
+from harness.contracts.verdicts import ValidationIssue
 from harness.trace import EvidenceRepair, TraceRecorder
-from harness.verdicts import ValidationIssue
 
 __all__ = ["RepairRound"]
 

@@ -6,9 +6,9 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from harness.agent.caller import ModelCaller
 from harness.agent.prompts import router_messages
-from harness.intent import Intent
+from harness.contracts.intent import Intent
+from harness.contracts.models import Component, ModelReply, OutputSchema
 from harness.jsontext import loads_object
-from harness.models import Component, ModelReply, OutputSchema
 
 __all__ = ["ROUTER_OUTPUT", "RouterReply", "route"]
 

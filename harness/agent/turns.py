@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import asyncio
 
-from harness.boundary import ToolBoundary
-from harness.envelope import ToolBoundaryResult, ToolCallEnvelope
-from harness.models import ChatMessage, ModelReply
+from harness.contracts.envelope import ToolBoundaryResult, ToolCallEnvelope
+from harness.contracts.models import ChatMessage, ModelReply
+from harness.run.boundary import ToolBoundary
 
 __all__ = ["run_tool_calls"]
 

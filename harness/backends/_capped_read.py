@@ -3,7 +3,7 @@
 Private to :mod:`harness.backends`. A log file or a runbook may be of any size, and one line
 of it may be the whole file. :func:`open_capped` puts a counting reader under the text layer:
 every byte that comes off the disk — after gunzipping, for a gzip file (detected by its magic
-bytes, not its name) — is charged to the fetch's :class:`~harness.rawcap.RawCap` before the
+bytes, not its name) — is charged to the fetch's :class:`~harness.contracts.rawcap.RawCap` before the
 text layer sees it, so a read stops with RAW_TOO_LARGE once the count passes the cap, however
 the file is shaped. A line is never read whole first: the text layer assembles it from what
 the counting reader hands over, and that reader hands over no more than the cap. Text is
@@ -24,7 +24,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, BinaryIO
 
-from harness.rawcap import RawCap
+from harness.contracts.rawcap import RawCap
 
 if TYPE_CHECKING:
     from _typeshed import WriteableBuffer

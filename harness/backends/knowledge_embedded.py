@@ -32,9 +32,9 @@ import bm25s
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from harness.backends._capped_read import admit_files, read_capped
-from harness.errors import BackendError, ErrorCode
-from harness.observation import RelevanceLevel
-from harness.rawcap import RawCap
+from harness.contracts.errors import BackendError, ErrorCode
+from harness.contracts.observation import RelevanceLevel
+from harness.contracts.rawcap import RawCap
 from harness.tools.arguments import SearchKnowledgeRequest
 
 # bm25s logs every index build at DEBUG through its own handler; a CLI run should stay quiet.
@@ -308,7 +308,7 @@ class _Document:
 
 
 def _default_runbooks_dir() -> Path:
-    from harness.demo import runbooks_dir
+    from harness.embedded.demo import runbooks_dir
 
     return Path(runbooks_dir())
 

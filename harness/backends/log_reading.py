@@ -16,6 +16,7 @@ from datetime import UTC, datetime, tzinfo
 from pathlib import Path
 
 from harness.backends._capped_read import head_bytes, open_capped
+from harness.contracts.rawcap import RawCap
 from harness.logformats import (
     UNPARSED,
     LogEvent,
@@ -25,7 +26,6 @@ from harness.logformats import (
     detect_encoding,
     read_events,
 )
-from harness.rawcap import RawCap
 
 __all__ = ["FileReading", "read_log_file"]
 

@@ -41,9 +41,9 @@ from pydantic import BaseModel
 
 from harness.backends._log_store import FrozenEvent, LogStore, level_rank
 from harness.backends.log_query import LogQuery
-from harness.errors import BackendError, ErrorCode
-from harness.raw import RawResponse
-from harness.rawcap import RawCap
+from harness.contracts.errors import BackendError, ErrorCode
+from harness.contracts.raw import RawResponse
+from harness.contracts.rawcap import RawCap
 from harness.redaction import Redactor
 from harness.tools.arguments import QueryLogsRequest
 
@@ -53,8 +53,8 @@ EMBEDDED_LOGS_FORMAT = "embedded-jsonl/v1"
 
 
 def default_logs_path() -> Path:
-    """The bundled demo incident's log store (``harness.demo`` package data)."""
-    return Path(str(resources.files("harness.demo") / "data" / "logs.jsonl.gz"))
+    """The bundled demo incident's log store (``harness.embedded.demo`` package data)."""
+    return Path(str(resources.files("harness.embedded.demo") / "data" / "logs.jsonl.gz"))
 
 
 def _epoch_ms(value: datetime) -> int:

@@ -49,7 +49,9 @@ from harness.backends._capped_read import admit_files, open_capped
 from harness.backends._log_store import FrozenEvent, LogStore
 from harness.backends.log_reading import FileReading, read_log_file
 from harness.backends.logs_embedded import EmbeddedLogBackend, _epoch_ms
-from harness.errors import BackendError, ErrorCode
+from harness.contracts.errors import BackendError, ErrorCode
+from harness.contracts.raw import RawResponse
+from harness.contracts.rawcap import RawCap
 from harness.logformats import (
     AUTO,
     UNPARSED,
@@ -60,8 +62,6 @@ from harness.logformats import (
     service_name,
     service_of_path,
 )
-from harness.raw import RawResponse
-from harness.rawcap import RawCap
 
 __all__ = [
     "DEFAULT_MAX_STORE_BYTES",

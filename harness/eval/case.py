@@ -29,11 +29,11 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from harness.draft import ConclusionKind
-from harness.errors import CaseError, ErrorCode
-from harness.ingress import RunLimits
-from harness.intent import Intent
-from harness.results import FailureStage, ResultKind
+from harness.contracts.draft import ConclusionKind
+from harness.contracts.errors import CaseError, ErrorCode
+from harness.contracts.ingress import RunLimits
+from harness.contracts.intent import Intent
+from harness.contracts.results import FailureStage, ResultKind
 
 __all__ = [
     "CASES_SUFFIX",

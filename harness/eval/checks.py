@@ -18,6 +18,14 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from harness.contracts.intent import Intent
+from harness.contracts.results import (
+    Answer,
+    DiagnosisReport,
+    ReleasedResult,
+    SafeFallback,
+    StableFailure,
+)
 from harness.eval.case import ConclusionExpectation, Expectations, LoadedCase
 from harness.eval.released import (
     closest,
@@ -34,15 +42,7 @@ from harness.eval.result import (
     ExpectationCheck,
     TokenUsage,
 )
-from harness.intent import Intent
 from harness.redaction import redact
-from harness.results import (
-    Answer,
-    DiagnosisReport,
-    ReleasedResult,
-    SafeFallback,
-    StableFailure,
-)
 from harness.trace import (
     EvidenceCheck,
     Routed,

@@ -1,6 +1,6 @@
 """The optional grader: a model, separate from the model under test, judges a rubric.
 
-It goes through the same model port (:class:`~harness.models.ModelClient`) as every model call
+It goes through the same model port (:class:`~harness.contracts.models.ModelClient`) as every model call
 of the harness, on its own endpoint. It sees the question, the rubric and the released words
 only — never the prompts, the raw tool data or the draft — and must answer the JSON object
 ``{"pass": true|false, "reason": "..."}``. Anything else fails the check (GRADER_UNPARSABLE,
@@ -14,9 +14,9 @@ from dataclasses import dataclass
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from harness.errors import HarnessError
+from harness.contracts.errors import HarnessError
+from harness.contracts.models import ChatMessage, Component, ModelClient, ModelRequest
 from harness.eval.result import ExpectationCheck
-from harness.models import ChatMessage, Component, ModelClient, ModelRequest
 
 __all__ = ["GRADER_PROMPT", "Grader", "GraderVerdict"]
 

@@ -19,8 +19,14 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from harness.contracts.results import (
+    Answer,
+    DiagnosisReport,
+    ReleasedResult,
+    SafeFallback,
+    StableFailure,
+)
 from harness.redaction import redact
-from harness.results import Answer, DiagnosisReport, ReleasedResult, SafeFallback, StableFailure
 
 __all__ = ["closest", "found_at", "labelled_texts", "released_summary", "root_causes", "shown"]
 

@@ -20,10 +20,10 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from harness.errors import BackendError, ErrorCode, HarnessError
+from harness.contracts.errors import BackendError, ErrorCode, HarnessError
+from harness.contracts.raw import RawResponse
+from harness.contracts.rawcap import RawCap
 from harness.ports import ToolBackend
-from harness.raw import RawResponse
-from harness.rawcap import RawCap
 from harness.redaction import Redactor
 from harness.tools.registry import scope_of
 

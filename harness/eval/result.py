@@ -13,10 +13,10 @@ from enum import Enum
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from harness.context import RunStatus
-from harness.errors import ErrorCode
-from harness.intent import Intent
-from harness.results import FailureStage, ResultKind
+from harness.contracts.errors import ErrorCode
+from harness.contracts.intent import Intent
+from harness.contracts.results import FailureStage, ResultKind
+from harness.contracts.status import RunStatus
 
 __all__ = [
     "RESULT_SCHEMA_VERSION",

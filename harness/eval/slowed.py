@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from harness.models import ModelClient, ModelReply, ModelRequest
+from harness.contracts.models import ModelClient, ModelReply, ModelRequest
 from harness.ports import Clock
 
 __all__ = ["SlowedModel"]

@@ -2,7 +2,7 @@
 
 ``evidence`` checks every citation against the canonical store (no model); ``grounding`` is
 its deterministic pre-check of stated identifiers and numbers; ``semantic`` is the isolated
-single-turn judge. Their vocabulary (issue codes, verdicts) is :mod:`harness.verdicts`.
+single-turn judge. Their vocabulary (issue codes, verdicts) is :mod:`harness.contracts.verdicts`.
 """
 
 from harness.guards.evidence import EvidenceGuard, EvidenceVerdict, VerifiedSnapshot

@@ -26,8 +26,12 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from harness.draft import Citation, Conclusion, ConclusionKind, DiagnosisDraft, NextStep
-from harness.errors import StoreError
+from harness.contracts.draft import Citation, Conclusion, ConclusionKind, DiagnosisDraft, NextStep
+from harness.contracts.errors import StoreError
+from harness.contracts.ids import is_tool_call_id
+from harness.contracts.invocation import CanonicalInvocation, EvidenceStatus, InvocationStatus
+from harness.contracts.observation import SCOPE_REF, AgentObservation, observation_adapter
+from harness.contracts.verdicts import IssueCode, ValidationIssue
 from harness.guards.grounding import (
     EvidenceIndex,
     ItemValues,
@@ -35,11 +39,7 @@ from harness.guards.grounding import (
     shares_subject,
     ungrounded_tokens,
 )
-from harness.ids import is_tool_call_id
-from harness.invocation import CanonicalInvocation, EvidenceStatus, InvocationStatus
-from harness.observation import SCOPE_REF, AgentObservation, observation_adapter
 from harness.ports import CanonicalStore
-from harness.verdicts import IssueCode, ValidationIssue
 
 __all__ = ["EvidenceGuard", "EvidenceVerdict", "StepCheck", "VerifiedSnapshot"]
 

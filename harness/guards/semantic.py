@@ -16,12 +16,12 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from harness.agent.caller import ModelCaller
 from harness.agent.prompts import semantic_messages
-from harness.draft import DiagnosisDraft
-from harness.errors import ModelError
+from harness.contracts.draft import DiagnosisDraft
+from harness.contracts.errors import ModelError
+from harness.contracts.models import Component, ModelReply, OutputSchema
+from harness.contracts.verdicts import SemanticVerdict
 from harness.guards.evidence import VerifiedSnapshot
 from harness.jsontext import loads_object
-from harness.models import Component, ModelReply, OutputSchema
-from harness.verdicts import SemanticVerdict
 
 __all__ = ["SEMANTIC_OUTPUT", "SemanticGuard", "SemanticJudgement", "SemanticReply"]
 

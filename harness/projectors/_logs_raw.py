@@ -17,7 +17,7 @@ from datetime import UTC, datetime
 from itertools import islice
 from typing import Any
 
-from harness.errors import ErrorCode, ProjectionError
+from harness.contracts.errors import ErrorCode, ProjectionError
 from harness.tools.arguments import LOG_LEVELS
 
 __all__ = ["EMBEDDED_FORMAT", "LOKI_FORMAT", "RANK", "LogColumns", "normalize_level", "parse_raw"]

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from harness.observation import LogEvent, LogTemplate
+from harness.contracts.observation import LogEvent, LogTemplate
 from harness.projectors._logs_raw import RANK
 
 __all__ = ["ELLIPSIS", "RANKS", "TemplateGroup", "clip", "lowest_event", "sample", "trim_stack"]

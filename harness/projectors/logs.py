@@ -46,10 +46,9 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from harness.errors import ErrorCode, ProjectionError
-from harness.invocation import EvidenceStatus
-from harness.logmining import MinerConfig, TemplateMiner, template_id_of
-from harness.observation import (
+from harness.contracts.errors import ErrorCode, ProjectionError
+from harness.contracts.invocation import EvidenceStatus
+from harness.contracts.observation import (
     LogEvent,
     LogsObservation,
     LogsScope,
@@ -57,6 +56,7 @@ from harness.observation import (
     Projection,
     ProjectionFacts,
 )
+from harness.logmining import MinerConfig, TemplateMiner, template_id_of
 from harness.projectors._log_lines import canonical_lines, with_status
 from harness.projectors._logs_cache import MinedBatch, MinedBatchCache, batch_digest, shared_cache
 from harness.projectors._logs_raw import LOKI_FORMAT, RANK, LogColumns, parse_raw

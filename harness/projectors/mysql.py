@@ -27,9 +27,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from harness.errors import ProjectionError
-from harness.invocation import EvidenceStatus
-from harness.observation import (
+from harness.contracts.errors import ProjectionError
+from harness.contracts.invocation import EvidenceStatus
+from harness.contracts.observation import (
     ColumnInfo,
     MysqlObservation,
     MysqlScope,

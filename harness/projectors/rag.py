@@ -29,9 +29,9 @@ from typing import Any
 
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from harness.errors import ErrorCode, ProjectionError
-from harness.invocation import EvidenceStatus
-from harness.observation import (
+from harness.contracts.errors import ErrorCode, ProjectionError
+from harness.contracts.invocation import EvidenceStatus
+from harness.contracts.observation import (
     EvidenceBlock,
     Projection,
     ProjectionFacts,

@@ -4,7 +4,7 @@
 injected instructions, dangerous commands) and SemanticGuard and picks the result; ``links``
 defangs links and shows control characters as symbols; ``report`` renders a report's summary
 and limitations; ``facts`` quotes the verified facts a SafeFallback carries. The result types
-are contracts in :mod:`harness.results`.
+are contracts in :mod:`harness.contracts.results`.
 """
 
 from harness.release.facts import QuotedFacts, observed_facts

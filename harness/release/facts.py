@@ -10,10 +10,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from harness.contracts.observation import (
+    AgentObservation,
+    LogsObservation,
+    MysqlObservation,
+    iso_text,
+)
+from harness.contracts.results import ObservedFact
 from harness.guards.evidence import VerifiedSnapshot
-from harness.observation import AgentObservation, LogsObservation, MysqlObservation, iso_text
 from harness.release.links import ContentPolicy
-from harness.results import ObservedFact
 from harness.textcheck import injection
 
 __all__ = ["QuotedFacts", "observed_facts"]

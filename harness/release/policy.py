@@ -20,16 +20,10 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 
-from harness.draft import Conclusion, DiagnosisDraft, NextStep
-from harness.errors import ErrorCode
-from harness.guards.evidence import EvidenceGuard, EvidenceVerdict, StepCheck, VerifiedSnapshot
-from harness.guards.semantic import SemanticGuard
-from harness.intent import Intent
-from harness.ports import CanonicalStore
-from harness.release.facts import observed_facts
-from harness.release.links import ContentPolicy
-from harness.release.report import render_limitations, render_summary
-from harness.results import (
+from harness.contracts.draft import Conclusion, DiagnosisDraft, NextStep
+from harness.contracts.errors import ErrorCode
+from harness.contracts.intent import Intent
+from harness.contracts.results import (
     Answer,
     DiagnosisReport,
     FailureStage,
@@ -37,9 +31,15 @@ from harness.results import (
     SafeFallback,
     StableFailure,
 )
+from harness.contracts.verdicts import IssueCode, SemanticVerdict, ValidationIssue
+from harness.guards.evidence import EvidenceGuard, EvidenceVerdict, StepCheck, VerifiedSnapshot
+from harness.guards.semantic import SemanticGuard
+from harness.ports import CanonicalStore
+from harness.release.facts import observed_facts
+from harness.release.links import ContentPolicy
+from harness.release.report import render_limitations, render_summary
 from harness.textcheck import advised_command, dangerous_command, injection, prescribed_command
 from harness.trace import EvidenceCheck, ReleaseDecision, SemanticCheck, TraceRecorder
-from harness.verdicts import IssueCode, SemanticVerdict, ValidationIssue
 
 __all__ = ["WITHHELD_ANSWER", "ReleaseContext", "ReleasePolicy"]
 

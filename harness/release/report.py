@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from harness.draft import Conclusion, ConclusionKind
+from harness.contracts.draft import Conclusion, ConclusionKind
 from harness.guards.evidence import StepCheck, VerifiedSnapshot
 from harness.trace import ToolInvocation, TraceEvent
 

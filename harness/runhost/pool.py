@@ -25,12 +25,12 @@ import logging
 from datetime import datetime
 from typing import Generic, TypeVar
 
-from harness.context import TERMINAL_STATES, RunStatus
-from harness.ingress import RunRequest
-from harness.results import Cancelled, ReleasedResult
-from harness.run_view import CancelOutcome, RunView
+from harness.contracts.ingress import RunRequest
+from harness.contracts.results import Cancelled, ReleasedResult
+from harness.contracts.status import TERMINAL_STATES, RunStatus
+from harness.run.snapshot import RunSnapshot
+from harness.run.view import CancelOutcome, RunView
 from harness.runhost.registry import RunEntry, RunRegistry
-from harness.snapshot import RunSnapshot
 from harness.trace import TraceEvent
 
 __all__ = ["BaseRunPool"]

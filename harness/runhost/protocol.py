@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from harness.ingress import RunRequest
-from harness.run_view import CancelOutcome, RunView
+from harness.contracts.ingress import RunRequest
+from harness.run.view import CancelOutcome, RunView
 from harness.trace import TraceEvent
 
 __all__ = ["RunHost"]
@@ -29,7 +29,7 @@ class RunHost(Protocol):
     the desk adds in front of a pool is what only a front door knows (idempotency keys, the
     listing of an owner's runs, one shared feed per watched run), not the ownership.
 
-    A host answers views (:class:`~harness.run_view.RunView`). A view that carries the
+    A host answers views (:class:`~harness.run.view.RunView`). A view that carries the
     released result carries the run's final snapshot, fixed when the run settled: a terminal
     view reads the same on every call, from every host.
     """

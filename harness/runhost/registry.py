@@ -14,7 +14,7 @@ view showed, and it never changes afterwards, whether or not the host still reme
 run: a progress stream's terminal event id means the same on every read.
 
 Every entry carries the run's :class:`RunTicket` — its owner, session and submission time —
-so that the pool answers views (:class:`~harness.run_view.RunView`) itself and refuses a run to
+so that the pool answers views (:class:`~harness.run.view.RunView`) itself and refuses a run to
 anyone but its owner.
 """
 
@@ -26,12 +26,12 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Generic, TypeVar
 
-from harness.context import RunStatus
-from harness.errors import ErrorCode, RunNotFound, RunRejected
-from harness.ingress import RunRequest
-from harness.results import ReleasedResult
-from harness.run_view import RunView
-from harness.snapshot import RunPhase, RunSnapshot
+from harness.contracts.errors import ErrorCode, RunNotFound, RunRejected
+from harness.contracts.ingress import RunRequest
+from harness.contracts.results import ReleasedResult
+from harness.contracts.status import RunStatus
+from harness.run.snapshot import RunPhase, RunSnapshot
+from harness.run.view import RunView
 
 __all__ = ["RunEntry", "RunRegistry", "RunTicket"]
 

@@ -272,6 +272,6 @@ class SqlPolicy(_Config):
 
     @classmethod
     def demo(cls) -> SqlPolicy:
-        """The policy bundled with the demo incident (``harness/demo/data/policy.json``)."""
-        resource = files("harness.demo").joinpath("data", "policy.json")
+        """The policy bundled with the demo incident (``harness/embedded/demo/data/policy.json``)."""
+        resource = files("harness.embedded.demo").joinpath("data", "policy.json")
         return cls.model_validate_json(resource.read_text(encoding="utf-8"))

@@ -1,6 +1,6 @@
 """Stable reasons for refusing a SQL statement, and the one way to raise them.
 
-Every refusal is a :class:`harness.errors.SqlRejected` whose ``context["reason"]`` is a
+Every refusal is a :class:`harness.contracts.errors.SqlRejected` whose ``context["reason"]`` is a
 :class:`RejectReason` value. Callers (the boundary, the CLI, tests) branch on the reason; the
 optional ``detail`` names the offending identifier or keyword and never carries a literal value.
 All reasons but one come from the validator, before anything runs; ROW_ESTIMATE_TOO_LARGE comes
@@ -13,7 +13,7 @@ from __future__ import annotations
 from enum import Enum
 from typing import NoReturn
 
-from harness.errors import SqlRejected
+from harness.contracts.errors import SqlRejected
 
 __all__ = ["EXPLANATIONS", "RejectReason", "reject"]
 

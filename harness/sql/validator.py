@@ -40,7 +40,7 @@ from sqlglot import exp, parse
 from sqlglot.errors import OptimizeError, SqlglotError
 from sqlglot.optimizer.qualify import qualify
 
-from harness.errors import SqlRejected
+from harness.contracts.errors import SqlRejected
 from harness.sql.constructs import check_constructs, check_raw_text, classify_unparsable
 from harness.sql.joins import check_join_graph
 from harness.sql.lineage import LineageAnalyzer, check_stars

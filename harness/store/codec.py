@@ -28,9 +28,9 @@ import pydantic_core
 from pydantic import ValidationError
 from pydantic_core import PydanticSerializationError
 
-from harness.errors import ErrorCode, StoreError
-from harness.invocation import CanonicalInvocation
-from harness.raw import RawResponse
+from harness.contracts.errors import ErrorCode, StoreError
+from harness.contracts.invocation import CanonicalInvocation
+from harness.contracts.raw import RawResponse
 
 __all__ = ["FORMAT_TAG", "decode_record", "encode_record", "encode_record_beside"]
 

@@ -27,10 +27,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from harness.clock import SystemClock
-from harness.errors import ErrorCode, RecordExpired, StoreError
-from harness.invocation import CanonicalInvocation
+from harness.contracts.errors import ErrorCode, RecordExpired, StoreError
+from harness.contracts.invocation import CanonicalInvocation
+from harness.contracts.raw import RawResponse
 from harness.ports import Clock
-from harness.raw import RawResponse
 from harness.store.codec import decode_record, encode_record_beside
 from harness.store.transitions import TransitionMethods, require_projecting
 

@@ -14,9 +14,9 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from harness.errors import ErrorCode, StoreError
-from harness.invocation import CanonicalInvocation, EvidenceStatus, InvocationStatus
-from harness.raw import RawResponse
+from harness.contracts.errors import ErrorCode, StoreError
+from harness.contracts.invocation import CanonicalInvocation, EvidenceStatus, InvocationStatus
+from harness.contracts.raw import RawResponse
 
 __all__ = ["TransitionMethods", "require_projecting", "to_error", "to_ready"]
 

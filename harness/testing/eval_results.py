@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import random
 
-from harness.context import RunStatus
-from harness.errors import ErrorCode
+from harness.contracts.errors import ErrorCode
+from harness.contracts.intent import Intent
+from harness.contracts.results import FailureStage, ResultKind
+from harness.contracts.status import RunStatus
 from harness.eval.result import (
     CaseOutcome,
     CaseRunError,
@@ -13,8 +15,6 @@ from harness.eval.result import (
     ExpectationCheck,
     TokenUsage,
 )
-from harness.intent import Intent
-from harness.results import FailureStage, ResultKind
 
 __all__ = ["INJECTION", "TAGS", "TOOLS", "synthetic_rows"]
 

@@ -14,13 +14,13 @@ import asyncio
 from datetime import datetime
 from typing import Any
 
-from harness.audit import drain_sink
+from harness.audit.records import drain_sink
+from harness.contracts.errors import RunInactive
+from harness.contracts.ids import new_run_id
+from harness.contracts.ingress import RunRequest
 from harness.diagnosis import DiagnosisRun, RunDeps
-from harness.errors import RunInactive
-from harness.ids import new_run_id
-from harness.ingress import RunRequest
+from harness.run.snapshot import RunSnapshot
 from harness.runhost import BaseRunPool, RunEntry, RunRegistry, RunTicket
-from harness.snapshot import RunSnapshot
 from harness.trace import TraceEvent
 
 __all__ = ["LocalRunPool"]

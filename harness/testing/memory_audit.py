@@ -1,4 +1,4 @@
-"""An in-memory :class:`~harness.audit.AuditStore` that can be made to fail or to hang."""
+"""An in-memory :class:`~harness.audit.records.AuditStore` that can be made to fail or to hang."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import asyncio
 from collections.abc import Sequence
 from datetime import datetime
 
-from harness.audit import ReasoningAccess, ReasoningAudit, RunAudit, RunRecord
+from harness.audit.records import ReasoningAccess, ReasoningAudit, RunAudit, RunRecord
 from harness.clock import SystemClock
 from harness.ports import Clock
 from harness.trace import TraceEvent

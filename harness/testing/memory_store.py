@@ -7,7 +7,7 @@ operation fail (``down``) and a count of operations to fail next (``fail_next``)
 
 from __future__ import annotations
 
-from harness.errors import ErrorCode, StoreError
+from harness.contracts.errors import ErrorCode, StoreError
 from harness.ports import Clock
 from harness.store.local import LocalCanonicalStore
 

@@ -12,8 +12,8 @@ from collections.abc import Callable
 from typing import Any
 
 from harness.clock import SystemClock
-from harness.errors import ErrorCode, ModelError
-from harness.models import Component, ModelReply, ModelRequest
+from harness.contracts.errors import ErrorCode, ModelError
+from harness.contracts.models import Component, ModelReply, ModelRequest
 from harness.ports import Clock
 from harness.testing.models import (
     FunctionModel,

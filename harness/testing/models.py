@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from harness.clock import SystemClock
-from harness.errors import ErrorCode, ModelError
-from harness.models import ModelReply, ModelRequest, ToolCall, Usage
+from harness.contracts.errors import ErrorCode, ModelError
+from harness.contracts.models import ModelReply, ModelRequest, ToolCall, Usage
 from harness.ports import Clock
 
 __all__ = [

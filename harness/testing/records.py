@@ -1,22 +1,23 @@
-"""Synthetic :class:`~harness.audit.RunRecord` objects of realistic shape, for tests and benchmarks."""
+"""Synthetic :class:`~harness.audit.records.RunRecord` objects of realistic shape, for tests and benchmarks."""
 
 from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from harness.audit import (
+from harness.audit.records import (
     AgentStepAudit,
     ReasoningAudit,
     RunAudit,
     RunRecord,
     ToolInvocationAudit,
 )
-from harness.budget import BudgetUsage
-from harness.context import RunStatus
-from harness.errors import ErrorCode
-from harness.intent import Intent
-from harness.invocation import EvidenceStatus
-from harness.models import Component, Usage
+from harness.contracts.errors import ErrorCode
+from harness.contracts.intent import Intent
+from harness.contracts.invocation import EvidenceStatus
+from harness.contracts.ledger import BudgetUsage
+from harness.contracts.models import Component, Usage
+from harness.contracts.status import RunStatus
+from harness.contracts.verdicts import SemanticVerdict
 from harness.trace import (
     AgentStep,
     EvidenceCheck,
@@ -32,7 +33,6 @@ from harness.trace import (
     TraceDetails,
     TraceEvent,
 )
-from harness.verdicts import SemanticVerdict
 
 __all__ = ["run_record"]
 

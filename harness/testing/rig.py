@@ -7,13 +7,13 @@ from collections.abc import Callable, Mapping
 from pydantic import BaseModel
 
 from harness.agent.caller import ComponentSettings
-from harness.budget import Budgets
 from harness.clock import SystemClock
+from harness.contracts.envelope import ToolPolicy
+from harness.contracts.models import Component, ModelClient
 from harness.diagnosis import RunDeps
-from harness.envelope import ToolPolicy
-from harness.models import Component, ModelClient
 from harness.ports import CanonicalStore, Clock, Projector, ToolBackend
-from harness.retry import RetryPolicy
+from harness.run.budget import Budgets
+from harness.run.retry import RetryPolicy
 from harness.testing.memory_store import InMemoryCanonicalStore
 from harness.testing.tools import DocsProjector, RecordingBackend
 from harness.tools import InlineToolExecutor, ToolRegistry, default_specs

@@ -11,10 +11,9 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from harness.budget import Budgets
-from harness.errors import BackendError, ErrorCode, ProjectionError
-from harness.invocation import EvidenceStatus
-from harness.observation import (
+from harness.contracts.errors import BackendError, ErrorCode, ProjectionError
+from harness.contracts.invocation import EvidenceStatus
+from harness.contracts.observation import (
     EvidenceBlock,
     Projection,
     ProjectionFacts,
@@ -22,7 +21,8 @@ from harness.observation import (
     RagScope,
     RelevanceLevel,
 )
-from harness.rawcap import RawCap
+from harness.contracts.rawcap import RawCap
+from harness.run.budget import Budgets
 
 __all__ = [
     "RAW_CAP",

@@ -23,10 +23,10 @@ from pydantic import BaseModel
 
 from harness.admission import ToolSlots
 from harness.clock import SystemClock
-from harness.errors import BackendError, ErrorCode, HarnessError, ProjectionError
-from harness.observation import Projection
+from harness.contracts.errors import BackendError, ErrorCode, HarnessError, ProjectionError
+from harness.contracts.observation import Projection
+from harness.contracts.raw import RawResponse
 from harness.ports import Clock, Projector, ToolBackend
-from harness.raw import RawResponse
 
 __all__ = ["InlineToolExecutor", "default_inline_slots"]
 

@@ -18,8 +18,8 @@ from typing import Any
 import pydantic_core
 from pydantic import BaseModel
 
-from harness.errors import ErrorCode, ProtocolError
-from harness.models import ToolDefinition
+from harness.contracts.errors import ErrorCode, ProtocolError
+from harness.contracts.models import ToolDefinition
 from harness.redaction import is_secret_shaped
 from harness.tools.arguments import QueryLogsRequest, QueryMysqlRequest, SearchKnowledgeRequest
 

@@ -14,14 +14,14 @@ from typing import Annotated, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from harness.budget import BudgetUsage
-from harness.context import RunStatus
-from harness.errors import ErrorCode
-from harness.intent import Intent
-from harness.invocation import EvidenceStatus
-from harness.models import Component, Usage
-from harness.results import FailureStage, ResultKind
-from harness.verdicts import IssueCode, SemanticVerdict
+from harness.contracts.errors import ErrorCode
+from harness.contracts.intent import Intent
+from harness.contracts.invocation import EvidenceStatus
+from harness.contracts.ledger import BudgetUsage
+from harness.contracts.models import Component, Usage
+from harness.contracts.results import FailureStage, ResultKind
+from harness.contracts.status import RunStatus
+from harness.contracts.verdicts import IssueCode, SemanticVerdict
 
 __all__ = [
     "AgentStep",

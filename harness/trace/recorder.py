@@ -2,7 +2,7 @@
 
 Sequence numbers are assigned here, by the run's owner, in the order events happen — one event
 loop, so concurrent tool calls of a run still get gap-free, strictly increasing numbers. The
-timeline leaves the process inside the run's durable record (:class:`harness.audit.RunRecord`).
+timeline leaves the process inside the run's durable record (:class:`harness.audit.records.RunRecord`).
 
 Watchers (a progress stream) wait for the timeline to grow with :meth:`TraceRecorder.wait_beyond`
 instead of polling: recording an event wakes them on the same loop.

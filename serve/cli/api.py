@@ -126,7 +126,7 @@ def _run(
     import ray
 
     from actors.factory import RAY_NAMESPACE, cluster_token
-    from harness.demo import WINDOW_END
+    from harness.embedded.demo import WINDOW_END
     from serve.deployment import ServeConfig, start, stop
 
     address = args.address or os.environ.get("RAY_ADDRESS") or "local"

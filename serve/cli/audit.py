@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from rich.console import Console
 
     from harness.adapters.audit_sql import SqlAuditStore
-    from harness.audit import RunAudit
+    from harness.audit.records import RunAudit
     from harness.trace import TraceEvent
 
 __all__ = ["register", "report_unrecorded", "warn_stranded_database"]
@@ -103,11 +103,18 @@ def report_unrecorded(run_ids: list[str], *, pool_unrecorded: int = 0) -> int:
     async def absent(store: SqlAuditStore) -> list[str]:
         return [run_id for run_id in run_ids if await store.run(run_id) is None]
 
+    # The database is the truth: a drain that timed out (pool_unrecorded) may still have been
+    # written by the writer before this check. Without the database, every run counts as missing.
     missing, error = _with_store(absent)
     if error is not None or missing is None:
         missing = run_ids
-    if missing or pool_unrecorded:
-        detail = f"audit database unavailable: {error}" if error else "not written in time"
+    if missing:
+        if error:
+            detail = f"audit database unavailable: {error}"
+        elif pool_unrecorded:
+            detail = f"not written in time; {pool_unrecorded} record(s) late"
+        else:
+            detail = "not written in time"
         Console(stderr=True).print(
             f"[yellow]warning:[/yellow] {len(missing)} run(s) not recorded in the audit "
             f"({escape(detail)}; `harness runs` will not list them): {escape(', '.join(missing))}"

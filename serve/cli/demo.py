@@ -11,7 +11,7 @@ import argparse
 import json
 from typing import Any
 
-from harness.envelope import ToolBoundaryResult
+from harness.contracts.envelope import ToolBoundaryResult
 
 __all__ = ["DEMO_CALLS", "register"]
 

@@ -27,17 +27,17 @@ from typing import TYPE_CHECKING, Any
 
 from rich.markup import escape
 
-from harness.demo import WINDOW_END
+from harness.embedded.demo import WINDOW_END
 from serve.cli.audit import report_unrecorded
 from serve.cli.workspace_args import add_workspace_arguments, workspace_from_args
 
 if TYPE_CHECKING:
     from rich.console import Console
 
+    from harness.contracts.ingress import RunRequest
+    from harness.contracts.results import ReleasedResult
     from harness.diagnosis import RunDeps
-    from harness.ingress import RunRequest
-    from harness.results import ReleasedResult
-    from harness.snapshot import RunSnapshot
+    from harness.run.snapshot import RunSnapshot
     from harness.workspace import Workspace
 
 __all__ = ["DEFAULT_AS_OF", "diagnose", "register"]
@@ -124,8 +124,8 @@ def _handle(args: argparse.Namespace) -> int:
     from rich.console import Console
 
     from actors.factory import local_ray
-    from harness.errors import WorkspaceError
-    from harness.ingress import RunRequest
+    from harness.contracts.errors import WorkspaceError
+    from harness.contracts.ingress import RunRequest
 
     try:
         workspace = workspace_from_args(args)
@@ -200,7 +200,7 @@ def _run(
 def _render(console: Console, result: ReleasedResult) -> None:
     from rich.table import Table
 
-    from harness.results import DiagnosisReport
+    from harness.contracts.results import DiagnosisReport
 
     colour = "green" if result.kind in _SUCCESS_KINDS else "yellow"
     console.print(f"[bold {colour}]{result.kind}[/bold {colour}]  run_id={result.run_id}")

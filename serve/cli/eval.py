@@ -288,7 +288,7 @@ def _record(args: argparse.Namespace) -> int:
     from rich.console import Console
 
     from actors.eval_record import record_case
-    from harness.errors import WorkspaceError
+    from harness.contracts.errors import WorkspaceError
 
     err = Console(stderr=True)
     try:

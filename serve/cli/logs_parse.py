@@ -19,8 +19,8 @@ from pathlib import Path
 from typing import IO, Any
 
 from harness.backends.log_reading import read_log_file
+from harness.contracts.rawcap import RawCap
 from harness.logformats import AUTO, ZoneSource, choose_format, resolve_zone
-from harness.rawcap import RawCap
 from harness.redaction import Redactor
 
 __all__ = ["register_parse", "run_parse"]

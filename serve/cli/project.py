@@ -12,8 +12,8 @@ import json
 import uuid
 from typing import Any
 
-from harness.boundary import ToolBoundary
-from harness.envelope import ToolBoundaryResult, ToolCallEnvelope
+from harness.contracts.envelope import ToolBoundaryResult, ToolCallEnvelope
+from harness.run.boundary import ToolBoundary
 from harness.tools import QUERY_LOGS, QUERY_MYSQL, SEARCH_KNOWLEDGE
 from serve.cli.workspace_args import add_workspace_arguments, workspace_from_args
 
@@ -113,7 +113,7 @@ def render_views(result: ToolBoundaryResult, *, title: str = "") -> None:
 
 def _handle(args: argparse.Namespace) -> int:
     from harness.adapters.embedded import build_tool_plane
-    from harness.errors import WorkspaceError
+    from harness.contracts.errors import WorkspaceError
 
     try:
         plane = build_tool_plane(workspace=workspace_from_args(args))

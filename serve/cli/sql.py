@@ -15,7 +15,7 @@ from typing import IO, Any
 
 from pydantic import ValidationError
 
-from harness.errors import ErrorCode, SqlRejected
+from harness.contracts.errors import ErrorCode, SqlRejected
 from harness.sql.policy import SqlPolicy
 from harness.sql.reasons import EXPLANATIONS, RejectReason
 from harness.sql.validator import SqlValidator

@@ -18,7 +18,7 @@ import sys
 from pathlib import Path
 from typing import IO, Any
 
-from harness.errors import HarnessError, WorkspaceError
+from harness.contracts.errors import HarnessError, WorkspaceError
 
 __all__ = ["register", "run_init"]
 

@@ -17,8 +17,8 @@ from collections import Counter
 from typing import IO, Any
 
 from harness.backends.logs_files import FileLogBackend
-from harness.errors import WorkspaceError
-from harness.rawcap import RawCap
+from harness.contracts.errors import WorkspaceError
+from harness.contracts.rawcap import RawCap
 from harness.settings import Settings
 from harness.workspace import Workspace
 from serve.cli.workspace_args import add_workspace_arguments, workspace_from_args

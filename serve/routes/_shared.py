@@ -8,7 +8,7 @@ from typing import Annotated, Any
 from fastapi import Depends, Path, Request, Security
 from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBearer
 
-from harness.errors import ErrorCode, RateLimited
+from harness.contracts.errors import ErrorCode, RateLimited
 from serve.auth import Keyholder
 from serve.deps import ApiDeps
 from serve.errors import ErrorBody

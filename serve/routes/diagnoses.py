@@ -6,10 +6,10 @@ from typing import Annotated
 
 from fastapi import APIRouter, Header, Response
 
-from harness.errors import ErrorCode, RequestRefused
-from harness.ingress import RunLimits, RunRequest
-from harness.principal import Permission
-from harness.run_view import RunView, Submission
+from harness.contracts.errors import ErrorCode, RequestRefused
+from harness.contracts.ingress import RunLimits, RunRequest
+from harness.contracts.principal import Permission
+from harness.run.view import RunView, Submission
 from serve.deps import ApiLimits
 from serve.errors import ErrorBody
 from serve.models import DiagnosisCreate

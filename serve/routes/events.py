@@ -7,8 +7,8 @@ from typing import Annotated
 from fastapi import APIRouter, Header
 from fastapi.responses import StreamingResponse
 
-from harness.principal import Permission
-from harness.run_view import RunView
+from harness.contracts.principal import Permission
+from harness.run.view import RunView
 from serve.routes._shared import ERRORS, Caller, Deps, RunId
 from serve.sse import MAX_EVENT_ID, open_progress_stream
 

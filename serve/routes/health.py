@@ -9,7 +9,7 @@ from typing import Any
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 
-from harness.errors import ErrorCode
+from harness.contracts.errors import ErrorCode
 from serve.deps import ApiDeps
 from serve.errors import ErrorBody, error_response
 from serve.models import CheckState, Health, Readiness

@@ -7,8 +7,8 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query
 
-from harness.principal import Permission
-from harness.run_view import CancelOutcome, RunView
+from harness.contracts.principal import Permission
+from harness.run.view import CancelOutcome, RunView
 from serve.models import SESSION_ID_PATTERN, RunList
 from serve.routes._shared import ERRORS, Caller, Deps, RunId
 

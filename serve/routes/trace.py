@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from harness.principal import Permission
+from harness.contracts.principal import Permission
 from serve.lookups import find_trace
 from serve.models import TraceResponse
 from serve.routes._shared import ERRORS, Caller, Deps, RunId

@@ -11,11 +11,11 @@ from actor_helpers import eventually
 
 from actors.pool import RunPool
 from actors.testing import FakeDepsFactory
-from harness.context import RunStatus
-from harness.errors import ErrorCode
-from harness.ingress import RunRequest
-from harness.results import Answer, StableFailure
-from harness.snapshot import RunPhase, RunSnapshot
+from harness.contracts.errors import ErrorCode
+from harness.contracts.ingress import RunRequest
+from harness.contracts.results import Answer, StableFailure
+from harness.contracts.status import RunStatus
+from harness.run.snapshot import RunPhase, RunSnapshot
 
 pytestmark = pytest.mark.usefixtures("ray_cluster")
 

@@ -14,7 +14,7 @@ from actors.factory import audit_writer_options
 from actors.pool import RunPool
 from actors.testing import FakeDepsFactory
 from harness.adapters.audit_sql import SqlAuditStore
-from harness.ingress import RunRequest
+from harness.contracts.ingress import RunRequest
 from harness.testing.clock import FakeClock
 from harness.testing.records import run_record
 from tests.actors.actor_helpers import eventually

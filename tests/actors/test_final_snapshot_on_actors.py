@@ -10,8 +10,8 @@ from actor_helpers import eventually
 
 from actors.pool import RunPool
 from actors.testing import FakeDepsFactory
-from harness.ingress import RunRequest
-from harness.snapshot import RunSnapshot
+from harness.contracts.ingress import RunRequest
+from harness.run.snapshot import RunSnapshot
 
 pytestmark = pytest.mark.usefixtures("ray_cluster")
 

@@ -12,9 +12,9 @@ import pytest
 from actors.desk import RunDesk
 from actors.pool import ActorView, RunPool
 from actors.testing import FakeDepsFactory
-from harness.ingress import RunRequest
-from harness.results import Answer, Cancelled, ReleasedResult, TimedOut
-from harness.snapshot import RunPhase
+from harness.contracts.ingress import RunRequest
+from harness.contracts.results import Answer, Cancelled, ReleasedResult, TimedOut
+from harness.run.snapshot import RunPhase
 
 pytestmark = pytest.mark.usefixtures("ray_cluster")
 

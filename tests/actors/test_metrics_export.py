@@ -14,7 +14,7 @@ import ray
 
 from actors.pool import RunPool
 from actors.testing import FakeDepsFactory
-from harness.ingress import RunRequest
+from harness.contracts.ingress import RunRequest
 
 pytestmark = pytest.mark.usefixtures("ray_cluster")
 

@@ -7,7 +7,7 @@ import pickletools
 
 from ray import cloudpickle
 
-from harness.raw import RawResponse
+from harness.contracts.raw import RawResponse
 
 
 def test_a_raw_response_pickles_by_reference_under_cloudpickle() -> None:

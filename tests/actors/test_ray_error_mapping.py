@@ -13,7 +13,7 @@ from ray.exceptions import (
 )
 
 from actors.errors import map_ray_errors
-from harness.errors import BackendError, ErrorCode, HarnessError, RunLost
+from harness.contracts.errors import BackendError, ErrorCode, HarnessError, RunLost
 
 FALLBACK = BackendError(ErrorCode.BACKEND_ERROR, "task failed")
 LOST = BackendError(ErrorCode.BACKEND_LOST, "worker lost", retryable=True)

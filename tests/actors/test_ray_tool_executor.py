@@ -28,12 +28,18 @@ from actors.tasks import (
 )
 from actors.testing import FakeDepsFactory, ProbeToolSetFactory
 from actors.tool_executor import RayToolExecutor
-from harness.context import RunStatus
-from harness.errors import BackendError, ErrorCode, HarnessError, ProjectionError, RawTooLarge
-from harness.ingress import RunRequest
-from harness.observation import Projection, RagObservation
-from harness.raw import RawResponse
-from harness.results import Cancelled
+from harness.contracts.errors import (
+    BackendError,
+    ErrorCode,
+    HarnessError,
+    ProjectionError,
+    RawTooLarge,
+)
+from harness.contracts.ingress import RunRequest
+from harness.contracts.observation import Projection, RagObservation
+from harness.contracts.raw import RawResponse
+from harness.contracts.results import Cancelled
+from harness.contracts.status import RunStatus
 from harness.tools.arguments import SearchKnowledgeRequest
 from tests.executor_contract import check_burst_beyond_slots
 

@@ -8,8 +8,8 @@ import pytest
 
 from actors.pool import RunPool
 from actors.testing import FakeDepsFactory
-from harness.ingress import RunRequest
-from harness.results import DiagnosisReport, SafeFallback
+from harness.contracts.ingress import RunRequest
+from harness.contracts.results import DiagnosisReport, SafeFallback
 
 pytestmark = pytest.mark.usefixtures("ray_cluster")
 

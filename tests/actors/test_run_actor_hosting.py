@@ -10,11 +10,11 @@ from actor_helpers import eventually
 
 from actors.run_actor import HEARTBEAT_S, RunActor
 from actors.testing import FakeDepsFactory
-from harness.audit import RunRecord
-from harness.context import RunStatus
-from harness.errors import ErrorCode, HarnessError
-from harness.ingress import RunRequest
-from harness.results import Answer, Cancelled, StableFailure
+from harness.audit.records import RunRecord
+from harness.contracts.errors import ErrorCode, HarnessError
+from harness.contracts.ingress import RunRequest
+from harness.contracts.results import Answer, Cancelled, StableFailure
+from harness.contracts.status import RunStatus
 
 
 def _body(question: str, **kwargs: object) -> str:

@@ -14,10 +14,10 @@ import pytest
 
 from actors.desk import RunDesk
 from actors.testing import FakeDepsFactory
-from harness.errors import ErrorCode, HarnessError, RunInactive, RunNotFound
-from harness.ingress import RunRequest
-from harness.results import Answer, Cancelled
-from harness.run_view import RunSummary, Submission
+from harness.contracts.errors import ErrorCode, HarnessError, RunInactive, RunNotFound
+from harness.contracts.ingress import RunRequest
+from harness.contracts.results import Answer, Cancelled
+from harness.run.view import RunSummary, Submission
 from harness.runhost import RunHost
 from harness.testing.clock import FakeClock
 from harness.testing.local_pool import LocalRunPool

@@ -9,11 +9,11 @@ from actor_helpers import eventually
 
 from actors.pool import ActorView, RunPool
 from actors.testing import FakeDepsFactory
-from harness.context import RunStatus
-from harness.errors import ErrorCode, HarnessError, RateLimited
-from harness.ingress import RunRequest
-from harness.results import Answer, Cancelled
-from harness.snapshot import RunPhase
+from harness.contracts.errors import ErrorCode, HarnessError, RateLimited
+from harness.contracts.ingress import RunRequest
+from harness.contracts.results import Answer, Cancelled
+from harness.contracts.status import RunStatus
+from harness.run.snapshot import RunPhase
 
 pytestmark = pytest.mark.usefixtures("ray_cluster")
 

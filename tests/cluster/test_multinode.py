@@ -22,12 +22,12 @@ import ray
 from actors.factory import connect_run_desk
 from actors.pool_spec import PoolSpec
 from actors.testing import FakeDepsFactory, ProbeToolSetFactory
-from harness.context import RunStatus
-from harness.errors import ErrorCode
-from harness.ingress import RunRequest
-from harness.results import Answer, SafeFallback, StableFailure
-from harness.run_view import RunView
-from harness.snapshot import RunPhase
+from harness.contracts.errors import ErrorCode
+from harness.contracts.ingress import RunRequest
+from harness.contracts.results import Answer, SafeFallback, StableFailure
+from harness.contracts.status import RunStatus
+from harness.run.snapshot import RunPhase
+from harness.run.view import RunView
 from tests.cluster.conftest import RUN_RESOURCE, TOOL_RESOURCE, LocalCluster
 
 pytestmark = [pytest.mark.cluster, pytest.mark.ray]

@@ -28,7 +28,7 @@ from ray.util.state import list_actors, list_tasks
 from actors.factory import RAY_NAMESPACE
 from actors.pool import RunPool
 from actors.testing import FakeDepsFactory
-from harness.ingress import RunRequest
+from harness.contracts.ingress import RunRequest
 
 ACTOR_PREFIX = "dashboard-run-actor"
 TOOL_TASKS = {"tool:search_knowledge", "tool:query_logs", "tool:query_mysql"}

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.errors import ErrorCode
+from harness.contracts.errors import ErrorCode
 from harness.eval.case import (
     Case,
     CaseError,

@@ -5,16 +5,16 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from pathlib import Path
 
-from harness.budget import BudgetUsage
-from harness.context import RunStatus
-from harness.draft import Citation, Conclusion, ConclusionKind
-from harness.errors import ErrorCode
+from harness.contracts.draft import Citation, Conclusion, ConclusionKind
+from harness.contracts.errors import ErrorCode
+from harness.contracts.intent import Intent
+from harness.contracts.invocation import EvidenceStatus
+from harness.contracts.ledger import BudgetUsage
+from harness.contracts.results import Answer, DiagnosisReport, StableFailure
+from harness.contracts.status import RunStatus
 from harness.eval.case import Case, LoadedCase
 from harness.eval.checks import evaluate
 from harness.eval.result import CaseOutcome, CaseRunResult, ExpectationCheck
-from harness.intent import Intent
-from harness.invocation import EvidenceStatus
-from harness.results import Answer, DiagnosisReport, StableFailure
 from harness.trace import (
     Routed,
     RunFinished,

@@ -7,11 +7,11 @@ import json
 from pathlib import Path
 
 from actors.eval_executor import CaseExecutor
-from harness.errors import ErrorCode, ModelError
+from harness.contracts.errors import ErrorCode, ModelError
+from harness.contracts.models import Component, ModelReply, ModelRequest
 from harness.eval.case import Case, LoadedCase
 from harness.eval.grading import Grader
 from harness.eval.result import CaseOutcome, ExpectationCheck
-from harness.models import Component, ModelReply, ModelRequest
 from harness.testing.models import FunctionModel, ScriptedModel, text_reply
 
 

@@ -13,7 +13,7 @@ from pydantic import BaseModel
 from actors.eval_executor import CaseExecutor
 from actors.eval_record import record_case
 from harness.adapters.audit_sql import open_audit_store
-from harness.errors import BackendError, ErrorCode, RawTooLarge
+from harness.contracts.errors import BackendError, ErrorCode, RawTooLarge
 from harness.eval.case import load_cases
 from harness.eval.replay import RecordedResponse, Recording, RecordingBackend, ReplayBackend
 from harness.eval.result import CaseOutcome

@@ -31,12 +31,12 @@ from harness.adapters.audit_sql import SqlAuditStore
 from harness.adapters.audit_tables import METADATA
 from harness.adapters.embedded import build_run_deps, build_tool_plane
 from harness.adapters.otel_export import OtelSpanSink
-from harness.audit import FanOutSink, RunRecord
-from harness.budget import Budgets
-from harness.demo import INCIDENT_QUESTION, WINDOW_END, logs_path
+from harness.audit.records import FanOutSink, RunRecord
+from harness.contracts.ingress import RunRequest
+from harness.contracts.models import ModelClient, ModelReply, ModelRequest
 from harness.diagnosis import DiagnosisRun, RunDeps
-from harness.ingress import RunRequest
-from harness.models import ModelClient, ModelReply, ModelRequest
+from harness.embedded.demo import INCIDENT_QUESTION, WINDOW_END, logs_path
+from harness.run.budget import Budgets
 from harness.settings import Settings
 from harness.testing.clock import FakeClock, until
 from harness.testing.misbehaving import MISBEHAVIOURS

@@ -9,7 +9,7 @@ import pytest
 from platformdirs import user_data_path
 from pydantic import ValidationError
 
-from harness.audit_writer import AuditWriterPolicy
+from harness.audit.writer import AuditWriterPolicy
 from harness.settings import Settings
 
 

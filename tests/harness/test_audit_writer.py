@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from harness.audit import RunRecord, drain_sink
-from harness.audit_writer import (
+from harness.audit.records import RunRecord, drain_sink
+from harness.audit.writer import (
     AuditWriter,
     AuditWriterEvent,
     AuditWriterPolicy,
@@ -20,8 +20,8 @@ from harness.audit_writer import (
     DropReason,
     record_rows,
 )
+from harness.contracts.ingress import RunRequest
 from harness.diagnosis import DiagnosisRun
-from harness.ingress import RunRequest
 from harness.testing.clock import FakeClock, until
 from harness.testing.memory_audit import InMemoryAuditStore
 from harness.testing.models import ScriptedModel, draft_json, text_reply, tool_reply

@@ -14,13 +14,14 @@ from typing import Any
 
 import pytest
 
-from harness.audit import ToolInvocationAudit
-from harness.boundary import ToolBoundary, ToolBoundaryResult, ToolCallEnvelope, ToolPolicy
-from harness.budget import Budgets, BytesKind, RunBudget
-from harness.context import RunContext, RunStatus
-from harness.control import InformationControl
-from harness.errors import ErrorCode, SqlRejected
-from harness.invocation import EvidenceStatus, InvocationStatus
+from harness.audit.records import ToolInvocationAudit
+from harness.contracts.errors import ErrorCode, SqlRejected
+from harness.contracts.invocation import EvidenceStatus, InvocationStatus
+from harness.contracts.status import RunStatus
+from harness.run.boundary import ToolBoundary, ToolBoundaryResult, ToolCallEnvelope, ToolPolicy
+from harness.run.budget import Budgets, BytesKind, RunBudget
+from harness.run.context import RunContext
+from harness.run.control import InformationControl
 from harness.testing.clock import FakeClock, until
 from harness.testing.memory_store import InMemoryCanonicalStore
 from harness.testing.tools import (

@@ -19,13 +19,14 @@ import pytest
 from pydantic import BaseModel
 
 from harness.admission import ToolSlots
-from harness.boundary import ToolBoundary, ToolBoundaryResult, ToolCallEnvelope, ToolPolicy
-from harness.budget import RunBudget
-from harness.context import RunContext, RunStatus
-from harness.errors import ErrorCode
-from harness.invocation import InvocationStatus
-from harness.observation import Projection
-from harness.raw import RawResponse
+from harness.contracts.errors import ErrorCode
+from harness.contracts.invocation import InvocationStatus
+from harness.contracts.observation import Projection
+from harness.contracts.raw import RawResponse
+from harness.contracts.status import RunStatus
+from harness.run.boundary import ToolBoundary, ToolBoundaryResult, ToolCallEnvelope, ToolPolicy
+from harness.run.budget import RunBudget
+from harness.run.context import RunContext
 from harness.testing.clock import FakeClock, until
 from harness.testing.memory_store import InMemoryCanonicalStore
 from harness.testing.tools import DocsProjector, RecordingBackend, SlowBackend, docs_raw

@@ -6,11 +6,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from harness.budget import Budgets, BytesKind, RunBudget
-from harness.control import InformationControl
-from harness.errors import BudgetExhausted, ErrorCode, ProtocolError
-from harness.invocation import EvidenceStatus
-from harness.models import Component
+from harness.contracts.errors import BudgetExhausted, ErrorCode, ProtocolError
+from harness.contracts.invocation import EvidenceStatus
+from harness.contracts.models import Component
+from harness.run.budget import Budgets, BytesKind, RunBudget
+from harness.run.control import InformationControl
 
 
 @given(limit=st.integers(0, 20), attempts=st.integers(0, 40))
@@ -162,7 +162,7 @@ def test_stop_required_exactly_after_threshold_consecutive_no_gain(
 
 
 def test_cost_from_the_price_table_and_its_edge() -> None:
-    from harness.models import Usage
+    from harness.contracts.models import Usage
 
     budget = RunBudget(Budgets(max_cost_usd=0.02, prices_usd_per_1k={"m": (0.01, 0.03)}))
     usage = Usage(input_tokens=1000, output_tokens=200, total_tokens=1200)
@@ -192,7 +192,7 @@ def test_model_call_budget_edge() -> None:
 
 
 def test_input_token_budget_edge() -> None:
-    from harness.models import Usage
+    from harness.contracts.models import Usage
 
     budget = RunBudget(Budgets(max_input_tokens=100))
     budget.reserve_model_call(10)

@@ -10,14 +10,19 @@ from hypothesis import given
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
-from harness.errors import ErrorCode
-from harness.invocation import (
+from harness.contracts.errors import ErrorCode
+from harness.contracts.invocation import (
     LEGAL_STATUS_PAIRS,
     CanonicalInvocation,
     EvidenceStatus,
     InvocationStatus,
 )
-from harness.observation import ControlView, LogsObservation, MysqlObservation, RagObservation
+from harness.contracts.observation import (
+    ControlView,
+    LogsObservation,
+    MysqlObservation,
+    RagObservation,
+)
 from harness.tools.arguments import QueryLogsRequest, QueryMysqlRequest, SearchKnowledgeRequest
 
 T0 = datetime(2026, 11, 2, 14, 0, tzinfo=UTC)

@@ -8,13 +8,13 @@ from typing import Any
 
 import pytest
 
-from harness.budget import Budgets
-from harness.context import RunStatus
+from harness.contracts.errors import ErrorCode, ModelError
+from harness.contracts.ingress import RunRequest
+from harness.contracts.models import Component, ModelRequest
+from harness.contracts.results import Answer, DiagnosisReport, StableFailure, TimedOut
+from harness.contracts.status import RunStatus
 from harness.diagnosis import DiagnosisRun
-from harness.errors import ErrorCode, ModelError
-from harness.ingress import RunRequest
-from harness.models import Component, ModelRequest
-from harness.results import Answer, DiagnosisReport, StableFailure, TimedOut
+from harness.run.budget import Budgets
 from harness.testing.clock import FakeClock, until
 from harness.testing.models import (
     FunctionModel,
@@ -334,7 +334,7 @@ def test_provider_error_in_a_tool_turn_is_a_stable_failure() -> None:
 
 @pytest.mark.parametrize("threshold", [1, 3])
 def test_no_gain_threshold_is_a_policy_setting(threshold: int) -> None:
-    from harness.boundary import ToolPolicy
+    from harness.run.boundary import ToolPolicy
 
     steps: list[Any] = [route("DIAGNOSIS")] + [
         tool_reply(("search_knowledge", {"query": f"q{i}"})) for i in range(threshold + 2)
@@ -351,7 +351,7 @@ def test_no_gain_threshold_is_a_policy_setting(threshold: int) -> None:
 def test_after_stop_required_the_agent_is_asked_for_the_draft_without_tools() -> None:
     from harness.agent.loop import DRAFT_OUTPUT
     from harness.agent.prompts import CONTROL_STOP
-    from harness.envelope import ToolPolicy
+    from harness.contracts.envelope import ToolPolicy
 
     steps: list[Any] = [route("DIAGNOSIS")] + [
         tool_reply(("search_knowledge", {"query": f"q{i}"})) for i in range(3)

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from harness import errors
-from harness.errors import ErrorCode, HarnessError
+from harness.contracts import errors
+from harness.contracts.errors import ErrorCode, HarnessError
 
 SNAPSHOT = Path(__file__).parent / "snapshots" / "error_codes.json"
 

@@ -6,10 +6,10 @@ import asyncio
 import json
 import random
 
-from harness.context import RunStatus
+from harness.contracts.ingress import RunRequest
+from harness.contracts.results import Answer, Cancelled, TimedOut
+from harness.contracts.status import RunStatus
 from harness.diagnosis import DiagnosisRun
-from harness.ingress import RunRequest
-from harness.results import Answer, Cancelled, TimedOut
 from harness.testing.clock import FakeClock
 from harness.testing.models import ScriptedModel, Slow, text_reply
 from harness.testing.rig import fake_deps

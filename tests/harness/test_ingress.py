@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 import pytest
 from pydantic import ValidationError
 
-from harness.ingress import LATEST_AS_OF_YEAR, RunRequest
+from harness.contracts.ingress import LATEST_AS_OF_YEAR, RunRequest
 
 
 @pytest.mark.parametrize(

@@ -31,13 +31,13 @@ from hypothesis import strategies as st
 from harness.adapters.loki import LokiLogBackend
 from harness.backends.log_query import LogQuery, match_view
 from harness.backends.logs_embedded import EmbeddedLogBackend
-from harness.boundary import ToolBoundary
-from harness.budget import Budgets, RunBudget
-from harness.context import RunContext
-from harness.envelope import ToolCallEnvelope, ToolPolicy
-from harness.errors import ErrorCode
+from harness.contracts.envelope import ToolCallEnvelope, ToolPolicy
+from harness.contracts.errors import ErrorCode
 from harness.projectors.logs import LogsProjector
 from harness.redaction import redact
+from harness.run.boundary import ToolBoundary
+from harness.run.budget import Budgets, RunBudget
+from harness.run.context import RunContext
 from harness.testing.clock import FakeClock
 from harness.testing.memory_store import InMemoryCanonicalStore
 from harness.tools import InlineToolExecutor, ToolRegistry, default_specs

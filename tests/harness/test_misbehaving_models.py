@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from harness.budget import Budgets
+from harness.contracts.ingress import RunRequest
 from harness.diagnosis import DiagnosisRun
-from harness.ingress import RunRequest
+from harness.run.budget import Budgets
 from harness.testing.clock import FakeClock, until
 from harness.testing.misbehaving import MISBEHAVIOURS
 from harness.testing.rig import fake_deps

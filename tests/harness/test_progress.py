@@ -8,11 +8,11 @@ import asyncio
 import json
 from typing import Any
 
-from harness.context import RunStatus
+from harness.contracts.errors import ErrorCode
+from harness.contracts.ingress import RunLimits, RunRequest
+from harness.contracts.status import RunStatus
 from harness.diagnosis import DiagnosisRun
-from harness.errors import ErrorCode
-from harness.ingress import RunLimits, RunRequest
-from harness.snapshot import RunPhase, RunSnapshot, ToolProgress
+from harness.run.snapshot import RunPhase, RunSnapshot, ToolProgress
 from harness.testing.clock import FakeClock
 from harness.testing.models import ScriptedModel, draft_json, text_reply, tool_reply
 from harness.testing.rig import fake_deps

@@ -20,12 +20,12 @@ from typing import Any
 
 import pytest
 
-from harness.budget import Budgets
+from harness.contracts.ingress import RunRequest
+from harness.contracts.models import Component, ModelReply, ModelRequest
 from harness.diagnosis import DiagnosisRun
-from harness.ingress import RunRequest
-from harness.models import Component, ModelReply, ModelRequest
 from harness.projectors.logs import LogsProjector
 from harness.projectors.rag import RagProjector
+from harness.run.budget import Budgets
 from harness.sql.policy import SqlPolicy
 from harness.sql.validator import SqlValidator
 from harness.testing.models import FunctionModel, text_reply, tool_reply

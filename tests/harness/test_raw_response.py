@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from harness.errors import BackendError
-from harness.raw import _CHUNK_BYTES, RawResponse
+from harness.contracts.errors import BackendError
+from harness.contracts.raw import _CHUNK_BYTES, RawResponse
 
 _scalars = st.none() | st.booleans() | st.integers() | st.text() | st.floats(allow_nan=False)
 _json = st.recursive(

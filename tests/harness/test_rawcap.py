@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from harness.errors import ErrorCode, RawTooLarge
-from harness.rawcap import RawCap
+from harness.contracts.errors import ErrorCode, RawTooLarge
+from harness.contracts.rawcap import RawCap
 
 
 def test_exactly_the_cap_passes_and_one_byte_more_is_raw_too_large() -> None:

@@ -9,12 +9,12 @@ from datetime import timedelta
 import pytest
 
 from harness.adapters.reasoning_cipher import FernetReasoningCipher
-from harness.audit import RunRecord
+from harness.audit.reasoning import read_reasoning
+from harness.audit.records import RunRecord
+from harness.contracts.errors import ErrorCode, RunNotFound
+from harness.contracts.ingress import RunRequest
+from harness.contracts.principal import Permission, Principal
 from harness.diagnosis import DiagnosisRun
-from harness.errors import ErrorCode, RunNotFound
-from harness.ingress import RunRequest
-from harness.principal import Permission, Principal
-from harness.reasoning import read_reasoning
 from harness.testing.clock import FakeClock
 from harness.testing.memory_audit import InMemoryAuditStore
 from harness.testing.models import ScriptedModel, text_reply

@@ -13,14 +13,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from harness.adapters.redis_store import fakeredis_store
-from harness.errors import ErrorCode, StoreError
-from harness.invocation import (
+from harness.contracts.errors import ErrorCode, StoreError
+from harness.contracts.invocation import (
     LEGAL_STATUS_PAIRS,
     CanonicalInvocation,
     EvidenceStatus,
     InvocationStatus,
 )
-from harness.raw import _UNSET, RawResponse
+from harness.contracts.raw import _UNSET, RawResponse
 from harness.store import decode_record, encode_record
 from harness.store.codec import FORMAT_TAG, encode_record_beside
 from tests.paths import FIXTURES

@@ -24,10 +24,10 @@ from harness.agent.prompts import (
     SEMANTIC_SYSTEM,
     SYSTEM_CHAT_SYSTEM,
 )
+from harness.contracts.errors import ErrorCode, ModelError
+from harness.contracts.ingress import RunRequest
+from harness.contracts.models import Component, ModelReply, ModelRequest
 from harness.diagnosis import DiagnosisRun
-from harness.errors import ErrorCode, ModelError
-from harness.ingress import RunRequest
-from harness.models import Component, ModelReply, ModelRequest
 from harness.projectors.logs import LogsProjector
 from harness.projectors.rag import RagProjector
 from harness.testing.clock import FakeClock, until

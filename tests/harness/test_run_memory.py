@@ -18,11 +18,11 @@ import tracemalloc
 from typing import Any
 
 from harness.adapters.embedded import build_run_deps, build_tool_plane
-from harness.demo import INCIDENT_QUESTION, WINDOW_END
+from harness.contracts.ingress import RunRequest
+from harness.contracts.models import Component
+from harness.contracts.raw import _UNSET, RawResponse
 from harness.diagnosis import DiagnosisRun, RunDeps
-from harness.ingress import RunRequest
-from harness.models import Component
-from harness.raw import _UNSET, RawResponse
+from harness.embedded.demo import INCIDENT_QUESTION, WINDOW_END
 from harness.settings import Settings
 from harness.store.local import LocalCanonicalStore
 

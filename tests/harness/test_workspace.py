@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from harness.errors import ErrorCode, WorkspaceError
+from harness.contracts.errors import ErrorCode, WorkspaceError
 from harness.workspace import (
     WorkspaceReason,
     absolute_sqlite_url,

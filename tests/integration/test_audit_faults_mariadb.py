@@ -23,11 +23,11 @@ import sqlalchemy as sa
 
 from harness.adapters.audit_sql import SqlAuditStore, create_audit_engine
 from harness.adapters.migrations import upgrade
-from harness.audit_writer import AuditWriter, AuditWriterPolicy, AuditWriterStats
+from harness.audit.writer import AuditWriter, AuditWriterPolicy, AuditWriterStats
 from harness.clock import SystemClock
+from harness.contracts.ingress import RunRequest
+from harness.contracts.results import ReleasedResult
 from harness.diagnosis import DiagnosisRun
-from harness.ingress import RunRequest
-from harness.results import ReleasedResult
 from harness.testing.clock import FakeClock
 from harness.testing.models import ScriptedModel, draft_json, text_reply, tool_reply
 from harness.testing.records import run_record

@@ -19,9 +19,9 @@ import pytest
 import sqlalchemy as sa
 
 from harness.adapters.embedded import build_run_deps, build_tool_plane
+from harness.contracts.ingress import RunRequest
+from harness.contracts.results import DiagnosisReport
 from harness.diagnosis import DiagnosisRun
-from harness.ingress import RunRequest
-from harness.results import DiagnosisReport
 from harness.settings import Settings
 from harness.trace import ToolInvocation
 from harness.workspace import resolve_workspace

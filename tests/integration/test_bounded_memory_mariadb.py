@@ -22,9 +22,9 @@ import sqlalchemy as sa
 
 from harness.adapters.demo_db import DEFAULT_MARIADB_URL, install_mariadb, mariadb_engine
 from harness.adapters.readonly_sql import ReadOnlySqlBackend
-from harness.demo.database import DEMO_DATASOURCE
-from harness.errors import RawTooLarge
-from harness.raw import RawResponse
+from harness.contracts.errors import RawTooLarge
+from harness.contracts.raw import RawResponse
+from harness.embedded.demo.database import DEMO_DATASOURCE
 from harness.sql.policy import SqlPolicy
 from harness.sql.validator import SqlValidator
 from harness.testing.tools import RAW_CAP

@@ -18,14 +18,11 @@ import pytest
 import redis.asyncio as aioredis
 
 from harness.adapters.redis_store import RedisCanonicalStore
-from harness.diagnosis import DiagnosisRun
-from harness.draft import DiagnosisDraft
-from harness.errors import ErrorCode
-from harness.guards.evidence import EvidenceGuard
-from harness.guards.semantic import SemanticGuard
-from harness.ingress import RunRequest
-from harness.invocation import CanonicalInvocation, EvidenceStatus, InvocationStatus
-from harness.observation import (
+from harness.contracts.draft import DiagnosisDraft
+from harness.contracts.errors import ErrorCode
+from harness.contracts.ingress import RunRequest
+from harness.contracts.invocation import CanonicalInvocation, EvidenceStatus, InvocationStatus
+from harness.contracts.observation import (
     ColumnInfo,
     EvidenceBlock,
     LogsObservation,
@@ -38,7 +35,10 @@ from harness.observation import (
     RelevanceLevel,
     ResultRow,
 )
-from harness.raw import RawResponse
+from harness.contracts.raw import RawResponse
+from harness.diagnosis import DiagnosisRun
+from harness.guards.evidence import EvidenceGuard
+from harness.guards.semantic import SemanticGuard
 from harness.release import ReleaseContext, ReleasePolicy
 from harness.testing.models import ScriptedModel, text_reply
 from harness.testing.rig import fake_deps

@@ -25,10 +25,10 @@ from harness.adapters.demo_db import (
 )
 from harness.adapters.embedded import build_tool_plane
 from harness.adapters.readonly_sql import ReadOnlySqlBackend, explain_row_estimate
-from harness.demo.database import DEMO_DATASOURCE, demo_policy_text, shop_sql_sha256
-from harness.envelope import ToolCallEnvelope
-from harness.errors import BackendError, ErrorCode, SqlRejected
-from harness.invocation import InvocationStatus
+from harness.contracts.envelope import ToolCallEnvelope
+from harness.contracts.errors import BackendError, ErrorCode, SqlRejected
+from harness.contracts.invocation import InvocationStatus
+from harness.embedded.demo.database import DEMO_DATASOURCE, demo_policy_text, shop_sql_sha256
 from harness.projectors.mysql import MysqlProjector
 from harness.settings import Settings
 from harness.sql.plan import MysqlQueryPlan, PlanColumn

@@ -15,9 +15,9 @@ import redis
 import redis.asyncio as aioredis
 
 from harness.adapters.redis_store import RedisCanonicalStore
-from harness.errors import ErrorCode, RecordExpired
-from harness.invocation import EvidenceStatus
-from harness.raw import RawResponse
+from harness.contracts.errors import ErrorCode, RecordExpired
+from harness.contracts.invocation import EvidenceStatus
+from harness.contracts.raw import RawResponse
 from tests.store_contract import (
     REDIS_HOST,
     REDIS_PORT,

@@ -32,7 +32,7 @@ import sqlalchemy as sa
 from harness.adapters.demo_db import DEFAULT_MARIADB_URL, install_mariadb, mariadb_engine
 from harness.adapters.embedded import ToolPlane, build_tool_plane
 from harness.adapters.readonly_sql import ReadOnlySqlBackend
-from harness.demo.database import DEMO_DATASOURCE, demo_policy_text
+from harness.embedded.demo.database import DEMO_DATASOURCE, demo_policy_text
 from harness.settings import Settings
 from tests.harness.sql.extraction import (
     MYSQL_ORDER_STRATEGIES,

@@ -31,10 +31,10 @@ import httpx
 import pytest
 
 from harness.adapters.embedded import build_run_deps, build_tool_plane
-from harness.budget import Budgets
-from harness.demo import INCIDENT_QUESTION, WINDOW_END, logs_path
+from harness.contracts.ingress import RunRequest
 from harness.diagnosis import DiagnosisRun
-from harness.ingress import RunRequest
+from harness.embedded.demo import INCIDENT_QUESTION, WINDOW_END, logs_path
+from harness.run.budget import Budgets
 from harness.settings import Settings
 from harness.trace import ModelTokenUsage, Routed, RunFinished
 

@@ -16,8 +16,8 @@ from fastapi.testclient import TestClient
 from actors.desk import RunDesk
 from actors.testing import FakeDepsFactory
 from harness.adapters.redis_quota import RedisRateLimiter
-from harness.errors import ErrorCode, HarnessError, Unavailable
-from harness.principal import Permission
+from harness.contracts.errors import ErrorCode, HarnessError, Unavailable
+from harness.contracts.principal import Permission
 from harness.settings import ApiKeyEntry
 from harness.testing.local_pool import LocalRunPool
 from harness.testing.memory_audit import InMemoryAuditStore

@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from harness.errors import ErrorCode, HarnessError, RunNotFound, Unavailable
+from harness.contracts.errors import ErrorCode, HarnessError, RunNotFound, Unavailable
 from harness.testing.memory_audit import InMemoryAuditStore
 from harness.testing.records import run_record
 from harness.trace import TraceEvent

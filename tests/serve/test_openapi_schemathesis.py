@@ -24,7 +24,7 @@ from actors.desk import RunDesk
 from actors.testing import FakeDepsFactory
 from harness.adapters.reasoning_cipher import FernetReasoningCipher
 from harness.adapters.redis_quota import RedisRateLimiter
-from harness.principal import Permission
+from harness.contracts.principal import Permission
 from harness.settings import ApiKeyEntry
 from harness.testing.local_pool import LocalRunPool
 from harness.testing.memory_audit import InMemoryAuditStore

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from harness.adapters.audit_sql import SqlAuditStore, create_audit_engine
-from harness.audit_writer import AuditWriter, AuditWriterPolicy
+from harness.audit.writer import AuditWriter, AuditWriterPolicy
 from harness.testing.clock import FakeClock
 from harness.testing.records import run_record
 from tests.audit_contract import AT, check_migrations, check_store
@@ -56,9 +56,9 @@ def test_writer_batches_records_into_the_database(url: str) -> None:
 
 def test_embedded_deps_audit_a_run_into_the_sqlite_file(url: str) -> None:
     from harness.adapters.embedded import build_audit_writer, build_run_deps
-    from harness.demo import INCIDENT_QUESTION, WINDOW_END
+    from harness.contracts.ingress import RunRequest
     from harness.diagnosis import DiagnosisRun
-    from harness.ingress import RunRequest
+    from harness.embedded.demo import INCIDENT_QUESTION, WINDOW_END
     from harness.settings import Settings
 
     async def scenario() -> None:

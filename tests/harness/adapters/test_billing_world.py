@@ -23,12 +23,12 @@ import sqlalchemy as sa
 
 from harness.adapters.embedded import ToolPlane, build_run_deps, build_tool_plane
 from harness.adapters.sql_reflection import reflect_database
+from harness.contracts.errors import WorkspaceError
+from harness.contracts.ingress import RunRequest
+from harness.contracts.invocation import CanonicalInvocation
+from harness.contracts.observation import observation_adapter
+from harness.contracts.results import DiagnosisReport
 from harness.diagnosis import DiagnosisRun
-from harness.errors import WorkspaceError
-from harness.ingress import RunRequest
-from harness.invocation import CanonicalInvocation
-from harness.observation import observation_adapter
-from harness.results import DiagnosisReport
 from harness.settings import Settings
 from harness.sql.reflection import draft_policy
 from harness.trace import ToolInvocation

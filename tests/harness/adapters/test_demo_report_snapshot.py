@@ -18,10 +18,10 @@ from pathlib import Path
 import pytest
 
 from harness.adapters.embedded import build_run_deps, build_tool_plane
-from harness.demo import INCIDENT_QUESTION, WINDOW_END
+from harness.contracts.ingress import RunRequest
+from harness.contracts.results import DiagnosisReport
 from harness.diagnosis import DiagnosisRun
-from harness.ingress import RunRequest
-from harness.results import DiagnosisReport
+from harness.embedded.demo import INCIDENT_QUESTION, WINDOW_END
 from harness.settings import Settings
 
 SNAPSHOT = Path(__file__).parent / "snapshots" / "demo_report.json"

@@ -10,8 +10,8 @@ import httpx
 import pytest
 
 from harness.adapters.loki import LOKI_FORMAT, LokiLogBackend, build_logql
-from harness.errors import BackendError, ErrorCode, RawTooLarge
-from harness.invocation import EvidenceStatus
+from harness.contracts.errors import BackendError, ErrorCode, RawTooLarge
+from harness.contracts.invocation import EvidenceStatus
 from harness.projectors.logs import LogsProjector
 from harness.testing.tools import RAW_CAP
 from harness.tools.arguments import QueryLogsRequest

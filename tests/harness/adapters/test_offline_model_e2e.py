@@ -21,13 +21,13 @@ from harness.adapters.offline_server import OfflineModelServer
 from harness.adapters.offline_transport import offline_openai_client
 from harness.adapters.openai_model import OpenAIModelClient
 from harness.agent.caller import ComponentSettings
+from harness.contracts.ingress import RunRequest
+from harness.contracts.invocation import InvocationStatus
+from harness.contracts.models import Component
+from harness.contracts.observation import observation_adapter
+from harness.contracts.results import DiagnosisReport
 from harness.diagnosis import DiagnosisRun, RunDeps
-from harness.ingress import RunRequest
-from harness.invocation import InvocationStatus
-from harness.models import Component
-from harness.observation import observation_adapter
-from harness.offline import OFFLINE_MODEL_NAME
-from harness.results import DiagnosisReport
+from harness.embedded.offline import OFFLINE_MODEL_NAME
 from harness.settings import Settings
 
 QUESTION = "Why does checkout-api return HTTP 500 since 14:05?"

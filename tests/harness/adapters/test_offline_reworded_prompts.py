@@ -19,11 +19,11 @@ from harness.adapters.embedded import ToolPlane, build_tool_plane
 from harness.adapters.offline_transport import offline_openai_client
 from harness.adapters.openai_model import OpenAIModelClient
 from harness.agent.caller import ComponentSettings
+from harness.contracts.ingress import RunRequest
+from harness.contracts.models import ChatMessage, Component, ModelClient, ModelReply, ModelRequest
+from harness.contracts.results import Answer, DiagnosisReport, ReleasedResult
 from harness.diagnosis import DiagnosisRun, RunDeps
-from harness.ingress import RunRequest
-from harness.models import ChatMessage, Component, ModelClient, ModelReply, ModelRequest
-from harness.offline import OFFLINE_MODEL_NAME
-from harness.results import Answer, DiagnosisReport, ReleasedResult
+from harness.embedded.offline import OFFLINE_MODEL_NAME
 from harness.settings import Settings
 
 AS_OF = datetime(2026, 11, 2, 15, 0, tzinfo=UTC)
@@ -113,7 +113,7 @@ def test_every_component_is_answered_alike_with_every_system_prompt_reworded(
 def test_without_the_signal_no_rule_answers_whatever_the_prompt_says(plane: ToolPlane) -> None:
     # The offline model no longer guesses from a prompt: a request without the component
     # header (a client that is not the harness) gets its labelled refusal, never a route.
-    from harness.offline import OfflineDemoModel
+    from harness.embedded.offline import OfflineDemoModel
 
     body = {
         "model": OFFLINE_MODEL_NAME,

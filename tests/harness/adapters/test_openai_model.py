@@ -20,8 +20,8 @@ from harness.adapters.openai_model import (
     render_response_format,
     render_tools,
 )
-from harness.errors import ErrorCode, ModelError
-from harness.models import (
+from harness.contracts.errors import ErrorCode, ModelError
+from harness.contracts.models import (
     CallSignal,
     ChatMessage,
     Component,
@@ -32,7 +32,7 @@ from harness.models import (
     ToolDefinition,
     Usage,
 )
-from harness.offline import OFFLINE_MODEL_NAME
+from harness.embedded.offline import OFFLINE_MODEL_NAME
 from harness.settings import Settings, StructuredOutput
 
 TOOL = ToolDefinition(name="search_knowledge", description="d", parameters={"type": "object"})

@@ -15,12 +15,12 @@ from opentelemetry.trace import StatusCode
 
 from harness.adapters.embedded import audit_sink, build_run_deps, build_tool_plane
 from harness.adapters.otel_export import SEMCONV_VERSION, OtelSpanSink
-from harness.audit import FanOutSink, RunRecord
-from harness.demo import INCIDENT_QUESTION, WINDOW_END
+from harness.audit.records import FanOutSink, RunRecord
+from harness.contracts.errors import ErrorCode, ModelError
+from harness.contracts.ingress import RunRequest
+from harness.contracts.models import Component
 from harness.diagnosis import DiagnosisRun, RunDeps
-from harness.errors import ErrorCode, ModelError
-from harness.ingress import RunRequest
-from harness.models import Component
+from harness.embedded.demo import INCIDENT_QUESTION, WINDOW_END
 from harness.settings import Settings
 from harness.testing.models import ScriptedModel, text_reply
 from harness.testing.rig import fake_deps
@@ -42,7 +42,7 @@ _ALLOWED = {
     "error.type",
     "harness.run_id",
     "harness.owner",
-    "harness.intent",
+    "harness.contracts.intent",
     "harness.status",
     "harness.result_kind",
     "harness.failure_stage",

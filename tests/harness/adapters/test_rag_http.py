@@ -11,9 +11,9 @@ import httpx
 import pytest
 
 from harness.adapters.rag_http import RAG_HTTP_FORMAT, HttpRagBackend
-from harness.errors import BackendError, ErrorCode, RawTooLarge
-from harness.invocation import EvidenceStatus
-from harness.observation import RelevanceLevel
+from harness.contracts.errors import BackendError, ErrorCode, RawTooLarge
+from harness.contracts.invocation import EvidenceStatus
+from harness.contracts.observation import RelevanceLevel
 from harness.projectors.rag import RagProjector
 from harness.testing.tools import RAW_CAP
 from harness.tools.arguments import QueryMysqlRequest, SearchKnowledgeRequest

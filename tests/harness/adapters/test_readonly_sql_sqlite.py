@@ -19,15 +19,15 @@ from hypothesis import strategies as st
 
 from harness.adapters.demo_db import sqlite_demo_engine
 from harness.adapters.readonly_sql import ReadOnlySqlBackend, explain_row_estimate, json_safe_value
-from harness.demo.database import (
+from harness.contracts.errors import BackendError, ErrorCode
+from harness.embedded.demo.database import (
     DEMO_DATASOURCE,
     demo_policy,
     demo_policy_text,
     shop_sql_text,
     split_sql_statements,
 )
-from harness.demo.generate_shop import generate as generate_shop
-from harness.errors import BackendError, ErrorCode
+from harness.embedded.demo.generate_shop import generate as generate_shop
 from harness.projectors.mysql import MysqlProjector
 from harness.sql.plan import MysqlQueryPlan, PlanColumn
 from harness.sql.policy import SqlPolicy

@@ -15,12 +15,12 @@ from cryptography.fernet import Fernet
 from harness.adapters.audit_sql import SqlAuditStore
 from harness.adapters.audit_tables import REASONING_ACCESS, REASONING_AUDIT
 from harness.adapters.reasoning_cipher import FernetReasoningCipher
-from harness.audit import RunRecord
+from harness.audit.reasoning import ReasoningCipher, read_reasoning
+from harness.audit.records import RunRecord
+from harness.contracts.errors import ErrorCode, RunNotFound
+from harness.contracts.ingress import RunRequest
+from harness.contracts.principal import Permission, Principal
 from harness.diagnosis import DiagnosisRun
-from harness.errors import ErrorCode, RunNotFound
-from harness.ingress import RunRequest
-from harness.principal import Permission, Principal
-from harness.reasoning import ReasoningCipher, read_reasoning
 from harness.testing.clock import FakeClock
 from harness.testing.models import ScriptedModel, text_reply
 from harness.testing.rig import fake_deps

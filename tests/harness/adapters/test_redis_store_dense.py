@@ -11,9 +11,9 @@ from collections import Counter
 import pytest
 
 from harness.adapters.redis_store import RedisCanonicalStore, fakeredis_store, redis_client
+from harness.contracts.ingress import RunRequest
+from harness.contracts.invocation import EvidenceStatus
 from harness.diagnosis import DiagnosisRun
-from harness.ingress import RunRequest
-from harness.invocation import EvidenceStatus
 from harness.testing.models import FunctionModel, draft_json, text_reply, tool_reply
 from harness.testing.rig import fake_deps
 from tests.store_contract import REDIS_HOST, REDIS_PORT, make_record, ready_via
@@ -52,7 +52,7 @@ def test_a_small_real_pool_queues_operations_instead_of_refusing_them() -> None:
 
 def test_two_hundred_concurrent_runs_on_one_embedded_store_all_release() -> None:
     def reply(request):  # type: ignore[no-untyped-def]
-        from harness.models import Component
+        from harness.contracts.models import Component
 
         if request.component is Component.ROUTER:
             return text_reply('{"intent": "DIAGNOSIS"}')

@@ -14,9 +14,9 @@ import pytest
 import redis.asyncio as aioredis
 
 from harness.adapters.redis_store import RedisCanonicalStore, fakeredis_store
-from harness.errors import ErrorCode, RecordExpired, StoreError
-from harness.invocation import CanonicalInvocation, EvidenceStatus
-from harness.raw import RawResponse
+from harness.contracts.errors import ErrorCode, RecordExpired, StoreError
+from harness.contracts.invocation import CanonicalInvocation, EvidenceStatus
+from harness.contracts.raw import RawResponse
 from harness.store import encode_record
 from harness.testing.memory_store import InMemoryCanonicalStore
 from tests.store_contract import (

@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 
-from harness.errors import ErrorCode, RecordExpired, StoreError
-from harness.invocation import CanonicalInvocation, EvidenceStatus
+from harness.contracts.errors import ErrorCode, RecordExpired, StoreError
+from harness.contracts.invocation import CanonicalInvocation, EvidenceStatus
+from harness.contracts.raw import RawResponse
 from harness.ports import CanonicalStore
-from harness.raw import RawResponse
 from harness.store import check_ttl_covers
 from tests.store_contract import (
     COMPLETED_AT,

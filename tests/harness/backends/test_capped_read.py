@@ -17,8 +17,8 @@ from harness.backends._capped_read import admit_files, head_lines, open_capped, 
 from harness.backends.knowledge_embedded import EmbeddedKnowledgeBackend
 from harness.backends.logs_embedded import EmbeddedLogBackend
 from harness.backends.logs_files import FileLogBackend
-from harness.errors import ErrorCode, RawTooLarge
-from harness.rawcap import RawCap
+from harness.contracts.errors import ErrorCode, RawTooLarge
+from harness.contracts.rawcap import RawCap
 from harness.testing.tools import RAW_CAP
 from harness.tools.arguments import QueryLogsRequest, SearchKnowledgeRequest
 

@@ -18,15 +18,15 @@ from harness.backends.knowledge_embedded import (
     chunk_markdown,
     tokenize,
 )
-from harness.errors import BackendError, ErrorCode
-from harness.observation import RelevanceLevel
+from harness.contracts.errors import BackendError, ErrorCode
+from harness.contracts.observation import RelevanceLevel
 from harness.testing.tools import RAW_CAP
 from harness.tools.arguments import SearchKnowledgeRequest
 from tests.paths import FIXTURES, REPO
 
 FIXTURE_RUNBOOKS = FIXTURES / "runbooks"
 REPO_ROOT = REPO
-BUNDLED_INDEX = REPO_ROOT / "harness" / "demo" / "data" / "runbooks" / "index.json"
+BUNDLED_INDEX = REPO_ROOT / "harness" / "embedded" / "demo" / "data" / "runbooks" / "index.json"
 POOL_QUERY = "Connection is not available request timed out HikariPool"
 
 

@@ -34,9 +34,9 @@ from harness.backends._log_store import FrozenEvent, LogStore
 from harness.backends.log_query import LogQuery, match_view
 from harness.backends.logs_embedded import EMBEDDED_LOGS_FORMAT, EmbeddedLogBackend, level_rank
 from harness.backends.logs_files import FileLogBackend
-from harness.errors import ProjectionError
+from harness.contracts.errors import ProjectionError
+from harness.contracts.rawcap import RawCap
 from harness.projectors._logs_raw import _embedded_columns, parse_raw
-from harness.rawcap import RawCap
 from harness.redaction import Redactor, redact
 from harness.testing.tools import RAW_CAP
 from harness.tools.arguments import LOG_LEVELS, MAX_LOG_RANGE, QueryLogsRequest

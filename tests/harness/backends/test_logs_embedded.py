@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from harness.backends.logs_embedded import EMBEDDED_LOGS_FORMAT, EmbeddedLogBackend
-from harness.errors import BackendError, ErrorCode
+from harness.contracts.errors import BackendError, ErrorCode
 from harness.testing.tools import RAW_CAP
 from harness.tools.arguments import QueryLogsRequest, SearchKnowledgeRequest
 

@@ -11,8 +11,8 @@ import pytest
 
 from harness.backends.logs_embedded import EMBEDDED_LOGS_FORMAT
 from harness.backends.logs_files import FileLogBackend, discover_log_files, service_of_file
-from harness.errors import RawTooLarge
-from harness.invocation import EvidenceStatus
+from harness.contracts.errors import RawTooLarge
+from harness.contracts.invocation import EvidenceStatus
 from harness.projectors.logs import LogsProjector
 from harness.testing.tools import RAW_CAP
 from harness.tools.arguments import QueryLogsRequest

@@ -9,7 +9,7 @@ from collections import Counter
 
 import pytest
 
-from harness.demo import (
+from harness.embedded.demo import (
     INCIDENT_QUESTION,
     INCIDENT_START,
     SERVICES,
@@ -18,7 +18,7 @@ from harness.demo import (
     logs_path,
     runbooks_dir,
 )
-from harness.demo.generate_logs import (
+from harness.embedded.demo.generate_logs import (
     DEFAULT_EVENTS,
     content_sha256,
     generate_events,

@@ -14,10 +14,10 @@ from typing import Any
 
 from harness.adapters.openai_model import render_messages, render_tools
 from harness.agent.prompts import CONTROL_STOP, agent_messages, semantic_messages
-from harness.draft import DiagnosisDraft
-from harness.invocation import EvidenceStatus
-from harness.models import CallSignal, ChatMessage, Component
-from harness.observation import (
+from harness.contracts.draft import DiagnosisDraft
+from harness.contracts.invocation import EvidenceStatus
+from harness.contracts.models import CallSignal, ChatMessage, Component
+from harness.contracts.observation import (
     ColumnInfo,
     EvidenceBlock,
     LogEvent,
@@ -31,7 +31,7 @@ from harness.observation import (
     RelevanceLevel,
     ResultRow,
 )
-from harness.offline import OFFLINE_MODEL_NAME, OfflineDemoModel
+from harness.embedded.offline import OFFLINE_MODEL_NAME, OfflineDemoModel
 from harness.tools import default_specs
 
 FOUND, EMPTY = EvidenceStatus.EVIDENCE_FOUND, EvidenceStatus.NO_EVIDENCE

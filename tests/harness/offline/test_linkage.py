@@ -11,7 +11,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from harness.draft import DiagnosisDraft
+from harness.contracts.draft import DiagnosisDraft
 from tests.harness.offline.conversations import (
     Call,
     Logs,
@@ -420,10 +420,10 @@ def test_a_question_about_a_service_without_data_gets_no_root_cause() -> None:
 
 
 def test_a_condition_concerns_the_changes_it_names_or_any_when_it_names_none() -> None:
-    from harness.offline.candidates import Candidate, CauseKind
-    from harness.offline.conditions import conditions
-    from harness.offline.conversation import Exchange
-    from harness.offline.linkage import applies
+    from harness.embedded.offline.candidates import Candidate, CauseKind
+    from harness.embedded.offline.conditions import conditions
+    from harness.embedded.offline.conversation import Exchange
+    from harness.embedded.offline.linkage import applies
 
     def change(service: str, words: str) -> Candidate:
         return Candidate(

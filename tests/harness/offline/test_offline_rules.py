@@ -22,8 +22,8 @@ from harness.agent.prompts import (
     router_messages,
     system_chat_messages,
 )
-from harness.models import CallSignal, Component
-from harness.offline import OFFLINE_MODEL_NAME, USAGE_COUNTED_BY
+from harness.contracts.models import CallSignal, Component
+from harness.embedded.offline import OFFLINE_MODEL_NAME, USAGE_COUNTED_BY
 from harness.sql.catalog import describe_tables
 from harness.sql.policy import SqlPolicy
 from harness.tools import default_specs
@@ -352,7 +352,7 @@ def test_stop_required_is_answered_immediately() -> None:
 
 def test_a_stop_spelled_with_json_escapes_is_still_a_stop() -> None:
     """The marker is looked for before a user message is parsed: escapes must not hide it."""
-    from harness.offline.conversation import parse_conversation
+    from harness.embedded.offline.conversation import parse_conversation
 
     request = DEMO.agent(round1())
     escaped = json.dumps({"control": "STOP_REQUIRED"}).replace("S", "\\u0053")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from harness.draft import Citation, Conclusion, ConclusionKind, DiagnosisDraft, NextStep
+from harness.contracts.draft import Citation, Conclusion, ConclusionKind, DiagnosisDraft, NextStep
 from tests.harness.offline.conversations import Logs, World, rows, runbook
 
 WORLD = World(question="Why does quote-engine fail since 11:10?",

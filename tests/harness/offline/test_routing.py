@@ -7,7 +7,7 @@ import json
 import pytest
 
 from harness.agent.prompts import router_messages
-from harness.models import CallSignal, ChatMessage, Component
+from harness.contracts.models import CallSignal, ChatMessage, Component
 from tests.harness.offline.conversations import body, catalog, message
 
 ROUTER = CallSignal(component=Component.ROUTER)

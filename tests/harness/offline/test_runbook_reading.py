@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from harness.observation import EvidenceBlock, RelevanceLevel
-from harness.offline.conditions import CONDITION_RULES, ConditionRule, conditions
-from harness.offline.runbooks import Section, library, split_sections
+from harness.contracts.observation import EvidenceBlock, RelevanceLevel
+from harness.embedded.offline.conditions import CONDITION_RULES, ConditionRule, conditions
+from harness.embedded.offline.runbooks import Section, library, split_sections
 
 
 @pytest.mark.parametrize("rule", CONDITION_RULES, ids=lambda r: r.name)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from harness.offline.entities import names, text_entities
-from harness.offline.tables import Table, TableKind
+from harness.embedded.offline.entities import names, text_entities
+from harness.embedded.offline.tables import Table, TableKind
 from harness.sql.catalog import CatalogTable
 
 

@@ -15,10 +15,9 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, NamedTuple
 
-from harness.errors import ErrorCode, ProjectionError
-from harness.invocation import EvidenceStatus
-from harness.logmining import MinerConfig, TemplateMiner, template_id_of
-from harness.observation import (
+from harness.contracts.errors import ErrorCode, ProjectionError
+from harness.contracts.invocation import EvidenceStatus
+from harness.contracts.observation import (
     LogEvent,
     LogsObservation,
     LogsScope,
@@ -26,6 +25,7 @@ from harness.observation import (
     Projection,
     ProjectionFacts,
 )
+from harness.logmining import MinerConfig, TemplateMiner, template_id_of
 from harness.projectors._logs_select import clip, trim_stack
 from harness.projectors.logs import LogsProjector, LogsProjectorLimits
 from harness.redaction import Redactor

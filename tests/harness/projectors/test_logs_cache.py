@@ -16,9 +16,9 @@ from functools import cache
 from typing import Any
 
 from harness.backends.logs_embedded import EmbeddedLogBackend
-from harness.demo import WINDOW_START
+from harness.contracts.observation import Projection
+from harness.embedded.demo import WINDOW_START
 from harness.logmining import MinerConfig
-from harness.observation import Projection
 from harness.projectors._logs_cache import MinedBatchCache, batch_digest, shared_cache
 from harness.projectors.logs import LogsProjector, LogsProjectorLimits
 from harness.redaction import Redactor

@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from harness.errors import ErrorCode, ProjectionError
-from harness.invocation import EvidenceStatus
-from harness.observation import LogsScope
+from harness.contracts.errors import ErrorCode, ProjectionError
+from harness.contracts.invocation import EvidenceStatus
+from harness.contracts.observation import LogsScope
 from harness.projectors.logs import LogsProjector, LogsProjectorLimits, trim_stack
 from harness.tools.arguments import QueryLogsRequest, SearchKnowledgeRequest
 

@@ -22,8 +22,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from harness.backends.logs_embedded import EmbeddedLogBackend
-from harness.demo import WINDOW_END, WINDOW_START
-from harness.errors import ProjectionError
+from harness.contracts.errors import ProjectionError
+from harness.embedded.demo import WINDOW_END, WINDOW_START
 from harness.projectors._log_lines import canonical_line, canonical_lines
 from harness.projectors._logs_cache import MinedBatchCache
 from harness.projectors.logs import LogsProjector, LogsProjectorLimits

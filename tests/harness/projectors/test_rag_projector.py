@@ -9,9 +9,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from harness.backends.knowledge_embedded import EmbeddedKnowledgeBackend
-from harness.errors import ErrorCode, ProjectionError
-from harness.invocation import EvidenceStatus
-from harness.observation import (
+from harness.contracts.errors import ErrorCode, ProjectionError
+from harness.contracts.invocation import EvidenceStatus
+from harness.contracts.observation import (
     EvidenceBlock,
     Projection,
     ProjectionFacts,

@@ -6,12 +6,12 @@ import asyncio
 import json
 from typing import Any
 
+from harness.contracts.draft import DiagnosisDraft
+from harness.contracts.errors import ErrorCode, ModelError
+from harness.contracts.ingress import RunRequest
+from harness.contracts.models import Component
+from harness.contracts.results import DiagnosisReport, SafeFallback
 from harness.diagnosis import DiagnosisRun
-from harness.draft import DiagnosisDraft
-from harness.errors import ErrorCode, ModelError
-from harness.ingress import RunRequest
-from harness.models import Component
-from harness.results import DiagnosisReport, SafeFallback
 from harness.testing.models import ScriptedModel, draft_json, text_reply, tool_reply
 from harness.testing.rig import fake_deps
 from harness.trace import RunFinished

@@ -14,13 +14,13 @@ from typing import Any
 
 import pytest
 
+from harness.contracts.ingress import RunRequest
+from harness.contracts.models import Component, ModelReply, ModelRequest
+from harness.contracts.results import Answer, DiagnosisReport, SafeFallback
 from harness.diagnosis import DiagnosisRun
-from harness.ingress import RunRequest
-from harness.models import Component, ModelReply, ModelRequest
 from harness.projectors.logs import LogsProjector
 from harness.projectors.rag import RagProjector
 from harness.release import WITHHELD_ANSWER, ContentPolicy
-from harness.results import Answer, DiagnosisReport, SafeFallback
 from harness.testing.models import FunctionModel, text_reply, tool_reply
 from harness.testing.rig import fake_deps
 from harness.testing.tools import RecordingBackend

@@ -8,13 +8,13 @@ from datetime import UTC, datetime
 
 import pytest
 
-from harness.context import RunStatus
-from harness.errors import ErrorCode, HarnessError, RunNotFound
-from harness.ingress import RunRequest
-from harness.results import Answer, Cancelled, StableFailure
-from harness.run_view import RunView
+from harness.contracts.errors import ErrorCode, HarnessError, RunNotFound
+from harness.contracts.ingress import RunRequest
+from harness.contracts.results import Answer, Cancelled, StableFailure
+from harness.contracts.status import RunStatus
+from harness.run.snapshot import RunPhase, RunSnapshot
+from harness.run.view import RunView
 from harness.runhost import RunRegistry, RunTicket
-from harness.snapshot import RunPhase, RunSnapshot
 
 AT = datetime(2026, 11, 2, 14, 5, tzinfo=UTC)
 

@@ -35,9 +35,9 @@ from typing import Any, Literal
 
 from harness.adapters.embedded import ToolPlane
 from harness.adapters.readonly_sql import ReadOnlySqlBackend
-from harness.demo.database import DEMO_DATASOURCE
-from harness.envelope import ToolCallEnvelope
-from harness.errors import BackendError
+from harness.contracts.envelope import ToolCallEnvelope
+from harness.contracts.errors import BackendError
+from harness.embedded.demo.database import DEMO_DATASOURCE
 from harness.sql.plan import MysqlQueryPlan
 from harness.testing.tools import RAW_CAP
 

@@ -15,10 +15,10 @@ from sqlglot import exp
 
 from harness.adapters.demo_db import sqlite_demo_engine
 from harness.adapters.readonly_sql import ReadOnlySqlBackend
-from harness.demo.database import DEMO_DATASOURCE
-from harness.errors import ErrorCode, RawTooLarge, SqlRejected
+from harness.contracts.errors import ErrorCode, RawTooLarge, SqlRejected
+from harness.contracts.raw import RawResponse
+from harness.embedded.demo.database import DEMO_DATASOURCE
 from harness.projectors.mysql import MysqlProjector
-from harness.raw import RawResponse
 from harness.sql.cells import cap_text_columns, zero_row_statement
 from harness.sql.policy import SqlPolicy
 from harness.sql.validator import SqlValidator

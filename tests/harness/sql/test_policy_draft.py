@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
-from harness.errors import SqlRejected
+from harness.contracts.errors import SqlRejected
 from harness.sql.policy import SqlPolicy
 from harness.sql.reflection import GENERATED_BY, ReflectedColumn, ReflectedTable, draft_policy
 from harness.sql.review import ReviewedGuess

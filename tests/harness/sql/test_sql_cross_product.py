@@ -6,7 +6,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from harness.errors import SqlRejected
+from harness.contracts.errors import SqlRejected
 from harness.sql.policy import SqlPolicy
 from harness.sql.validator import SqlValidator
 from tests.paths import FIXTURES

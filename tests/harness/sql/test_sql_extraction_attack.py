@@ -18,7 +18,7 @@ import pytest
 from harness.adapters.demo_db import sqlite_demo_engine
 from harness.adapters.embedded import ToolPlane, build_tool_plane
 from harness.adapters.readonly_sql import ReadOnlySqlBackend
-from harness.demo.database import DEMO_DATASOURCE
+from harness.embedded.demo.database import DEMO_DATASOURCE
 from harness.settings import Settings
 from tests.harness.sql.extraction import (
     STRATEGIES,

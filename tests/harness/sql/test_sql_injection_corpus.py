@@ -19,7 +19,7 @@ import pytest
 import sqlglot
 from sqlglot import exp
 
-from harness.errors import SqlRejected
+from harness.contracts.errors import SqlRejected
 from harness.sql.plan import MysqlQueryPlan
 from harness.sql.policy import SqlPolicy
 from harness.sql.validator import SqlValidator

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from harness.errors import SqlRejected
+from harness.contracts.errors import SqlRejected
 from harness.sql.plan import PlanColumn
 from harness.sql.policy import SqlPolicy
 from harness.sql.validator import SqlValidator

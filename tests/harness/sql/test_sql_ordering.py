@@ -13,7 +13,7 @@ from pydantic import ValidationError
 
 from harness.adapters.demo_db import sqlite_demo_engine
 from harness.adapters.readonly_sql import ReadOnlySqlBackend
-from harness.errors import BackendError, SqlRejected
+from harness.contracts.errors import BackendError, SqlRejected
 from harness.sql.policy import SqlPolicy, TablePolicy
 from harness.sql.validator import SqlValidator
 from harness.testing.tools import RAW_CAP

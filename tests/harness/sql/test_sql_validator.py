@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from pydantic import ValidationError
 from sqlglot import exp
 
-from harness.errors import ErrorCode, SqlRejected
+from harness.contracts.errors import ErrorCode, SqlRejected
 from harness.sql.plan import MysqlQueryPlan, PlanColumn
 from harness.sql.policy import SqlPolicy
 from harness.sql.validator import SqlValidator

@@ -8,8 +8,8 @@ from datetime import UTC, datetime
 
 import pydantic_core
 
-from harness.invocation import CanonicalInvocation, EvidenceStatus, InvocationStatus
-from harness.raw import _UNSET, RawResponse
+from harness.contracts.invocation import CanonicalInvocation, EvidenceStatus, InvocationStatus
+from harness.contracts.raw import _UNSET, RawResponse
 from harness.store import LocalCanonicalStore
 from harness.testing.clock import FakeClock
 

@@ -12,14 +12,14 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
 from harness.clock import SystemClock
-from harness.errors import ErrorCode, RecordExpired, StoreError
-from harness.invocation import (
+from harness.contracts.errors import ErrorCode, RecordExpired, StoreError
+from harness.contracts.invocation import (
     LEGAL_STATUS_PAIRS,
     CanonicalInvocation,
     EvidenceStatus,
     InvocationStatus,
 )
-from harness.raw import RawResponse
+from harness.contracts.raw import RawResponse
 from harness.testing.clock import FakeClock
 from harness.testing.memory_store import InMemoryCanonicalStore
 

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.demo import logs_path, runbooks_dir
+from harness.embedded.demo import logs_path, runbooks_dir
 from harness.textcheck import dangerous_command, injection
 from tests.backtracking import finishes
 

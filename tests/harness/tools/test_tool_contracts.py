@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from pydantic import BaseModel
 
-from harness.observation import LogsObservation, MysqlObservation, RagObservation
+from harness.contracts.observation import LogsObservation, MysqlObservation, RagObservation
 from harness.tools import default_specs
 from harness.tools.arguments import QueryLogsRequest, QueryMysqlRequest, SearchKnowledgeRequest
 

@@ -7,12 +7,13 @@ import typing
 import pytest
 from pydantic import ValidationError
 
-from harness.budget import RunBudget
-from harness.context import RunStatus
-from harness.errors import ErrorCode
-from harness.intent import Intent
-from harness.invocation import EvidenceStatus
-from harness.models import Component, Usage
+from harness.contracts.errors import ErrorCode
+from harness.contracts.intent import Intent
+from harness.contracts.invocation import EvidenceStatus
+from harness.contracts.models import Component, Usage
+from harness.contracts.status import RunStatus
+from harness.contracts.verdicts import IssueCode, SemanticVerdict
+from harness.run.budget import RunBudget
 from harness.testing.clock import FakeClock
 from harness.trace import (
     AgentStep,
@@ -32,7 +33,6 @@ from harness.trace import (
     TraceEvent,
     TraceRecorder,
 )
-from harness.verdicts import IssueCode, SemanticVerdict
 
 USAGE = Usage(input_tokens=10, output_tokens=2, total_tokens=12)
 

@@ -8,9 +8,9 @@ import threading
 from typing import Any
 
 from harness.adapters.embedded import build_run_deps, build_tool_plane
-from harness.demo import INCIDENT_QUESTION, WINDOW_END
+from harness.contracts.ingress import RunRequest
 from harness.diagnosis import DiagnosisRun
-from harness.ingress import RunRequest
+from harness.embedded.demo import INCIDENT_QUESTION, WINDOW_END
 from harness.settings import Settings
 from harness.testing.models import ScriptedModel, draft_json, text_reply, tool_reply
 from harness.testing.rig import fake_deps

@@ -5,9 +5,9 @@ from __future__ import annotations
 import asyncio
 import json
 
+from harness.contracts.ingress import RunRequest
+from harness.contracts.models import Component
 from harness.diagnosis import DiagnosisRun
-from harness.ingress import RunRequest
-from harness.models import Component
 from harness.testing.models import ScriptedModel, draft_json, text_reply, tool_reply, usage
 from harness.testing.rig import fake_deps
 from harness.trace import AgentStep, ModelTokenUsage, RunFinished

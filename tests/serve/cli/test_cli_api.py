@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from harness.principal import Permission
+from harness.contracts.principal import Permission
 from harness.settings import ApiKeyEntry, ServeSettings
 from serve.auth import KeyRing
 from serve.cli import main

@@ -12,10 +12,10 @@ import pytest
 
 from harness.adapters.audit_sql import SqlAuditStore
 from harness.adapters.embedded import build_run_deps, build_tool_plane
-from harness.audit import RunRecord
-from harness.demo import INCIDENT_QUESTION, WINDOW_END
+from harness.audit.records import RunRecord
+from harness.contracts.ingress import RunRequest
 from harness.diagnosis import DiagnosisRun
-from harness.ingress import RunRequest
+from harness.embedded.demo import INCIDENT_QUESTION, WINDOW_END
 from harness.settings import Settings
 from harness.trace import TraceEvent
 from serve.cli import main

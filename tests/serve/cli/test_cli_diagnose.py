@@ -56,7 +56,7 @@ def test_progress_view_renders_a_report(capsys: pytest.CaptureFixture[str]) -> N
 
 def test_embedded_default_diagnoses_the_demo_incident(capsys: pytest.CaptureFixture[str]) -> None:
     """End to end through a RunActor: offline model, Ray tool tasks, all quality gates."""
-    from harness.demo import INCIDENT_QUESTION
+    from harness.embedded.demo import INCIDENT_QUESTION
 
     args = _parse(INCIDENT_QUESTION, "--json")
     args.deps_factory = None  # the embedded default: offline model, bundled incident

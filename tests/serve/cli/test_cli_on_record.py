@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.demo import INCIDENT_QUESTION
+from harness.embedded.demo import INCIDENT_QUESTION
 
 pytestmark = [pytest.mark.ray, pytest.mark.slow]
 

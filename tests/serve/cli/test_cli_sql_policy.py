@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from harness.adapters.embedded import build_tool_plane
-from harness.envelope import ToolCallEnvelope
+from harness.contracts.envelope import ToolCallEnvelope
 from harness.sql.policy import SqlPolicy
 from harness.workspace import resolve_workspace
 from serve.cli import main

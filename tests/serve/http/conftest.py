@@ -25,7 +25,7 @@ import pytest
 
 from actors.pool_spec import PoolSpec
 from actors.testing import FakeDepsFactory
-from harness.principal import Permission
+from harness.contracts.principal import Permission
 from harness.settings import ApiKeyEntry, ServeSettings
 from serve.auth import key_digest, new_api_key
 from serve.deps import ApiLimits

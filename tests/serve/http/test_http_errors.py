@@ -11,7 +11,7 @@ import time
 import httpx
 import pytest
 
-from harness.errors import ErrorCode
+from harness.contracts.errors import ErrorCode
 from serve.errors import PUBLIC_MESSAGES
 from tests.serve.http.conftest import MAX_ONGOING, MAX_QUEUED, REPLICAS, Api
 from tests.serve.http.http_helpers import create, session, until_terminal

@@ -1,0 +1,282 @@
+"""A backend's raw response, serialised once and compressed once, each form made when needed.
+
+A log query's raw response can be megabytes. It is measured (the RAW byte budget), stored in the
+canonical record and handed to a projector — uses that each used to serialise or copy it.
+:class:`RawResponse` holds up to three forms of one response and derives each at most once:
+
+- the **value** (Python data), kept where the backend made it and parsed elsewhere on demand;
+- the **JSON** bytes (compact UTF-8), computed once where the backend ran — their length is what
+  the RAW budget and the record size count;
+- the **compressed** bytes (a zstd frame of the JSON), what the canonical store keeps and what
+  crosses a process boundary: pickling sends only them (a 7.9 MB log query is ~90 KB), so a Ray
+  tool task compresses in its own process, the run's actor stores the frame as it came, and a
+  projector elsewhere decompresses and parses where it runs.
+
+A record read back from the store carries the frame only; nothing is decompressed unless the
+raw is actually looked at (EvidenceGuard never does).
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+from collections.abc import Sequence
+from itertools import accumulate
+from typing import Any
+
+import pydantic_core
+import zstandard
+from pydantic import GetCoreSchemaHandler
+from pydantic_core import core_schema
+
+from harness.contracts.errors import BackendError, ErrorCode
+
+__all__ = ["RawResponse"]
+
+_UNSET: Any = object()
+# Level 1: log JSON is repetitive enough to compress ~90x already, at 1-4 GB/s.
+_COMPRESS_LEVEL = 1
+# Parts are compressed in chunks of about this many bytes (well inside a core's L2 cache).
+_CHUNK_BYTES = 128 * 1024
+
+
+class RawResponse:
+    """One raw response; build it with :meth:`of`, :meth:`from_json` or :meth:`from_compressed`."""
+
+    __slots__ = ("__weakref__", "_compressed", "_json", "_parts", "_shared", "_value", "size")
+
+    def __init__(
+        self,
+        *,
+        size: int,
+        json: bytes | None = None,
+        compressed: bytes | None = None,
+        value: Any = _UNSET,
+        parts: _Parts | None = None,
+        shared: bool = False,
+    ) -> None:
+        if json is None and compressed is None and parts is None:
+            raise ValueError("a raw response needs its JSON, its parts or its compressed form")
+        self.size = size
+        """Bytes of the JSON form."""
+        self._json = json
+        self._compressed = compressed
+        self._value = value
+        self._parts = parts
+        self._shared = shared and parts is not None
+
+    @classmethod
+    def of(cls, value: Any) -> RawResponse:
+        """Serialise a backend's JSON-compatible value once (a RawResponse is itself).
+
+        Raises:
+            BackendError: BACKEND_ERROR when the value has no JSON form.
+        """
+        if isinstance(value, RawResponse):
+            return value
+        try:
+            json = pydantic_core.to_json(value)
+        except pydantic_core.PydanticSerializationError:
+            raise BackendError(ErrorCode.BACKEND_ERROR, "raw response is not JSON") from None
+        return cls(size=len(json), json=json, value=value)
+
+    @classmethod
+    def of_parts(
+        cls, value: dict[str, Any], key: str, items: Sequence[bytes], *, shared: bool = False
+    ) -> RawResponse:
+        """The raw response of ``value`` whose list ``value[key]`` is already serialised.
+
+        ``items`` holds the list's elements, each serialised (what a store that keeps each
+        record's JSON has at hand); every other member is serialised here, and the object is
+        written member by member as ``of`` writes it (compact), so the bytes equal
+        ``of(value).json``. They are not joined here: the compressed form is made from the
+        parts, a chunk at a time, so a multi-megabyte response is never laid out whole unless
+        its JSON is asked for.
+
+        ``shared``: the items are kept anyway by an owner that outlives any record (the
+        embedded log store keeps each event's JSON), so holding them costs references, not
+        bytes: a store in this process may keep such a raw as its parts (:meth:`shared_parts`)
+        instead of compressing it.
+
+        Raises:
+            BackendError: BACKEND_ERROR when the rest of the value has no JSON form.
+        """
+        to_json = pydantic_core.to_json
+        head: list[bytes] = [b"{"]
+        tail: list[bytes] = []
+        pieces, found = head, False
+        try:
+            for index, (k, v) in enumerate(value.items()):
+                pieces.append(b"," + to_json(k) if index else to_json(k))
+                if k == key:
+                    pieces.append(b":[")
+                    pieces, found = tail, True
+                    pieces.append(b"]")
+                else:
+                    pieces.append(b":" + to_json(v))
+        except pydantic_core.PydanticSerializationError:
+            raise BackendError(ErrorCode.BACKEND_ERROR, "raw response is not JSON") from None
+        pieces.append(b"}")
+        if not found:  # no such member: nothing to splice
+            json = b"".join(head)
+            return cls(size=len(json), json=json, value=value)
+        parts = _Parts(b"".join(head), tuple(items), b"".join(tail))
+        return cls(size=parts.size, parts=parts, value=value, shared=shared)
+
+    @property
+    def shared(self) -> bool:
+        """Whether this raw is made of shared parts (see :meth:`of_parts`)."""
+        return self._shared
+
+    def shared_parts(self) -> RawResponse | None:
+        """A new raw made of this one's shared parts alone (no value, no JSON, no frame), or
+        None when this raw is not made of shared parts (see :meth:`of_parts`).
+
+        What an in-process store keeps instead of the compressed frame: a few bytes per item.
+        Each call makes a new object, so whatever a reader derives from one (its JSON, its
+        value) is never kept by the store."""
+        if not self._shared:
+            return None
+        assert self._parts is not None
+        return RawResponse(size=self.size, parts=self._parts, shared=True)
+
+    @classmethod
+    def from_json(cls, json: bytes) -> RawResponse:
+        """Wrap JSON bytes; the value is parsed only when asked for."""
+        return cls(size=len(json), json=json)
+
+    @classmethod
+    def from_compressed(cls, compressed: bytes) -> RawResponse:
+        """Wrap a zstd frame (as stored or received); nothing is decompressed yet.
+
+        Raises:
+            ValueError: The bytes are not a zstd frame that records its content size.
+        """
+        try:
+            size = zstandard.frame_content_size(compressed)
+        except zstandard.ZstdError as exc:
+            raise ValueError("not a zstd frame") from exc
+        if size < 0:  # unknown or invalid: every frame this module writes records its size
+            raise ValueError("zstd frame without a content size")
+        return cls(size=size, compressed=compressed)
+
+    @property
+    def json(self) -> bytes:
+        """The JSON bytes (decompressed on first use).
+
+        Raises:
+            ValueError: The compressed form is corrupt.
+        """
+        parts = self._parts
+        if self._json is None and parts is not None:
+            self._json = parts.joined()
+        if self._json is None:
+            assert self._compressed is not None
+            try:
+                json = zstandard.ZstdDecompressor().decompress(
+                    self._compressed, max_output_size=self.size
+                )
+            except zstandard.ZstdError as exc:
+                raise ValueError("corrupt zstd frame") from exc
+            if len(json) != self.size:
+                raise ValueError("zstd frame does not match its content size")
+            self._json = json
+        return self._json
+
+    @property
+    def compressed(self) -> bytes:
+        """The zstd frame of the JSON (compressed on first use)."""
+        if self._compressed is None:
+            # A compressor is not safe to share between threads; one per call costs µs.
+            compressor = zstandard.ZstdCompressor(level=_COMPRESS_LEVEL, write_content_size=True)
+            parts = self._parts
+            if parts is not None:
+                self._compressed = parts.compressed(compressor)
+            else:
+                self._compressed = compressor.compress(self.json)
+        return self._compressed
+
+    def value(self) -> Any:
+        """The response as Python data (parsed on first use, then kept)."""
+        if self._value is _UNSET:
+            self._value = pydantic_core.from_json(self.json)
+        return self._value
+
+    def __reduce__(self) -> tuple[Any, tuple[bytes]]:
+        # Only the compressed frame crosses a process boundary, rebuilt by a module-level
+        # function: cloudpickle (Ray's serialiser) cannot find a bound classmethod under its
+        # qualified name, so it would pickle the method's code by value with every response
+        # (a sys.modules scan and ~1 KB per pickle, and a function built per unpickle).
+        return (_from_compressed, (self.compressed,))
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, RawResponse) and other.size == self.size and other.json == self.json
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.size, self.json))
+
+    def __repr__(self) -> str:
+        return f"RawResponse({self.size} bytes)"
+
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> core_schema.CoreSchema:
+        # In a pydantic model: a RawResponse, or JSON bytes wrapped as one; serialised (when a
+        # model is dumped whole) as the JSON text.
+        return core_schema.no_info_before_validator_function(
+            _coerce,
+            core_schema.is_instance_schema(cls),
+            serialization=core_schema.plain_serializer_function_ser_schema(
+                lambda raw: raw.json.decode("utf-8"), when_used="json"
+            ),
+        )
+
+
+class _Parts:
+    """A JSON object whose one list is held as its serialised items: ``head`` (up to the
+    list's ``[``), the items (to be separated by commas) and ``tail`` (from its ``]``)."""
+
+    __slots__ = ("head", "items", "size", "tail")
+
+    def __init__(self, head: bytes, items: tuple[bytes, ...], tail: bytes) -> None:
+        self.head, self.items, self.tail = head, items, tail
+        self.size = len(head) + sum(map(len, items)) + max(len(items) - 1, 0) + len(tail)
+
+    def joined(self) -> bytes:
+        return b"".join((self.head, b",".join(self.items), self.tail))
+
+    def compressed(self, compressor: zstandard.ZstdCompressor) -> bytes:
+        """One zstd frame (recording its content size) of the joined bytes, fed in chunks of
+        about ``_CHUNK_BYTES``: each chunk is joined while it fits in cache, compressed and
+        dropped, instead of writing the whole JSON out and reading it back. Where each chunk
+        ends is found on the running total of the items' sizes (``bisect``), so the items are
+        visited at C speed, not one by one in Python."""
+        stream = compressor.compressobj(size=self.size)
+        out = [stream.compress(self.head)]
+        items = self.items
+        count = len(items)
+        ends = list(accumulate(map(len, items)))
+        start = 0
+        while start < count:
+            # The chunk runs to the first item that brings it to _CHUNK_BYTES, inclusive.
+            base = ends[start - 1] if start else 0
+            stop = min(bisect_left(ends, base + _CHUNK_BYTES, start), count - 1) + 1
+            # A chunk ends with the comma that separates it from the next item.
+            chunk = (*items[start:stop], b"") if stop < count else items[start:stop]
+            out.append(stream.compress(b",".join(chunk)))
+            start = stop
+        out.append(stream.compress(self.tail))
+        out.append(stream.flush())
+        return b"".join(out)
+
+
+def _from_compressed(compressed: bytes) -> RawResponse:
+    return RawResponse.from_compressed(compressed)
+
+
+def _coerce(value: Any) -> Any:
+    if isinstance(value, bytes | bytearray):
+        return RawResponse.from_json(bytes(value))
+    return value
