@@ -4,7 +4,7 @@ tuned for, and mining throughput.
 Run ``python benchmarks/bench_log_mining.py``. Prints a table of the five loghub-2k sets
 (dataset | lines | our GA | Drain GA | drain3 GA | lines/s), a table of the synthetic fixture
 systems of ``tests/fixtures/logmining`` (system | lines | events | GA before | GA | lines/s;
-their headers detected as ``harness logs mine`` does; "before" is the miner before issue 9 §1,
+their headers detected as ``harness logs mine`` does; "before" is the miner before its rework (commit c2620f5),
 recorded at commit c2620f5, for the eight systems of ``generate_more.py`` the miner at
 commit 8d234ea, for the four of ``generate_shapes.py`` the miner at commit a3fd5f3 and for the
 nine of ``generate_headers.py`` the header detection at 3a49ded, before they were written),
@@ -62,7 +62,7 @@ from tests.fixtures.logmining.generate_shapes import (  # noqa: E402
 FORMATS = LOGHUB_FORMATS
 DRAIN_GA = DRAIN_PUBLISHED_GA
 FIXTURES = REPO / "tests" / "fixtures" / "logmining"
-# GA of the miner before issue 9 §1 (commit c2620f5) on the same systems, recorded once: the
+# GA of the miner before the miner's rework (commit c2620f5) on the same systems, recorded once: the
 # old miner is not kept in the tree (tests/fixtures/logmining/README.md).
 BEFORE_GA: dict[str, float] = {
     "storage": 0.5153,
@@ -276,7 +276,7 @@ def main() -> None:
     print("Drain GA: published (logparser); drain3 GA: stock drain3 0.9 with the same masks.")
     below = [r["dataset"] for r in rows if float(r["ga"]) < LOGHUB_GA_FLOORS[str(r["dataset"])]]
     print(
-        "Floors (our GA before issue 9 §1): "
+        "Floors (our GA before the miner's rework): "
         + ", ".join(f"{name} {ga}" for name, ga in LOGHUB_GA_FLOORS.items())
         + (f"; BELOW: {', '.join(str(b) for b in below)}" if below else "; all held.")
     )
@@ -308,7 +308,7 @@ def main() -> None:
     print(
         "Fixture systems: tests/fixtures/logmining (tuning: the ten the miner was tuned on; "
         "validation: written after, not tuned on; GA before at c2620f5). tuning-2 and valid-2: "
-        "generate_more.py, written for issue 9 §1's second pass (GA before at 8d234ea); "
+        "generate_more.py, written for the rework's second pass (GA before at 8d234ea); "
         "valid-2 is not tuned on. tuning-3 and valid-3: generate_shapes.py, written for the "
         "third pass (GA before at a3fd5f3); valid-3 is not tuned on; late-3 was written after "
         "the miner changed for them and measured once. tuning-4 and valid-4: "

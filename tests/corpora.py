@@ -83,7 +83,7 @@ DRAIN_PUBLISHED_GA: dict[str, float] = {
 }
 
 
-# Our miner's grouping accuracy per set before issue 9 §1 (commit c2620f5): a change to the
+# Our miner's grouping accuracy per set before the miner's rework (commit c2620f5): a change to the
 # miner may not take any set below it.
 LOGHUB_GA_FLOORS: dict[str, float] = {
     "HDFS": 1.0,
