@@ -40,6 +40,7 @@ behind a cheap gate; ``benchmarks/bench_logs_projector.py`` reports the speed.
 
 from harness.redaction._commands import exchange_lines
 from harness.redaction._engine import Gate, Rule
+from harness.redaction._identifiers import identifier_key, workload_of
 from harness.redaction._placeholders import PLACEHOLDERS
 from harness.redaction._redactor import Redactor, is_secret_shaped, redact
 
@@ -49,6 +50,8 @@ __all__ = [
     "Redactor",
     "Rule",
     "exchange_lines",
+    "identifier_key",
     "is_secret_shaped",
     "redact",
+    "workload_of",
 ]

@@ -1,7 +1,8 @@
 """``harness logs``: operator commands over raw log files.
 
 ``harness logs mine FILE [--format FMT]`` mines templates from a log file (``-`` for stdin) and
-prints one JSON object per input line: ``{"line": N, "template_id": ..., "template": ...}``.
+prints one JSON object per input line: ``{"line": N, "template_id": ..., "template": ...}``;
+templates are redacted as tool output is (:class:`harness.redaction.Redactor`).
 Without ``--format`` the file's format is detected with the catalog of log formats
 (:mod:`harness.logformats`) and only each line's message is mined; an explicit ``--format``
 always wins.
@@ -19,6 +20,7 @@ import sys
 from typing import IO, Any
 
 from harness.logmining import MinerConfig, detect_format, mine_lines, parse_log_format
+from harness.redaction import Redactor
 
 __all__ = ["register", "run_mine"]
 
@@ -105,7 +107,7 @@ def run_mine(
         return _EXIT_USAGE
     fmt = log_format if log_format is not None else detect_format(lines)
     write = stdout.write
-    for record in mine_lines(lines, fmt, config):
+    for record in mine_lines(lines, fmt, config, redact=Redactor().redact):
         write(json.dumps(record, ensure_ascii=False))
         write("\n")
     return 0

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from harness.backends.log_reading import read_log_file
-from harness.logformats import AUTO, ZoneSource, choose_format, resolve_zone
+from harness.logformats import AUTO, ZoneSource, choose_format, resolve_zone, service_name
 from harness.rawcap import RawCap
 from harness.redaction import Redactor
 
@@ -107,7 +107,7 @@ def run_parse(
             "lines": event.lines,
             "time": event.time.isoformat() if event.time is not None else None,
             "level": event.level,
-            "service": event.service,
+            "service": service_name(event.service) if event.service else None,
             "message": redact(event.message),
             "format": event.format,
         }
