@@ -56,7 +56,7 @@ _DIGEST_LABEL = re.compile(
     # Every label starts a word (a lookbehind the engine checks before any scan), so the search
     # over the characters before a run stays linear.
     r"(?i:(?<![\w.\-])(?:(?:[\w\-]*[_.\-])?(?:sha(?:1|224|256|384|512)?|md5|checksum|digest"
-    r"|integrity|revision|rev|etag|b3|git[_.\-]?sha|commit(?:[_.\-]?(?:id|sha|hash))?|x-amz-id-2"
+    r"|integrity|revision|rev|version|etag|b3|git[_.\-]?sha|commit(?:[_.\-]?(?:id|sha|hash))?|x-amz-id-2"
     r"|x-amz-cf-id|cf-ray|trace|span|parent|request|req|event|correlation|job|build|container"
     r"|image|message|msg)(?:[_.\-]?id)?[\"']?(?:[ \t]*[:=@][ \t]*[\"']?|[ \t]+)"
     r"|checking out[ \t]+|checkout(?:[ \t]+-\w+)*[ \t]+|head is now at[ \t]+|merge[ \t]+"

@@ -877,6 +877,8 @@ RULES: tuple[Rule, ...] = (
         lookalikes=(
             "request_id=203db13e-70c7-462b-9a3d-bf32640cb0be status=500 latency_ms=1834",
             "trace_id=4bf92f3577b34da6a3ce929d0e0e4736 span_id=00f067aa0ba902b7 took 5003 ms",
+            "Located environment: name=checkout-api, label=main, "
+            "version=907a70c31012f037b64ce4228c38fb2918f135d2",
             "TerminateInstances i-0a1b2c3d4e5f67890 in vpc-1a2b3c4d subnet-0fedcba9876543210",
             "Node gke-prod-default-pool-1a2b3c4d-xk9z status is now: NodeNotReady",
         ),
