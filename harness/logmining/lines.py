@@ -45,6 +45,7 @@ def mine_lines(
     config: MinerConfig | None = None,
     *,
     redact: Callable[[str], str] | None = None,
+    pseudonymize: Callable[[str, str], str] | None = None,
 ) -> Iterator[dict[str, object]]:
     """Mine a batch of raw log lines and yield each line's final template.
 
@@ -60,7 +61,9 @@ def mine_lines(
         redact: A redactor for what is shown, used as the logs projector uses it: the miner's
             guard redacts a word whole before a mask would cut it into pieces, and each
             template is redacted before it is named (its id is then computed from the redacted
-            text). Lines are not redacted before mining: placeholders would make values that
+            text). ``pseudonymize`` (``Pseudonyms.apply`` of the caller's run) then numbers the
+            hosts, pods and IPs of the text shown, never of the text the id is computed from.
+            Lines are not redacted before mining: placeholders would make values that
             vary look constant and split or merge events (measured on the fixture systems). A
             command that prints templates passes one; without it templates are raw (for
             measuring the miner against labelled corpora).
@@ -89,5 +92,6 @@ def mine_lines(
         named = shown.get(mined.template)
         if named is None:
             text = redact(mined.template)
-            named = shown[mined.template] = (template_id_of(text), text)
+            shown_text = text if pseudonymize is None else pseudonymize(mined.template, text)
+            named = shown[mined.template] = (template_id_of(text), shown_text)
         yield {"line": number, "template_id": named[0], "template": named[1]}

@@ -108,3 +108,25 @@ def test_project_logs_shows_no_planted_secret(tmp_path: Path, world: Path) -> No
     messages = [event["message"] for event in shown["model"]["events"]]
     assert "<POD> aws key <SECRET> rejected" in messages
     assert {event["service"] for event in shown["model"]["events"]} >= {"checkout-api"}
+
+
+def test_logs_parse_numbers_hosts_and_ips_per_invocation(tmp_path: Path) -> None:
+    log = tmp_path / "hosts.log"
+    log.write_text(
+        "2026-03-10T08:41:07Z ERROR connect db01.internal.example.com from 10.0.3.17 refused\n"
+        "2026-03-10T08:41:08Z ERROR connect db02.internal.example.com from 10.0.3.17 refused\n"
+        "2026-03-10T08:41:09Z ERROR connect db01.internal.example.com from 10.0.3.18 refused\n",
+        encoding="utf-8",
+    )
+    runs = []
+    for _ in range(2):
+        done = _harness(tmp_path, "logs", "parse", str(log), "--json")
+        assert done.returncode == 0, done.stderr
+        assert "db01" not in done.stdout and "10.0.3" not in done.stdout
+        runs.append([json.loads(line)["message"] for line in done.stdout.splitlines()])
+    assert runs[0] == [
+        "connect <HOST#1> from <IP#1> refused",
+        "connect <HOST#2> from <IP#1> refused",
+        "connect <HOST#1> from <IP#2> refused",
+    ]
+    assert runs[1] == runs[0]  # each invocation is a run of its own, numbered from 1
