@@ -12,7 +12,14 @@ from datetime import datetime
 from enum import Enum
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    TypeAdapter,
+    model_serializer,
+)
 from pydantic_core import to_jsonable_python
 
 from harness.contracts.invocation import EvidenceStatus
@@ -96,7 +103,7 @@ class LogEvent(_Frozen):
     ref: str = Field(description="Stable item reference, 'evt:<n>' (n = index in the raw result).")
     ts: datetime = Field(description="Event time.")
     service: str = Field(description="Emitting service.")
-    level: str = Field(description="Log level.")
+    level: str | None = Field(description="Log level; null when the line names none.")
     template_ref: str = Field(description="The 'tpl:' ref of its template.")
     message: str = Field(description="Redacted, bounded message text.")
 
@@ -114,6 +121,20 @@ class LogsObservation(_Frozen):
     templates: list[LogTemplate] = Field(default_factory=list)
     events: list[LogEvent] = Field(default_factory=list)
     truncated: bool = Field(description="True when the observation leaves anything out.")
+    unread_files: list[str] = Field(
+        default_factory=list,
+        description="Log files that could not be read at all (binary, unreadable), by redacted "
+        "name: their events are missing from every result. Left out of the JSON when empty.",
+    )
+
+    @model_serializer(mode="wrap")
+    def _without_empty_unread(self, handler: SerializerFunctionWrapHandler) -> dict[str, object]:
+        # An observation of readable files serialises as it did before the field existed:
+        # stored records and their digests stay as they were.
+        data: dict[str, object] = handler(self)
+        if not data.get("unread_files"):
+            data.pop("unread_files", None)
+        return data
 
     def item_refs(self) -> set[str]:
         return {t.ref for t in self.templates} | {e.ref for e in self.events}

@@ -9,7 +9,10 @@ folder holding it names the service (``edge-gateway/access.log`` → ``edge-gate
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from pathlib import Path
+
+from harness.redaction import identifier_key, redact
 
 __all__ = ["GENERIC_FILE_NAMES", "service_name", "service_of_path"]
 
@@ -31,12 +34,18 @@ _NOT_SERVICE = (
     re.compile(r"(?:\.(?:log|txt|jsonl|json|ndjson|out|err))+$", re.IGNORECASE),
     re.compile(r"[-_.](?:\d{4}-?\d{2}-?\d{2}(?:[T_-]?\d{2,6})?|\d{1,3})$"),
 )
-_SERVICE_CHARS = re.compile(r"[^A-Za-z0-9._-]+")
 
 
+@lru_cache(maxsize=4096)
 def service_name(text: str) -> str:
-    """``text`` as a queryable service name: 1-64 characters of ``[A-Za-z0-9._-]``."""
-    return _SERVICE_CHARS.sub("-", text).strip("-._")[:64] or "unknown"
+    """``text`` as a queryable service name: 1-64 characters of ``[A-Za-z0-9._-]``.
+
+    Derived, redacted, then keyed (:func:`harness.redaction.identifier_key`): a pod's name
+    names its workload, and a secret in the field never reaches the key (``checkout-api
+    password=hunter2`` → ``checkout-api``, ``alice@example.com`` → ``redacted-email``).
+    Cached: a file's events repeat a handful of names.
+    """
+    return identifier_key(text, redact)
 
 
 def service_of_path(path: Path) -> str:

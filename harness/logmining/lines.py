@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 
-from harness.logmining.config import MinerConfig
+from harness.logmining.config import MinerConfig, template_id_of
 from harness.logmining.headers import DetectedFormat
 from harness.logmining.miner import TemplateMiner
 
@@ -43,6 +43,9 @@ def mine_lines(
     lines: Iterable[str],
     fmt: str | DetectedFormat | None = None,
     config: MinerConfig | None = None,
+    *,
+    redact: Callable[[str], str] | None = None,
+    pseudonymize: Callable[[str, str], str] | None = None,
 ) -> Iterator[dict[str, object]]:
     """Mine a batch of raw log lines and yield each line's final template.
 
@@ -55,6 +58,15 @@ def mine_lines(
             field is mined), or a format from :func:`~harness.logmining.detect_format`.
             Lines that do not fit are mined whole; without ``fmt`` every line is.
         config: Miner tuning.
+        redact: A redactor for what is shown, used as the logs projector uses it: the miner's
+            guard redacts a word whole before a mask would cut it into pieces, and each
+            template is redacted before it is named (its id is then computed from the redacted
+            text). ``pseudonymize`` (``Pseudonyms.apply`` of the caller's run) then numbers the
+            hosts, pods and IPs of the text shown, never of the text the id is computed from.
+            Lines are not redacted before mining: placeholders would make values that
+            vary look constant and split or merge events (measured on the fixture systems). A
+            command that prints templates passes one; without it templates are raw (for
+            measuring the miner against labelled corpora).
 
     Yields:
         ``{"line": N, "template_id": ..., "template": ...}`` with N counted from 1.
@@ -71,6 +83,15 @@ def mine_lines(
         elif detected is not None:
             line = detected.split(line)
         contents.append(line)
-    miner = TemplateMiner(config)
+    miner = TemplateMiner(config, guard=redact)
+    shown: dict[str, tuple[str, str]] = {}
     for number, mined in enumerate(miner.mine_batch(contents), start=1):
-        yield {"line": number, "template_id": mined.template_id, "template": mined.template}
+        if redact is None:
+            yield {"line": number, "template_id": mined.template_id, "template": mined.template}
+            continue
+        named = shown.get(mined.template)
+        if named is None:
+            text = redact(mined.template)
+            shown_text = text if pseudonymize is None else pseudonymize(mined.template, text)
+            named = shown[mined.template] = (template_id_of(text), shown_text)
+        yield {"line": number, "template_id": named[0], "template": named[1]}

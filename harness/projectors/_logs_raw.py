@@ -24,7 +24,10 @@ __all__ = ["EMBEDDED_FORMAT", "LOKI_FORMAT", "RANK", "LogColumns", "normalize_le
 
 EMBEDDED_FORMAT = "embedded-jsonl/v1"
 LOKI_FORMAT = "loki/query_range"
-RANK = {name: index for index, name in enumerate(LOG_LEVELS)}
+RANK: dict[str | None, int] = {name: index for index, name in enumerate(LOG_LEVELS)}
+# An event whose line names no level is ranked as INFO, and shown with no level (null): a
+# level the log never wrote is not evidence.
+RANK[None] = RANK["INFO"]
 _ALIASES = {"WARNING": "WARN", "ERR": "ERROR", "CRITICAL": "FATAL", "SEVERE": "ERROR",
             "FINE": "DEBUG", "PANIC": "FATAL", "NOTICE": "INFO", "INFORMATION": "INFO"}  # fmt: skip
 _SERVICE_LABELS = ("service", "service_name", "app", "application", "job", "container")
@@ -49,7 +52,7 @@ class LogColumns:
         index: Each event's position in the raw result.
         ts: Event times (aware, UTC).
         service: Service names as the backend gave them (not yet redacted).
-        level: Canonical level names (one of ``LOG_LEVELS``).
+        level: Canonical level names (one of ``LOG_LEVELS``), None where the event has none.
         message: Full messages (not yet redacted).
         limit_hit: Whether the backend stopped at its own limit.
         first_line: Each message up to its first line break, when the backend handed them
@@ -59,7 +62,7 @@ class LogColumns:
     index: list[int]
     ts: Sequence[datetime]
     service: Sequence[str]
-    level: list[str]
+    level: list[str | None]
     message: Sequence[str]
     limit_hit: bool
     first_line: Sequence[str] | None = None
@@ -94,9 +97,12 @@ class LogColumns:
         )
 
 
-def normalize_level(value: Any) -> str:
-    """Canonical level name (one of LOG_LEVELS); unknown values become INFO."""
-    name = str(value or "").strip().upper()
+def normalize_level(value: Any) -> str | None:
+    """Canonical level name (one of LOG_LEVELS); unknown values become INFO, and no level
+    (null, empty) stays None."""
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return None
+    name = str(value).strip().upper()
     name = _ALIASES.get(name, name)
     return name if name in RANK else "INFO"
 
@@ -187,9 +193,9 @@ def _embedded_events(items: list[Any], limit_hit: bool) -> LogColumns:
     """The per-event reading: checks every field in order and raises on the first bad one."""
     ts: list[datetime] = []
     services: list[str] = []
-    levels: list[str] = []
+    levels: list[str | None] = []
     messages: list[str] = []
-    names: dict[Any, str] = {}
+    names: dict[Any, str | None] = {}
     for item in items:
         message = item["message"]
         if not isinstance(message, str):
@@ -234,7 +240,7 @@ def _parse_loki(raw: dict[str, Any]) -> LogColumns:
         raise _malformed("loki result is not streams")
     ts: list[datetime] = []
     services: list[str] = []
-    levels: list[str] = []
+    levels: list[str | None] = []
     messages: list[str] = []
     for stream in data["result"]:
         labels = stream.get("stream") or {}

@@ -110,6 +110,15 @@ class _Mined:
     groups: list[TemplateGroup]
 
 
+def _unread_files(raw: Any, redact: Callable[[str], str]) -> list[str]:
+    """The names of the log files the backend could not read at all (``unread_files`` of a
+    file backend's response), redacted as every other text."""
+    names = raw.get("unread_files") if isinstance(raw, dict) else None
+    if not isinstance(names, list):
+        return []
+    return [redact(str(name))[:200] for name in names[:50]]
+
+
 class LogsProjector:
     """``Projector`` for ``query_logs``.
 
@@ -146,6 +155,7 @@ class LogsProjector:
             raise ProjectionError(ErrorCode.PROJECTION_ERROR, "not a QueryLogsRequest")
         events = parse_raw(raw)
         redact = self._redact
+        unread = _unread_files(raw, redact)
         scope = LogsScope(
             start=request.start,
             end=request.end,
@@ -159,6 +169,7 @@ class LogsProjector:
                 evidence_status=EvidenceStatus.NO_EVIDENCE,
                 scope=scope,
                 truncated=events.limit_hit,
+                unread_files=unread,
             )
             self._check_size(observation)
             return Projection(
@@ -224,6 +235,7 @@ class LogsProjector:
                 templates=templates,
                 events=shown,
                 truncated=truncated,
+                unread_files=unread,
             )
         )
         facts = ProjectionFacts(

@@ -27,6 +27,10 @@ value becomes a typed placeholder, so the model still sees *that* something was 
 ``?``         string and number literals inside SQL statements
 ============= ========================================================================
 
+Within one run, hosts, pods and IPs can be told apart without being shown: a
+:class:`Pseudonyms` table numbers each distinct value by its first appearance (``<HOST#1>``,
+``<HOST#2>``, ``<IP#1>``); a new run starts again at 1, and the token never depends on the value.
+
 The rules are one ordered table, :data:`harness.redaction.rules.RULES`: each :class:`Rule`
 names what it takes, the placeholder it writes, the :class:`Gate` a text must pass before its
 matcher runs, whether it spans lines, and the examples it must change and the look-alikes it
@@ -40,15 +44,21 @@ behind a cheap gate; ``benchmarks/bench_logs_projector.py`` reports the speed.
 
 from harness.redaction._commands import exchange_lines
 from harness.redaction._engine import Gate, Rule
+from harness.redaction._identifiers import identifier_key, workload_of
 from harness.redaction._placeholders import PLACEHOLDERS
+from harness.redaction._pseudonyms import PSEUDONYMOUS, Pseudonyms
 from harness.redaction._redactor import Redactor, is_secret_shaped, redact
 
 __all__ = [
     "PLACEHOLDERS",
+    "PSEUDONYMOUS",
     "Gate",
+    "Pseudonyms",
     "Redactor",
     "Rule",
     "exchange_lines",
+    "identifier_key",
     "is_secret_shaped",
     "redact",
+    "workload_of",
 ]

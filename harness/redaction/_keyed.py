@@ -27,14 +27,15 @@ __all__ = ["FLAG_START", "flags", "key_values", "pct_keys"]
 
 # A quoted value (plain or JSON-escaped quotes; an unterminated quote runs to the end of the
 # line), or an unquoted one that runs to whitespace or a list separator. An HTTP auth scheme
-# in front of the value stays visible. An unquoted value goes on over what only *may* end it:
+# in front of the value stays visible, whatever space follows it (NBSP, a narrow or an
+# ideographic space, a tab, an invisible character). An unquoted value goes on over what only *may* end it:
 # a ``&`` not followed by the next ``key=`` (``password=ab&Cd9``), a backslash escape that is
 # not a JSON quote or control escape (``ab\Cd``, Java's ``ab\=cd``), and a quote glued
 # between two of its characters (``ab"Cd``); a value never runs to a later pair's key.
 _SCHEME = (
     r"(?:(?i:Bearer|Basic|Token|Digest|Bot|JWT|Negotiate|Api-Token|OAuth|SSWS|NTLM|Kerberos|"
     r"ApiKey|Api-Key|SharedKey|SharedAccessSignature|GenieKey|SSO-Key|Splunk|HMAC|Hawk|DPoP|"
-    r"AWS4-HMAC-SHA256)[ \t]+|!!?[A-Za-z][\w\-]*[ \t]+)?"  # and a YAML tag: ``!!str X``
+    r"AWS4-HMAC-SHA256)" + HSPACE + r"+|!!?[A-Za-z][\w\-]*[ \t]+)?"  # and a YAML tag: ``!!str X``
 )
 
 _VALUE = (

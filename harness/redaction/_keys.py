@@ -45,7 +45,7 @@ def _folding_table() -> dict[int, str]:
         table[code] = chr(code - 0xFEE0).lower()
     table[0x3000] = " "
     # Accented Latin letters to their base letter, one character for one.
-    for code in range(0xC0, 0x250):
+    for code in (*range(0xC0, 0x250), *range(0x1E00, 0x1F00)):
         base = unicodedata.normalize("NFD", chr(code))[0]
         if base.isascii() and base.isalpha():
             table[code] = base.lower()
@@ -60,15 +60,38 @@ _FOLD = _folding_table()
 _ASCII_FOLD = str.maketrans("013457@$", "oieastas")
 
 
+# Cyrillic and Greek letters that look like Latin ones (lower case): a key spelled with them
+# among Latin letters (``pаssword`` with a Cyrillic ``а``) reads as the Latin key.
+_CONFUSABLE = str.maketrans(
+    "аеорсухіјѕԁԛԝвмнктαεορτυχικνβАЕОРСУХІЈЅВМНКТΑΕΟΡΤΥΧΙΚΝΒ",
+    "aeopcyxijsdqwbmhktaeoptuxiknbAEOPCYXIJSBMHKTAEOPTYXIKNB",
+)
+# A word that mixes Latin letters with such look-alikes (either order).
+_MIXED_WORD = re.compile(
+    r"(?i)[^\W\d_]*(?:[a-z][^\W\d_]*[а-яёіјѕԁԛԝα-ω]|[а-яёіјѕԁԛԝα-ω][^\W\d_]*[a-z])[^\W\d_]*"
+)
+
+
+def _latin_look_alikes(text: str) -> str:
+    """``text`` with each word that mixes scripts read as Latin (see :func:`skeleton`)."""
+    if text.isascii() or _MIXED_WORD.search(text) is None:
+        return text
+    return _MIXED_WORD.sub(lambda word: word.group(0).translate(_CONFUSABLE), text)
+
+
 def skeleton(text: str) -> str:
-    """Lower-case ``text`` and fold look-alikes, one character for one (offsets align)."""
+    """Lower-case ``text`` and fold look-alikes, one character for one (offsets align).
+
+    A word that mixes Latin letters with Cyrillic or Greek look-alikes is read as Latin
+    (homoglyph spelling); a word wholly in one script keeps its letters (``пароль``).
+    """
     if text.isascii():
         return text.lower().translate(_ASCII_FOLD)
     low = text.lower()
     if len(low) != len(text):
         # A few letters lower-case to two characters (``İ``); keep those as they are.
         low = "".join(c.lower() if len(c.lower()) == 1 else c for c in text)
-    return low.translate(_FOLD)
+    return _latin_look_alikes(low.translate(_FOLD))
 
 
 # A key spelled with separators between its letters (``p_a_s_s_w_o_r_d``, ``PASS-WORD``).
@@ -101,6 +124,10 @@ _HINTS = (
     "令牌", "凭证", "凭据", "私钥", "验证码", "安全码", "金鑰", "パスワード", "暗証", "トークン",
     "秘密", "鍵", "キー", "認証", "비밀번호", "암호", "토큰", "비밀", "psw", "sess", "kode", "bearer",
     "jelsz", "geslo", "lozink", "parool", "sandi", "psk", "mnemonic", "phrase", "activation",
+    # Arabic, Persian, Hebrew, Thai, Hindi/Marathi, Bengali, Greek, Vietnamese, Ukrainian,
+    # Georgian, Armenian: the word for a password (and a secret) in each script.
+    "المرور", "السر", "گذرواژه", "رمزعبور", "סיסמ", "รหัสผ่าน", "पासवर्ड", "कूटशब्द", "गुप्तशब्द",
+    "পাসওয়ার্ড", "προσβασ", "πρόσβασ", "συνθηματικ", "khau", "гасло", "პაროლ", "գաղտնաբառ",
 )  # fmt: skip
 
 
@@ -146,6 +173,9 @@ _STRONG_SUFFIXES = (
     "storagekey", "sharedkey", "licensekey", "clientkey", "consumerkey", "webhookkey", "servicekey",
     "adminkey", "deploykey", "restkey", "serverkey", "integrationkey", "mnemonic", "seedphrase", "psk",
     "recoveryphrase", "secretphrase", "activationcode", "enrollmentcode", "unlockcode",
+    "كلمةالمرور", "كلمةالسر", "كلمةمرور", "رمزالمرور", "گذرواژه", "رمزعبور", "סיסמה", "סיסמא",
+    "רהסיסמה", "รหัสผ่าน", "पासवर्ड", "कूटशब्द", "गुप्तशब्द", "পাসওয়ার্ড", "κωδικοςπροσβασης",
+    "κωδικόςπρόσβασης", "συνθηματικο", "συνθηματικό", "matkhau", "гасло", "პაროლი", "գաղտնաբառ",
 )  # fmt: skip
 # ... unless it ends in one of these ordinary words.
 _NOT_SECRET = (
@@ -197,7 +227,7 @@ def key_strength(key: str) -> int:
     joined = "".join(s for s in segments if s)
     if not joined:
         return 0
-    folded = joined.translate(_FOLD)
+    folded = _latin_look_alikes(joined.translate(_FOLD))
     low = folded.lower()
     for _ in range(2):
         for modifier in _MODIFIERS:
@@ -219,13 +249,23 @@ def key_strength(key: str) -> int:
 # Horizontal space, Unicode spaces (NBSP, ideographic space) and invisible characters: what
 # may stand around a key's separator.
 HSPACE = r"(?:[^\S\n]|[" + INVISIBLE_CLASS + r"])"
+# The vowel signs and other marks of the scripts whose key words hold them (Devanagari,
+# Bengali, Thai, Arabic, Hebrew points): a mark is not a word character to ``re``, yet it is
+# part of ``पासवर्ड`` and ``รหัสผ่าน``.
+_KEY_MARKS = "\u0591-\u05c7\u064b-\u065f\u0900-\u0903\u093a-\u094f\u0951-\u0957\u0962\u0963\u0981-\u0983\u09bc-\u09d7\u0e31\u0e34-\u0e3a\u0e47-\u0e4e"
 # The characters of a key after its first letter (as a regex, and as a test).
-KEY_CHARS = r"(?:[\w.\-$@%]|[" + INVISIBLE_CLASS + r"])"
+KEY_CHARS = r"(?:[\w.\-$@%" + _KEY_MARKS + r"]|[" + INVISIBLE_CLASS + r"])"
+_KEY_MARK_RE = re.compile("[" + _KEY_MARKS + "]")
 
 
 def is_key_char(char: str) -> bool:
     """Whether ``char`` may continue a key (:data:`KEY_CHARS`)."""
-    return char.isalnum() or char in "_.-$@%" or is_invisible(char)
+    return (
+        char.isalnum()
+        or char in "_.-$@%"
+        or is_invisible(char)
+        or _KEY_MARK_RE.match(char) is not None
+    )
 
 
 # A key's separator, with the space around it; a prose "value" that is a secret's key name

@@ -56,7 +56,7 @@ _DIGEST_LABEL = re.compile(
     # Every label starts a word (a lookbehind the engine checks before any scan), so the search
     # over the characters before a run stays linear.
     r"(?i:(?<![\w.\-])(?:(?:[\w\-]*[_.\-])?(?:sha(?:1|224|256|384|512)?|md5|checksum|digest"
-    r"|integrity|revision|rev|etag|b3|git[_.\-]?sha|commit(?:[_.\-]?(?:id|sha|hash))?|x-amz-id-2"
+    r"|integrity|revision|rev|version|etag|b3|git[_.\-]?sha|commit(?:[_.\-]?(?:id|sha|hash))?|x-amz-id-2"
     r"|x-amz-cf-id|cf-ray|trace|span|parent|request|req|event|correlation|job|build|container"
     r"|image|message|msg)(?:[_.\-]?id)?[\"']?(?:[ \t]*[:=@][ \t]*[\"']?|[ \t]+)"
     r"|checking out[ \t]+|checkout(?:[ \t]+-\w+)*[ \t]+|head is now at[ \t]+|merge[ \t]+"
@@ -289,6 +289,23 @@ def _is_ulid(body: str) -> bool:
     return _ULID_SPAN_MS[0] <= ms <= _ULID_SPAN_MS[1]
 
 
+# A written name behind a number or a version (a migration's file name, a dated report):
+# Rails' ``20240101120000_create_users``, Django's ``0042_rotate_api_keys``, Flyway's
+# ``V2__add_token_column``, Alembic's ``a1b2c3d4e5f6_add_token``. Words joined by ``_``/``-``
+# after one leading number, version or short revision; the words make up most of the name.
+_NUMBERED_NAME = re.compile(
+    r"(?:[vVrR]?\d+(?:[._]\d+)*|[0-9a-f]{12})_{1,2}(?P<words>[a-z][a-z0-9]*(?:[_\-][a-z0-9]+)+)"
+)
+
+
+def _is_numbered_name(body: str) -> bool:
+    match = _NUMBERED_NAME.fullmatch(body)
+    if match is None:
+        return False
+    words = [w for w in re.split(r"[_\-]", match.group("words")) if w.isalpha() and len(w) >= 2]
+    return len(words) >= 2 and sum(map(len, words)) * 2 >= len(match.group("words"))
+
+
 def _is_random(piece: str) -> bool:
     """Whether a token-character string looks generated (key, token, hash), not written."""
     body = piece.rstrip("=")
@@ -300,7 +317,7 @@ def _is_random(piece: str) -> bool:
         return False
     if UUID_VALUE.fullmatch(body.strip("-_")) or POD_NAME_RE.fullmatch(body) or is_masked(body):
         return False
-    if _is_resource_name(body) or _is_ulid(body):
+    if _is_resource_name(body) or _is_ulid(body) or _is_numbered_name(body):
         return False
     if HEX.fullmatch(body):
         return _entropy(body) >= 3.0

@@ -21,6 +21,18 @@ from harness.redaction._addresses import (
     url_userinfo,
     userinfo,
 )
+from harness.redaction._classes import (
+    LABELLED_HOST_GATE,
+    LOGIN_PAIR_WORDS,
+    SPACED_KEY_GATE,
+    SPLIT_LINE_GATE,
+    labelled_hosts,
+    login_pairs,
+    set_to_values,
+    spaced_keys,
+    split_line_values,
+    value_copies,
+)
 from harness.redaction._commands import (
     CLI_WORDS,
     ORACLE_WORDS,
@@ -371,6 +383,25 @@ RULES: tuple[Rule, ...] = (
         ),
     ),
     Rule(
+        id="split-line-value",
+        replacement=SECRET,
+        gate=Gate(pattern=SPLIT_LINE_GATE, hint=True),
+        rewrite=split_line_values,
+        spans_lines=True,
+        description="A secret key that ends its line and its value alone on the next line "
+        "(a wrapped log line, a form dump): with any separator and indentation.",
+        examples=(
+            "password:\nhunter22",
+            "db.password =\n    Wr4pped!Value",
+            "トークン：\nabc123def456",
+        ),
+        lookalikes=(
+            "password:\n  required: true",
+            "password:\n- one\n- two",
+            "password:\n\nnext section",
+        ),
+    ),
+    Rule(
         id="xml-value",
         replacement=SECRET,
         gate=Gate(words=(("</", "/>"),), hint=True),
@@ -469,6 +500,40 @@ RULES: tuple[Rule, ...] = (
         ),
     ),
     Rule(
+        id="spaced-key",
+        replacement=SECRET,
+        gate=Gate(pattern=SPACED_KEY_GATE),
+        rewrite=spaced_keys,
+        description="A secret key spelled with a space between its letters (p a s s w o r d=X), "
+        "with an ASCII or a no-break space.",
+        examples=(
+            "p a s s w o r d=hunter22",
+            "t o k e n: abc123def456",
+            "P A S S W O R D\u00a0=\u00a0Hunter22!",
+        ),
+        lookalikes=(
+            "a b c d=1234",
+            "p a s s w o r d=expired",
+        ),
+    ),
+    Rule(
+        id="value-copy",
+        replacement=SECRET,
+        gate=Gate(hint=True),
+        rewrite=value_copies,
+        description="A secret-keyed value and every other copy of it in the same text: the "
+        "confirmation (new password: X, confirm: X), a retype, a quote, a URL that repeats it.",
+        examples=(
+            "new password: Xyz12345, confirm: Xyz12345",
+            "password=Tr0ub4dor&3 (retype Tr0ub4dor&3)",
+            "token=abc123def456 sent to https://hook.example/cb?t=abc123def456",
+        ),
+        lookalikes=(
+            "password: ok, status: ok",
+            "token=expired user=bob expired",
+        ),
+    ),
+    Rule(
         id="key-value",
         replacement=SECRET,
         gate=Gate(hint=True),
@@ -536,6 +601,42 @@ RULES: tuple[Rule, ...] = (
         lookalikes=(
             "use bob2 as the username",
             "use the default as the password",
+        ),
+    ),
+    Rule(
+        id="set-to",
+        replacement=SECRET,
+        gate=Gate(lower=(" to ",), hint=True),
+        rewrite=set_to_values,
+        description="The value a secret is set to in prose: set password to X, changed the "
+        "admin password for bob to X, rotated token to be X.",
+        examples=(
+            "set password to hunter22",
+            "Changed the admin password for bob to 'S3cure!x'",
+            "rotated the API token to be tk_9f8e7d6c5b",
+        ),
+        lookalikes=(
+            "set password to expire in 90 days",
+            "set timeout to 30s",
+            "changed password policy to strict",
+        ),
+    ),
+    Rule(
+        id="login-pair",
+        replacement=SECRET,
+        gate=Gate(lower=(LOGIN_PAIR_WORDS,)),
+        rewrite=login_pairs,
+        description="The password of a user/password pair after a login word (login "
+        "admin/X, logged in as root/X, credentials: svc/X); the user stays.",
+        examples=(
+            "login admin/hunter22 failed",
+            "logged in as root/Tr0ub4dor&3",
+            "credentials: svc_app/Qw3rty!99",
+        ),
+        lookalikes=(
+            "connect to orders/v2 failed",
+            "login page/index loaded",
+            "connected ledger/payments-2024",
         ),
     ),
     Rule(
@@ -776,6 +877,8 @@ RULES: tuple[Rule, ...] = (
         lookalikes=(
             "request_id=203db13e-70c7-462b-9a3d-bf32640cb0be status=500 latency_ms=1834",
             "trace_id=4bf92f3577b34da6a3ce929d0e0e4736 span_id=00f067aa0ba902b7 took 5003 ms",
+            "Located environment: name=checkout-api, label=main, "
+            "version=907a70c31012f037b64ce4228c38fb2918f135d2",
             "TerminateInstances i-0a1b2c3d4e5f67890 in vpc-1a2b3c4d subnet-0fedcba9876543210",
             "Node gke-prod-default-pool-1a2b3c4d-xk9z status is now: NodeNotReady",
         ),
@@ -811,6 +914,24 @@ RULES: tuple[Rule, ...] = (
         lookalikes=(
             "image tag v1-2-3-4567 pushed",
             "release 2024-11-02 deployed",
+        ),
+    ),
+    Rule(
+        id="labelled-host",
+        replacement=HOST,
+        gate=Gate(lower=(LABELLED_HOST_GATE,)),
+        rewrite=labelled_hosts,
+        description="Host names with an internal label inside a public domain "
+        "(db01.internal.example.com, build.corp.acme.io); a reversed package name stays.",
+        examples=(
+            "connect db01.internal.example.com:5432 refused",
+            "GET https://build.corp.acme.io/job/42",
+            "ldap.intranet.example.org unreachable",
+        ),
+        lookalikes=(
+            "at jdk.internal.misc.Unsafe.park(Native Method)",
+            "com.acme.internal.io.Reader failed",
+            "api.example.com returned 503",
         ),
     ),
     Rule(

@@ -69,6 +69,13 @@ def render_limitations(
                 f"The {observation.tool_name} result {tool_call_id} was truncated; counts and "
                 "rows may be incomplete."
             )
+    for tool_call_id, observation in snapshot.records.items():
+        unread = getattr(observation, "unread_files", None)
+        if unread:
+            lines.append(
+                f"The log files {_join(list(unread))} could not be read ({tool_call_id}); their "
+                "events are missing from every log result."
+            )
     for event in events:
         details = event.details
         if isinstance(details, ToolInvocation) and details.outcome == "ERROR":

@@ -7,6 +7,10 @@ drafts the :class:`~harness.sql.policy.SqlPolicy` that ``harness sql-policy init
 * each table and view of the reflected schemas is listed with all its columns;
 * each column :func:`~harness.sql.sensitivity.guess_sensitive` flags is ``sensitive`` (masked,
   select-only) and listed in the policy's ``review`` with its reason, status PENDING;
+* so is each column whose sampled values are secret- or PII-shaped
+  (:func:`~harness.sql.content.guess_from_samples`: the redactor's rules and the value shapes,
+  with the class and the number of samples), whatever its name; a text column that could not
+  be sampled is reported;
 * ``star`` stays false (a reviewer who narrows ``columns`` need not remember to reset it);
 * names the policy cannot hold (not plain identifiers; mixed case on a case-sensitive server)
   and MySQL's own catalogues are skipped and reported, never silently renamed.
@@ -18,6 +22,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from harness.sql.content import guess_from_samples
 from harness.sql.policy import (
     FORBIDDEN_SCHEMAS,
     DatasourcePolicy,
@@ -42,10 +47,17 @@ _NOTE = (
 
 @dataclass(frozen=True, kw_only=True)
 class ReflectedColumn:
-    """A column as the database describes it."""
+    """A column as the database describes it, and a bounded sample of its values.
+
+    ``samples`` is None when the column was not sampled (not a text column, or sampling was
+    not asked for); ``sample_error`` says why sampling a text column failed. Samples live in
+    memory for the guess only: they are never written or printed.
+    """
 
     name: str
     type_name: str
+    samples: tuple[str, ...] | None = None
+    sample_error: str | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -64,6 +76,8 @@ class DraftedPolicy:
     policy: SqlPolicy
     guesses: list[ReviewedGuess]
     skipped: list[str] = field(default_factory=list)
+    unsampled: list[str] = field(default_factory=list)
+    """Text columns whose values could not be sampled, with the reason."""
 
 
 def draft_policy(
@@ -87,6 +101,7 @@ def draft_policy(
     schemas: dict[str, dict[str, TablePolicy]] = {}
     guesses: list[ReviewedGuess] = []
     skipped: list[str] = []
+    unsampled: list[str] = []
     for table in sorted(tables, key=lambda t: (t.schema, t.name)):
         where = f"{table.schema}.{table.name}"
         schema, name = (
@@ -105,7 +120,11 @@ def draft_policy(
                 skipped.append(f"{where}.{column.name}: not a plain identifier")
                 continue
             columns.append(column_name)
+            if column.sample_error is not None:
+                unsampled.append(f"{where}.{column.name}: {column.sample_error}")
             guess = guess_sensitive(column.name, column.type_name)
+            if guess is None and column.samples:
+                guess = guess_from_samples(column.samples)
             if guess is not None:
                 sensitive.append(column_name)
                 guesses.append(
@@ -133,7 +152,7 @@ def draft_policy(
             generated_by=GENERATED_BY, source=source, sensitive_guesses=guesses, note=_NOTE
         ),
     )
-    return DraftedPolicy(policy=policy, guesses=guesses, skipped=skipped)
+    return DraftedPolicy(policy=policy, guesses=guesses, skipped=skipped, unsampled=unsampled)
 
 
 def _policy_name(name: str, case_sensitive: bool) -> str | None:

@@ -1,7 +1,10 @@
 """``harness logs``: operator commands over raw log files.
 
 ``harness logs mine FILE [--format FMT]`` mines templates from a log file (``-`` for stdin) and
-prints one JSON object per input line: ``{"line": N, "template_id": ..., "template": ...}``.
+prints one JSON object per input line: ``{"line": N, "template_id": ..., "template": ...}``;
+templates are redacted as tool output is (:class:`harness.redaction.Redactor`), with hosts,
+pods and IPs numbered per invocation (``<HOST#1>``, :class:`harness.redaction.Pseudonyms`);
+template ids are computed from the text before numbering, so they stay stable across runs.
 Without ``--format`` the file's format is detected with the catalog of log formats
 (:mod:`harness.logformats`) and only each line's message is mined; an explicit ``--format``
 always wins.
@@ -19,6 +22,7 @@ import sys
 from typing import IO, Any
 
 from harness.logmining import MinerConfig, detect_format, mine_lines, parse_log_format
+from harness.redaction import Pseudonyms, Redactor
 
 __all__ = ["register", "run_mine"]
 
@@ -105,7 +109,12 @@ def run_mine(
         return _EXIT_USAGE
     fmt = log_format if log_format is not None else detect_format(lines)
     write = stdout.write
-    for record in mine_lines(lines, fmt, config):
+    # One invocation is one run: its hosts, pods and IPs are numbered from 1 (<HOST#1>).
+    pseudonyms = Pseudonyms()
+    records = mine_lines(
+        lines, fmt, config, redact=Redactor().redact, pseudonymize=pseudonyms.apply
+    )
+    for record in records:
         write(json.dumps(record, ensure_ascii=False))
         write("\n")
     return 0

@@ -3,7 +3,8 @@
 ``harness logs parse FILE [--log-format NAME|PATTERN] [--timezone ZONE] [--year YEAR] --json``
 prints, per event, ``{"line": first line (1-based), "lines": count, "time": ISO-8601 or null,
 "level": "DEBUG"|"INFO"|"WARN"|"ERROR"|"FATAL" or null, "service": str or null, "message": str,
-"format": name}``. Messages are redacted (:class:`harness.redaction.Redactor`) before they are
+"format": name}``. Messages are redacted (:class:`harness.redaction.Redactor`, hosts, pods and
+IPs numbered per invocation: ``<HOST#1>``) before they are
 printed. Lines no format claims are printed as events of format ``unparsed``; a time that the
 line writes without a zone is printed in the zone ``--timezone`` names, else in UTC, and the
 summary on stderr says which.
@@ -20,8 +21,8 @@ from typing import IO, Any
 
 from harness.backends.log_reading import read_log_file
 from harness.contracts.rawcap import RawCap
-from harness.logformats import AUTO, ZoneSource, choose_format, resolve_zone
-from harness.redaction import Redactor
+from harness.logformats import AUTO, ZoneSource, choose_format, resolve_zone, service_name
+from harness.redaction import Pseudonyms, Redactor
 
 __all__ = ["register_parse", "run_parse"]
 
@@ -99,6 +100,8 @@ def run_parse(
         stderr.write(f"harness logs parse: cannot read {path}: {reading.error}\n")
         return _EXIT_USAGE
     redact = Redactor().redact
+    # One invocation is one run: its hosts, pods and IPs are numbered from 1 (<HOST#1>).
+    pseudonyms = Pseudonyms()
     sources: set[ZoneSource] = set()
     for event in reading.events:
         sources.add(event.zone)
@@ -107,8 +110,8 @@ def run_parse(
             "lines": event.lines,
             "time": event.time.isoformat() if event.time is not None else None,
             "level": event.level,
-            "service": event.service,
-            "message": redact(event.message),
+            "service": service_name(event.service) if event.service else None,
+            "message": pseudonyms.apply(event.message, redact(event.message)),
             "format": event.format,
         }
         stdout.write(json.dumps(record, ensure_ascii=False) + "\n")

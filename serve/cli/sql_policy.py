@@ -1,10 +1,12 @@
 """``harness sql-policy init --db URL``: draft the SQL policy of a user's database for review.
 
-Reflects the schema (names and types only, never a row) of the URL's own schema, or of the
-``--schema`` names given, and writes an :class:`~harness.sql.policy.SqlPolicy` in the usual
-format: every table and column allowlisted, the columns guessed sensitive by name or type
-marked sensitive (masked, select-only) and listed in the policy's ``review`` with their
-reasons, status PENDING. The guesses are printed as well. ``--out FILE`` writes the file
+Reflects the schema of the URL's own schema, or of the ``--schema`` names given, samples each
+text column's values (``--sample`` rows, default 20; 0 reads names and types only) and writes
+an :class:`~harness.sql.policy.SqlPolicy` in the usual format: every table and column
+allowlisted, the columns guessed sensitive by name, type or content marked sensitive (masked,
+select-only) and listed in the policy's ``review`` with their reasons (a content guess names
+its class, the rules that found it and how many samples), status PENDING. The guesses are
+printed as well, and the text columns that could not be sampled; sampled values never are. ``--out FILE`` writes the file
 (refusing to overwrite one without ``--force``); without it the JSON goes to stdout and the
 list to stderr.
 
@@ -38,8 +40,8 @@ def register(subparsers: Any) -> None:
         help="reflect a database and write an allowlist policy with sensitive guesses marked",
         description=(
             "Reflect the schema of --db and write an allowlist policy in the SqlPolicy format. "
-            "Columns whose name or type suggests secrets or personal data are marked sensitive "
-            "and listed for review."
+            "Columns whose name, type or sampled values suggest secrets or personal data are "
+            "marked sensitive and listed for review."
         ),
     )
     init.add_argument("--db", required=True, metavar="URL", help="SQLAlchemy URL of the database")
@@ -56,6 +58,14 @@ def register(subparsers: Any) -> None:
         default=[],
         metavar="NAME",
         help="schema (MySQL database) to include; repeatable (default: the URL's own)",
+    )
+    init.add_argument(
+        "--sample",
+        type=int,
+        default=20,
+        metavar="N",
+        help="non-null values read per text column to judge its content (default: %(default)s;"
+        " 0: names and types only)",
     )
     init.add_argument("--force", action="store_true", help="overwrite an existing --out file")
     init.set_defaults(handler=run_init)
@@ -74,7 +84,7 @@ def run_init(
         print(f"error: {args.out} exists; give --force to overwrite it", file=err)
         return _EXIT_USAGE
     try:
-        database = reflect_database(args.db, schemas=args.schema)
+        database = reflect_database(args.db, schemas=args.schema, sample=max(args.sample, 0))
     except WorkspaceError as error:
         print(f"{error.error_code.value} {error.context['reason']}: {error.message}", file=err)
         return _EXIT_USAGE
@@ -115,6 +125,8 @@ def run_init(
         )
     for skipped in drafted.skipped:
         print(f"  skipped {skipped}", file=report)
+    for unsampled in drafted.unsampled:
+        print(f"  not sampled {unsampled}", file=report)
     print(
         "Confirm each guess, mark what the rules missed, then set review.status to CONFIRMED.",
         file=report,

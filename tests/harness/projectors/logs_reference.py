@@ -33,7 +33,8 @@ from harness.tools.arguments import LOG_LEVELS, QueryLogsRequest
 
 __all__ = ["reference_canonical_line", "reference_project"]
 
-RANK = {name: index for index, name in enumerate(LOG_LEVELS)}
+RANK: dict[str | None, int] = {name: index for index, name in enumerate(LOG_LEVELS)}
+RANK[None] = RANK["INFO"]  # no level: ranked as INFO, shown as null
 _ALIASES = {"WARNING": "WARN", "ERR": "ERROR", "CRITICAL": "FATAL", "SEVERE": "ERROR",
             "FINE": "DEBUG", "PANIC": "FATAL", "NOTICE": "INFO", "INFORMATION": "INFO"}  # fmt: skip
 _SERVICE_LABELS = ("service", "service_name", "app", "application", "job", "container")
@@ -86,7 +87,7 @@ class _Event:
     index: int
     ts: datetime
     service: str
-    level: str
+    level: str | None
     message: str
 
 
@@ -105,8 +106,10 @@ def _malformed(message: str) -> ProjectionError:
     return ProjectionError(ErrorCode.PROJECTION_ERROR, message)
 
 
-def _level(value: Any) -> str:
-    name = str(value or "").strip().upper()
+def _level(value: Any) -> str | None:
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return None
+    name = str(value).strip().upper()
     name = _ALIASES.get(name, name)
     return name if name in RANK else "INFO"
 
@@ -131,7 +134,7 @@ def _events(raw: Any) -> tuple[list[_Event], bool]:
                 raise _malformed("events is not a list")
             events = []
             # Levels are remembered by their raw value (so an unhashable one is unreadable).
-            names: dict[Any, str] = {}
+            names: dict[Any, str | None] = {}
             for index, item in enumerate(items):
                 message = item["message"]
                 if not isinstance(message, str):

@@ -72,6 +72,7 @@ def test_the_rules_that_span_lines() -> None:
         "sql-literal",
         "yaml-block",
         "name-value",
+        "split-line-value",
         "xml-value",
         "flag-item",
         "smtp-login",
