@@ -13,8 +13,9 @@ passes here; what it says is judged by the text checks (:mod:`harness.textcheck`
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from harness.stepcheck import Allowlist
 from harness.text import INVISIBLE
 
 __all__ = ["ContentPolicy", "showable"]
@@ -66,9 +67,12 @@ class ContentPolicy:
             admits its subdomains (``corp.example`` admits ``wiki.corp.example``). Every other
             link is defanged: URLs of any scheme, protocol-relative and ``www.`` links, mail
             links, UNC paths to a named host; ``javascript:`` and ``data:`` links always.
+        allowlist: The commands a released next step may ask for (the defaults plus the
+            operator's entries, :mod:`harness.stepcheck`).
     """
 
     allowed_url_hosts: frozenset[str] = frozenset()
+    allowlist: Allowlist = field(default_factory=Allowlist)
 
     def allows(self, host: str) -> bool:
         host = host.lower().rsplit("@", 1)[-1].split(":", 1)[0].rstrip(".")

@@ -34,6 +34,7 @@ from harness.results import (
     DiagnosisReport,
     FailureStage,
     ReleasedResult,
+    ReleasedStep,
     SafeFallback,
     StableFailure,
 )
@@ -97,6 +98,7 @@ class _Vetted:
 
     conclusions: list[Conclusion]
     steps: list[NextStep]
+    released: list[ReleasedStep]
     withheld: list[tuple[StepCheck, str]]
     issues: list[ValidationIssue]
 
@@ -159,7 +161,7 @@ class ReleasePolicy:
             analysis_id=draft.analysis_id,
             summary=summary,
             conclusions=vetted.conclusions,
-            next_steps=vetted.steps,
+            next_steps=vetted.released,
             limitations=limitations,
         )
         run.trace.record(ReleaseDecision(result_kind=report.kind))
@@ -215,6 +217,7 @@ class ReleasePolicy:
                 )
             )
         steps: list[NextStep] = []
+        released: list[ReleasedStep] = []
         withheld: list[tuple[StepCheck, str]] = []
         for index, check in enumerate(verdict.steps, 1):
             if check.problem is not None:
@@ -227,10 +230,29 @@ class ReleasePolicy:
             if found is not None:
                 issues.append(_injection_issue(found, detail=f"next_step={index}"))
                 continue
-            steps.append(
-                check.step.model_copy(update={"text": self.content.defang(check.step.text)})
+            # What the step asks for, parsed and judged against the allowlist: unknown is
+            # never released (docs/architecture.md, "Next steps: parsed commands ...").
+            action = self.content.allowlist.classify_step(check.step.text)
+            if action.outcome == "WITHHELD":
+                withheld.append((check, action.reason))
+                continue
+            text = self.content.defang(check.step.text)
+            steps.append(check.step.model_copy(update={"text": text}))
+            released.append(
+                ReleasedStep(
+                    text=text,
+                    citations=list(check.step.citations),
+                    action=action.outcome,
+                    rule=action.reason,
+                )
             )
-        return _Vetted(conclusions=conclusions, steps=steps, withheld=withheld, issues=issues)
+        return _Vetted(
+            conclusions=conclusions,
+            steps=steps,
+            released=released,
+            withheld=withheld,
+            issues=issues,
+        )
 
     # ------------------------------------------------------------------ results
 
