@@ -201,7 +201,9 @@ class ReleasePolicy:
         issues: list[ValidationIssue] = []
         conclusions = []
         for conclusion in draft.conclusions:
-            found = injection(conclusion.statement)
+            found = injection(conclusion.statement) or self.content.allowlist.directive(
+                conclusion.statement
+            )
             if found is not None:
                 issues.append(_injection_issue(found, conclusion_id=conclusion.id))
             elif advised_command(conclusion.statement) is not None:
@@ -272,12 +274,19 @@ class ReleasePolicy:
             run_id=run.run_id,
             failure_stage=stage,
             observed_facts=list(quoted.facts),
-            validation_issues=[*issues, *withheld][:_MAX_ISSUES],
+            validation_issues=[self._public(i) for i in [*issues, *withheld][:_MAX_ISSUES]],
             limitations=[_LIMITATIONS[stage]],
             next_steps=list(_FALLBACK_STEPS[stage]),
         )
         run.trace.record(ReleaseDecision(result_kind=result.kind, failure_stage=stage))
         return result
+
+    def _public(self, issue: str) -> str:
+        """A validation issue as released: its detail (a token of the draft, the judge's
+        words) is dropped when a check refuses it; nothing refused is quoted back."""
+        if injection(issue) is None and dangerous_command(issue) is None:
+            return self.content.defang(issue)
+        return issue.split(" ", 1)[0] + " (detail withheld)"
 
     def _failure(self, run: ReleaseContext, code: ErrorCode) -> StableFailure:
         run.trace.record(ReleaseDecision(result_kind="StableFailure", error_code=code))

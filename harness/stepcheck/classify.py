@@ -131,6 +131,9 @@ _NETWORK = frozenset(
 )
 _UNSAFE_SQL_FUNCTIONS = frozenset({"load_file", "sleep", "benchmark", "sys_exec", "sys_eval"})
 _SAFE_REDIRECT_TARGETS = frozenset({"/dev/null"})
+_DIRECTIVES = frozenset(
+    {"SECURITY_OFF", "SILENCES_ALERTS", "CREDENTIALS_MOVED", "DISMISSES_INCIDENT"}
+)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -203,6 +206,18 @@ class Allowlist:
         if worst is None:
             worst = StepVerdict(outcome="WITHHELD", reason="NO_KNOWN_ACTION")
         return StepVerdict(outcome=worst.outcome, reason=worst.reason, commands=tuple(commands))
+
+    def directive(self, text: str) -> str | None:
+        """The prose hazard a claim carries that tells its reader to act against safety
+        (security off, alerts silenced, credentials moved, the incident dismissed), or None:
+        a conclusion states what happened, it never tells anyone to do that."""
+        for rule in PROSE_RULES:
+            if rule.name not in _DIRECTIVES:
+                continue
+            for match in rule.regex.finditer(text):
+                if not NEGATION.search(text, 0, match.start()):
+                    return rule.name
+        return None
 
     def commands_in(self, text: str) -> Iterator[str]:
         """The commands a step holds: fenced lines, code spans that read as commands, and shell
