@@ -45,7 +45,8 @@ _FENCE = re.compile(r"```[^\n]*\n?(.*?)(?:```|$)", re.S)
 _SPAN = re.compile(r"`([^`\n]+)`")
 # ``<pod>``, ``<service>``: a runbook's placeholder, not a redirection.
 _PLACEHOLDER = re.compile(r"<([A-Za-z][\w.\-]*)>")
-_PROGRAM_SHAPED = re.compile(r"(?:[a-z][\w+\-]*|(?:\.{0,2}/)[\w./\-]+)")
+_PROGRAM_SHAPED = re.compile(r"(?:[a-z][a-z0-9_+\-]*|(?:\.{0,2}/)[\w./\-]+)")
+_ASSIGNMENT = re.compile(r"[A-Za-z_]\w*=\S*")
 _SQL_START = re.compile(
     r"^\s*(select|show|explain|describe|desc|with|insert|update|delete|drop|truncate|alter|"
     r"create|grant|revoke|replace|load|set|call|kill|flush|rename|lock)\b",
@@ -223,8 +224,12 @@ class Allowlist:
         """The commands a step holds: fenced lines, code spans that read as commands, and shell
         text in its prose."""
         for block in _FENCE.finditer(text):
-            for line in block.group(1).replace("\\\n", " ").splitlines():
-                if line.strip() and not line.lstrip().startswith("#"):
+            body = block.group(1).replace("\\\n", " ")
+            if _SQL_START.match(body):
+                yield " ".join(body.split())  # one statement over several lines
+                continue
+            for line in body.splitlines():
+                if line.strip() and not line.lstrip().startswith("#") and self._is_command(line):
                     yield line.strip()
         rest = _FENCE.sub(" ", text)
         for span in _SPAN.finditer(rest):
@@ -237,8 +242,11 @@ class Allowlist:
         if _SQL_START.match(span):
             return True
         words = span.split()
-        if words and re.fullmatch(r"[A-Za-z_]\w*=\S*", words[0]) and len(words) > 1:
-            return True  # an environment set before a program: a command
+        if words and _ASSIGNMENT.fullmatch(words[0]):
+            # An environment set before a known program is a command; ``key=value`` pairs
+            # alone are a quoted log line.
+            rest = [w for w in words if not _ASSIGNMENT.fullmatch(w)]
+            return bool(rest) and rest[0] in self._known
         if not words:
             return False
         first = words[1] if words[0] == "sudo" and len(words) > 1 else words[0]

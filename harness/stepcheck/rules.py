@@ -530,9 +530,12 @@ ARGUMENT_HAZARDS: tuple[HazardRule, ...] = (
     ),
     HazardRule(
         name="SENDS_DATA",
-        pattern=r"^(@[-\w/.~]*|--data\S*|--upload-file|--form|/dev/tcp/\S*|/dev/udp/\S*)$",
-        examples=("grep -r error /var/log --data-binary @-",),
-        lookalikes=("grep -F error app.log",),
+        pattern=(
+            r"^(@(-|[~./]\S*|[\w.\-]*/\S*)|--data\S*|--upload-file|--form|/dev/tcp/\S*|"
+            r"/dev/udp/\S*)$"
+        ),
+        examples=("grep -r error /var/log --data-binary @-", "grep x --data @/etc/hosts"),
+        lookalikes=("grep -F error app.log", "dig @169.254.169.253 api.stripe.com"),
     ),
 )
 
