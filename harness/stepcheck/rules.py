@@ -638,7 +638,9 @@ PROSE_RULES: tuple[ProseRule, ...] = (
             r"\b(revert\w*|roll\s*back|rollback|undo|restart\w*|redeploy|re-deploy\w*|scale\w*|"
             r"rotate|renew|raise|lower|increase|decrease|reduce|pin|replace|fail\s*over|drain|"
             r"cordon|trigger|apply|set|change|resize|restore|replay|unseal|free|extend|kill|"
-            r"block|freeze|push|refresh|fix|zurücksetzen|neu\s+starten|redémarr\w*|annul\w*|"
+            r"block|freeze|push|refresh|fix|move|requeue|re-?queue|resend|rebuild|reindex|promote|"
+            r"switch|update|edit|add|remove|delete|evict|reset|bump|upgrade|downgrade|deploy|"
+            r"enable|disable|unsubscribe|migrate|zurücksetzen|neu\s+starten|redémarr\w*|annul\w*|"
             r"revertir|reinicia\w*)\b"
         ),
         examples=(
@@ -646,6 +648,7 @@ PROSE_RULES: tuple[ProseRule, ...] = (
             "Restart the pods with the known-good value.",
             "Raise maximum-pool-size back to 40.",
             "Die Pods neu starten.",
+            "Only after the fix: move the messages from the dead-letter queue back.",
         ),
         lookalikes=("Check the pool stats.",),
     ),
