@@ -37,7 +37,7 @@ from collections.abc import Mapping
 from datetime import UTC, datetime
 from enum import Enum
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator
 
@@ -45,7 +45,7 @@ from harness.backends.logs_files import discover_log_files
 from harness.errors import WorkspaceError
 from harness.logformats import AUTO, choose_format, resolve_zone
 from harness.sql.policy import SqlPolicy
-from harness.stepcheck import Allowlist, CommandRule
+from harness.stepcheck import Allowlist, CommandEntry, judged_entries
 
 __all__ = [
     "WORKSPACE_FILE",
@@ -164,38 +164,6 @@ class RunbookSource(_Section):
     path: Path = Field(description="Folder of markdown files.")
 
 
-class CommandEntry(_Section):
-    """One operator allowlist entry (``[[release.commands]]``): their own tool, as data.
-
-    Its examples are judged when the workspace loads: an entry whose examples the classifier
-    would not release with its effect is refused (a typo must not silently allow nothing, nor
-    an argument hazard be waved through).
-    """
-
-    name: str = Field(pattern=r"^[a-z0-9][a-z0-9_.\-]{0,63}$", description="Rule name.")
-    program: str = Field(pattern=r"^[a-z0-9][\w.+\-]{0,63}$", description="The program.")
-    subcommands: list[list[str]] = Field(
-        default_factory=list, description="Positional prefixes; none = any use."
-    )
-    effect: Literal["DIAGNOSTIC", "CHANGE"] = Field(description="What the command does.")
-    arguments: str | None = Field(default=None, description="Regex the arguments must match.")
-    forbidden_options: list[str] = Field(default_factory=list)
-    required_options: list[str] = Field(default_factory=list)
-    examples: list[str] = Field(min_length=1, description="Commands the entry releases.")
-
-    def rule(self) -> CommandRule:
-        return CommandRule(
-            name=self.name,
-            program=self.program,
-            subcommands=tuple(tuple(s) for s in self.subcommands) or ((),),
-            effect=self.effect,
-            arguments=self.arguments,
-            forbidden_options=tuple(self.forbidden_options),
-            required_options=tuple(self.required_options),
-            examples=tuple(self.examples),
-        )
-
-
 class ReleaseSection(_Section):
     """``[release]``: the operator's additions to what released text may say and link."""
 
@@ -213,19 +181,7 @@ class ReleaseSection(_Section):
     @field_validator("commands")
     @classmethod
     def _examples_released(cls, value: list[CommandEntry]) -> list[CommandEntry]:
-        names = [entry.name for entry in value]
-        if len(names) != len(set(names)):
-            raise ValueError("command entry names must be unique")
-        allowlist = Allowlist([entry.rule() for entry in value])
-        for entry in value:
-            for example in entry.examples:
-                verdict = allowlist.classify_command(example)
-                if (verdict.outcome, verdict.reason) != (entry.effect, entry.name):
-                    raise ValueError(
-                        f"entry {entry.name}: example {example!r} is {verdict.outcome} "
-                        f"({verdict.reason}), not {entry.effect}"
-                    )
-        return value
+        return judged_entries(value)
 
 
 class Workspace(_Section):

@@ -369,9 +369,13 @@ def content_policy(settings: Settings, workspace: Workspace | None = None) -> Co
     the evidence's)."""
     release = workspace.release if workspace is not None else None
     hosts = [*settings.release_url_allowlist, *(release.allowed_hosts if release else ())]
+    # Each list was judged when it loaded; a workspace's entry replaces a setting's of its name.
+    entries = {
+        e.name: e for e in [*settings.release_commands, *(release.commands if release else ())]
+    }
     return ContentPolicy(
         allowed_url_hosts=frozenset(h.lower() for h in hosts),
-        allowlist=release.allowlist() if release else Allowlist(),
+        allowlist=Allowlist([entry.rule() for entry in entries.values()]),
     )
 
 

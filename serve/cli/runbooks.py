@@ -6,7 +6,8 @@ runbooks: a next step is released only from an approved, unchanged runbook. ``ch
 runbook author's lint: every step of every runbook (list items, fenced command lines, the
 sentences of paragraphs) with the outcome a released step would get (DIAGNOSTIC, CHANGE,
 WITHHELD) and why, and whether the runbook is approved. With ``--workspace`` the workspace's
-``[release]`` allowlist entries count, as they do in a run. Exit 0; 2 on bad input
+``[release]`` allowlist entries count, as they do in a run (and ``HARNESS_RELEASE_COMMANDS``
+always). Exit 0; 2 on bad input
 (WORKSPACE_INVALID, RUNBOOKS_UNREADABLE).
 """
 
@@ -22,12 +23,12 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from harness.adapters.embedded import content_policy
 from harness.approval import ApprovalBook, ApprovalError, content_hash
 from harness.backends.knowledge_embedded import runbook_texts
 from harness.errors import BackendError, WorkspaceError
 from harness.release.links import showable
 from harness.settings import Settings
-from harness.stepcheck import Allowlist
 from harness.workspace import load_workspace
 
 __all__ = ["register", "runbook_steps"]
@@ -121,13 +122,14 @@ def runbook_steps(markdown: str) -> Iterator[tuple[int, str]]:
 
 
 def _check(args: argparse.Namespace) -> int:
-    allowlist = Allowlist()
+    workspace = None
     if args.workspace is not None:
         try:
-            allowlist = load_workspace(args.workspace).release.allowlist()
+            workspace = load_workspace(args.workspace)
         except WorkspaceError as exc:
             sys.stderr.write(f"harness runbooks check: WORKSPACE_INVALID {exc.message}\n")
             return _EXIT_USAGE
+    allowlist = content_policy(Settings(), workspace).allowlist
     documents = _documents(args.dir, "check")
     if documents is None:
         return _EXIT_USAGE
