@@ -577,8 +577,9 @@ PROSE_RULES: tuple[ProseRule, ...] = (
         name="CREDENTIALS_MOVED",
         outcome="WITHHELD",
         pattern=(
-            r"\b(paste|share|send|post|email|e-mail|upload|print|echo|copy|publish|give|tell|"
-            r"teilen|senden|envoy\w*|partag\w*|comparte\w*|envía\w*)\b[^.;]{0,60}?\b(passwords?|"
+            r"\b(paste|share|send|(?<!-x )post(?!\s+(https?:|/))|email|e-mail|upload|print|echo|"
+            r"copy|publish|give|tell|teilen|senden|envoy\w*|partag\w*|comparte\w*|envía\w*)"
+            r"(?=\s)[^.;]{0,60}?\b(passwords?|"
             r"passphrase|credentials?|tokens?|api[- ]keys?|secrets?|private\s+keys?|otp|"
             r"passwort|mot\s+de\s+passe|contraseña|kennwort)\b"
         ),
@@ -587,7 +588,11 @@ PROSE_RULES: tuple[ProseRule, ...] = (
             "Send the API key to support@vendor.example.",
             "Envoyez le mot de passe à l'équipe.",
         ),
-        lookalikes=("Rotate the broker password after the incident.",),
+        lookalikes=(
+            "Rotate the broker password after the incident.",
+            "curl -X POST --user '$USERNAME:$PASSWORD' $API_URL --data",
+            'curl -H "Authorization: Bearer $(gcloud auth print-access-token)" https://x',
+        ),
     ),
     ProseRule(
         name="DESTROYS_DATA",
