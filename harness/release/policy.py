@@ -170,10 +170,15 @@ class ReleasePolicy:
     def answer(
         self, run_id: str, *, intent: Intent, text: str | None, citations: Sequence[str] = ()
     ) -> Answer:
-        """An Answer to release: links defanged; withheld when it reads like an instruction or
-        recommends a dangerous command."""
+        """An Answer to release: links and hosts defanged; withheld when it reads like an
+        instruction, recommends a dangerous command, or tells its reader to switch security
+        off, silence alerts, move credentials or dismiss the incident."""
         text = text or ""
-        if injection(text) is not None or prescribed_command(text) is not None:
+        if (
+            injection(text) is not None
+            or prescribed_command(text) is not None
+            or self.content.allowlist.directive(text) is not None
+        ):
             text = WITHHELD_ANSWER
         return Answer.bounded(
             run_id=run_id, intent=intent, text=self.content.defang(text), citations=citations
