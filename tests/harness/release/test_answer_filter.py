@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from harness.clock import SystemClock
 from harness.intent import Intent
 from harness.release import WITHHELD_ANSWER, ReleasePolicy
-from harness.clock import SystemClock
 from harness.store.local import LocalCanonicalStore
 
 
