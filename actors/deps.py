@@ -57,7 +57,9 @@ class EmbeddedDepsFactory:
                 tool_set, tasks=tool_tasks(resources=resources), slots=settings.tool_slots
             )
         audit = audit_sink(settings) if settings.audit_enabled else None
-        return build_run_deps(settings, plane=plane, executor=executor, audit=audit)
+        return build_run_deps(
+            settings, plane=plane, executor=executor, audit=audit, workspace=self.workspace
+        )
 
 
 def audit_sink(settings: Settings) -> AuditSink:

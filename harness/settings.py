@@ -19,6 +19,7 @@ from harness.audit.writer import AuditWriterPolicy
 from harness.contracts.models import Component
 from harness.contracts.principal import Permission
 from harness.run.budget import Budgets
+from harness.stepcheck import CommandEntry, judged_entries
 from harness.store.ttl import check_ttl_covers
 
 __all__ = [
@@ -201,6 +202,14 @@ class Settings(BaseSettings):
             "every other URL is defanged. JSON list in the environment."
         ),
     )
+    release_commands: list[CommandEntry] = Field(
+        default_factory=list,
+        description=(
+            "The operator's own tools added to the next-step allowlist (JSON list of entries: "
+            "name, program, subcommands, effect, arguments, examples); a workspace's "
+            "[[release.commands]] add to these."
+        ),
+    )
     otel_exporter: Literal["off", "console", "otlp"] = Field(
         default="off",
         description=(
@@ -252,6 +261,11 @@ class Settings(BaseSettings):
             "DIAGNOSIS_AGENT, EVIDENCE_REPAIR, SEMANTIC_GUARD); JSON in the environment."
         ),
     )
+
+    @field_validator("release_commands")
+    @classmethod
+    def _judged(cls, value: list[CommandEntry]) -> list[CommandEntry]:
+        return judged_entries(value)
 
     @field_validator("release_url_allowlist")
     @classmethod

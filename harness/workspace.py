@@ -45,6 +45,7 @@ from harness.backends.logs_files import discover_log_files
 from harness.contracts.errors import WorkspaceError
 from harness.logformats import AUTO, choose_format, resolve_zone
 from harness.sql.policy import SqlPolicy
+from harness.stepcheck import Allowlist, CommandEntry, judged_entries
 
 __all__ = [
     "WORKSPACE_FILE",
@@ -163,12 +164,35 @@ class RunbookSource(_Section):
     path: Path = Field(description="Folder of markdown files.")
 
 
+class ReleaseSection(_Section):
+    """``[release]``: the operator's additions to what released text may say and link."""
+
+    allowed_hosts: list[str] = Field(
+        default_factory=list,
+        description="Hosts (and their subdomains) whose links and names stay as written.",
+    )
+    commands: list[CommandEntry] = Field(
+        default_factory=list, description="The operator's own tools, added to the allowlist."
+    )
+
+    def allowlist(self) -> Allowlist:
+        return Allowlist([entry.rule() for entry in self.commands])
+
+    @field_validator("commands")
+    @classmethod
+    def _examples_released(cls, value: list[CommandEntry]) -> list[CommandEntry]:
+        return judged_entries(value)
+
+
 class Workspace(_Section):
     """A user's world: the parts given replace the bundled demo's."""
 
     logs: LogSource | None = Field(default=None, description="Log files and folders.")
     database: DatabaseSource | None = Field(default=None, description="Business database.")
     runbooks: RunbookSource | None = Field(default=None, description="Markdown runbooks.")
+    release: ReleaseSection = Field(
+        default_factory=ReleaseSection, description="The operator's allowlist additions."
+    )
     as_of: datetime | None = Field(
         default=None, description="'Now' of investigations (naive = UTC); default: the clock."
     )

@@ -18,6 +18,7 @@ from datetime import timedelta
 from pathlib import Path
 
 from harness.adapters.reasoning_cipher import FernetReasoningCipher, load_or_create_keys
+from harness.approval import ApprovalBook
 from harness.audit.records import AuditSink, FanOutSink
 from harness.audit.writer import AuditWriter
 from harness.clock import SystemClock
@@ -37,6 +38,7 @@ from harness.settings import Settings
 from harness.sql.catalog import describe_tables
 from harness.sql.policy import SqlPolicy
 from harness.sql.validator import SqlValidator
+from harness.stepcheck import Allowlist
 from harness.store.local import LocalCanonicalStore
 from harness.tools import (
     QUERY_LOGS,
@@ -215,7 +217,9 @@ def _workspace_plane(settings: Settings, workspace: Workspace) -> ToolPlane:
     if workspace.runbooks is not None:
         from harness.backends.knowledge_embedded import EmbeddedKnowledgeBackend
 
-        backends[SEARCH_KNOWLEDGE] = EmbeddedKnowledgeBackend(workspace.runbooks.path)
+        backends[SEARCH_KNOWLEDGE] = EmbeddedKnowledgeBackend(
+            workspace.runbooks.path, approved=approved_runbooks(settings)
+        )
     elif settings.rag_url:
         backends[SEARCH_KNOWLEDGE] = _knowledge_backend(settings)
     policy = SqlPolicy(datasources={})
@@ -275,7 +279,13 @@ def _knowledge_backend(settings: Settings) -> ToolBackend:
         return HttpRagBackend(settings.rag_url, timeout_s=settings.execute_timeout_s)
     from harness.backends.knowledge_embedded import EmbeddedKnowledgeBackend
 
-    return EmbeddedKnowledgeBackend()
+    return EmbeddedKnowledgeBackend(approved=approved_runbooks(settings))
+
+
+def approved_runbooks(settings: Settings) -> frozenset[str]:
+    """Content hashes of approved runbooks: the data directory's approvals and the bundled
+    ones (:mod:`harness.approval`)."""
+    return ApprovalBook(settings.resolved_data_dir()).approved_hashes()
 
 
 def _sql_backend(settings: Settings, sqlite_dir: Path | None) -> ToolBackend:
@@ -317,6 +327,7 @@ def build_run_deps(
     executor: ToolExecutor | None = None,
     budgets: Budgets | None = None,
     audit: AuditSink | None = None,
+    workspace: Workspace | None = None,
 ) -> RunDeps:
     """Everything a DiagnosisRun needs, from settings: tool plane plus model clients.
 
@@ -327,6 +338,8 @@ def build_run_deps(
         budgets: Run budgets; the defaults otherwise.
         audit: Where each run's durable record goes (a node's writer, see
             ``actors.audit_writer``, or :func:`build_audit_writer`); None keeps no audit.
+        workspace: The user's world, whose ``[release]`` section extends what released text
+            may link to and which commands a next step may ask for.
     """
     from harness.adapters.openai_model import build_model_clients, component_call_settings
 
@@ -343,10 +356,26 @@ def build_run_deps(
         component_settings=component_call_settings(settings),
         datasource=plane.datasource,
         default_deadline_s=settings.run_deadline_s,
-        content=ContentPolicy(allowed_url_hosts=frozenset(settings.release_url_allowlist)),
+        content=content_policy(settings, workspace),
         cipher=reasoning_cipher(settings),
         reasoning_retention=timedelta(days=settings.reasoning_retention_days),
         audit=audit_sink(settings, audit),
+    )
+
+
+def content_policy(settings: Settings, workspace: Workspace | None = None) -> ContentPolicy:
+    """What released text may link to and which commands a step may ask for: the settings'
+    hosts, the defaults, and the workspace's ``[release]`` additions (the operator's, never
+    the evidence's)."""
+    release = workspace.release if workspace is not None else None
+    hosts = [*settings.release_url_allowlist, *(release.allowed_hosts if release else ())]
+    # Each list was judged when it loaded; a workspace's entry replaces a setting's of its name.
+    entries = {
+        e.name: e for e in [*settings.release_commands, *(release.commands if release else ())]
+    }
+    return ContentPolicy(
+        allowed_url_hosts=frozenset(h.lower() for h in hosts),
+        allowlist=Allowlist([entry.rule() for entry in entries.values()]),
     )
 
 

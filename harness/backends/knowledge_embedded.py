@@ -31,6 +31,7 @@ from typing import Any
 import bm25s
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from harness.approval import bundled_hashes, content_hash
 from harness.backends._capped_read import admit_files, read_capped
 from harness.contracts.errors import BackendError, ErrorCode
 from harness.contracts.observation import RelevanceLevel
@@ -45,6 +46,7 @@ __all__ = [
     "EmbeddedKnowledgeBackend",
     "RelevanceRule",
     "chunk_markdown",
+    "runbook_texts",
     "tokenize",
 ]
 
@@ -283,6 +285,26 @@ def _folder_entries(root: Path) -> list[_IndexEntry]:
     return entries
 
 
+def runbook_texts(root: Path, max_raw_bytes: int = 64 * 1024 * 1024) -> list[tuple[str, str]]:
+    """Every document of a runbook folder as the backend reads it: ``(path, text)`` in path
+    order (what ``harness runbooks approve`` hashes and ``check`` reads).
+
+    Raises:
+        BackendError: BACKEND_ERROR when the index or a runbook cannot be read.
+    """
+    cap = RawCap(max_raw_bytes)
+    entries = _index_entries(root, cap) if (root / "index.json").exists() else _folder_entries(root)
+    documents = []
+    for entry in sorted(entries, key=lambda e: e.path):
+        try:
+            documents.append((entry.path, read_capped(root / entry.path, cap)))
+        except (OSError, UnicodeError) as exc:
+            raise BackendError(
+                ErrorCode.BACKEND_ERROR, "runbook file unreadable", {"doc_id": entry.doc_id}
+            ) from exc
+    return documents
+
+
 def _first_heading(markdown: str, fallback: str) -> str:
     head = markdown.lstrip("\ufeff").splitlines()
     return next((line[2:].strip() for line in head if line.startswith("# ")), fallback) or fallback
@@ -305,6 +327,7 @@ class _Document:
     # it whichever section holds the details.
     header: str
     chunks: tuple[_Chunk, ...]
+    sha256: str
 
 
 def _default_runbooks_dir() -> Path:
@@ -346,6 +369,7 @@ def _load_documents(root: Path, chunk_chars: int, cap: RawCap) -> list[_Document
                 source=entry.path,
                 header=" ".join([entry.title, *entry.tags]),
                 chunks=chunks,
+                sha256=content_hash(markdown),
             )
         )
     return documents
@@ -384,6 +408,9 @@ class EmbeddedKnowledgeBackend:
             bundled demo runbooks.
         chunk_chars: Maximum characters per chunk.
         relevance: The rule that assigns relevance levels.
+        approved: Content hashes of approved documents (:mod:`harness.approval`); a result
+            says ``reviewed`` only when its document's hash is one of them. None: the bundled
+            approvals only.
     """
 
     def __init__(
@@ -392,22 +419,32 @@ class EmbeddedKnowledgeBackend:
         chunk_chars: int = 800,
         *,
         relevance: RelevanceRule | None = None,
+        approved: frozenset[str] | None = None,
     ) -> None:
         if chunk_chars < 50:
             raise ValueError("chunk_chars must be at least 50")
         self._root = Path(runbooks_dir) if runbooks_dir is not None else _default_runbooks_dir()
         self._chunk_chars = chunk_chars
         self._relevance = relevance or RelevanceRule()
+        self._approved = approved if approved is not None else bundled_hashes()
         self._index: _Index | None = None
         self._lock = threading.Lock()
 
     # The index stays in this process; a pickled copy (a Ray task argument) reads anew.
     def __getstate__(self) -> dict[str, Any]:
-        return {"root": self._root, "chunk_chars": self._chunk_chars, "relevance": self._relevance}
+        return {
+            "root": self._root,
+            "chunk_chars": self._chunk_chars,
+            "relevance": self._relevance,
+            "approved": self._approved,
+        }
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__init__(  # type: ignore[misc]
-            state["root"], state["chunk_chars"], relevance=state["relevance"]
+            state["root"],
+            state["chunk_chars"],
+            relevance=state["relevance"],
+            approved=state["approved"],
         )
 
     def document_count(self, *, max_raw_bytes: int) -> int:
@@ -487,6 +524,7 @@ class EmbeddedKnowledgeBackend:
                     "chunks": [{"n": c.n, "text": c.text, "score": s} for s, c in kept],
                     "score": score,
                     "relevanceLevel": level.value,
+                    "reviewed": document.sha256 in self._approved,
                 }
             )
         return results

@@ -217,6 +217,13 @@ class EvidenceBlock(_Frozen):
     title: str
     excerpt: str = Field(description="Bounded excerpt.")
     relevance_level: RelevanceLevel
+    reviewed: bool = Field(
+        default=False,
+        description=(
+            "The document is approved (its content hash recorded by `harness runbooks approve`, "
+            "or its knowledge base's review field set); only a reviewed block backs a next step."
+        ),
+    )
 
 
 class RagObservation(_Frozen):

@@ -23,22 +23,25 @@ from typing import Annotated, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
-from harness.contracts.draft import Conclusion, NextStep
+from harness.contracts.draft import Citation, Conclusion
 from harness.contracts.errors import ErrorCode
 from harness.contracts.intent import Intent
 from harness.contracts.status import RunStatus
 
 __all__ = [
     "MAX_ANSWER_CHARS",
+    "RESULT_SCHEMA_VERSION",
     "Answer",
     "Cancelled",
     "DiagnosisReport",
     "FailureStage",
     "ObservedFact",
     "ReleasedResult",
+    "ReleasedStep",
     "ResultKind",
     "SafeFallback",
     "StableFailure",
+    "StepAction",
     "TimedOut",
     "released_adapter",
 ]
@@ -50,6 +53,9 @@ ResultKind = Literal[
     "DiagnosisReport", "SafeFallback", "Answer", "StableFailure", "Cancelled", "TimedOut"
 ]
 FailureStage = Literal["EVIDENCE", "CONTENT", "SEMANTIC", "SEMANTIC_UNAVAILABLE"]
+StepAction = Literal["DIAGNOSTIC", "CHANGE"]
+# 2: a released next step carries its action (DIAGNOSTIC or CHANGE) and the rule that decided it.
+RESULT_SCHEMA_VERSION = 2
 
 
 class _Released(BaseModel):
@@ -58,8 +64,28 @@ class _Released(BaseModel):
     run_status: ClassVar[RunStatus]
     """The terminal state of a run that releases this result."""
 
-    schema_version: int = Field(default=1, description="Format of the released result.")
+    schema_version: int = Field(
+        default=RESULT_SCHEMA_VERSION, description="Format of the released result."
+    )
     run_id: str = Field(description="The run that released it.")
+
+
+class ReleasedStep(BaseModel):
+    """A next step as released: the runbook's action, its sources, and what it does.
+
+    ``action`` says whether the step only reads (DIAGNOSTIC) or changes production (CHANGE: a
+    command or verb of the allowlist's changes, from an approved runbook); anything else is
+    never released (docs/architecture.md, "Next steps: parsed commands and an allowlist").
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    text: str = Field(description="The action, in one sentence (links and hosts defanged).")
+    citations: list[Citation] = Field(description="The approved runbook items it comes from.")
+    action: StepAction = Field(
+        description="DIAGNOSTIC (reads only) or CHANGE (changes production)."
+    )
+    rule: str = Field(description="The allowlist or prose rule that decided the action.")
 
 
 class DiagnosisReport(_Released):
@@ -79,8 +105,11 @@ class DiagnosisReport(_Released):
     analysis_id: str = Field(description="The analysis the report answers.")
     summary: str = Field(description="Harness-written summary of the checked conclusions.")
     conclusions: list[Conclusion] = Field(description="Checked conclusions with citations.")
-    next_steps: list[NextStep] = Field(
-        description="Next steps backed by a cited runbook item of this run, with their sources."
+    next_steps: list[ReleasedStep] = Field(
+        description=(
+            "Next steps backed by a cited approved runbook item of this run, with their sources "
+            "and their action (DIAGNOSTIC or CHANGE)."
+        )
     )
     limitations: list[str] = Field(description="Harness-written limits of the diagnosis.")
 

@@ -15,8 +15,10 @@ projection; and grounding per cited item (:mod:`harness.guards.grounding`): what
 asserts must stand in the items it cites, not merely somewhere in their records.
 
 Next steps are checked the same way but do not fail the draft: a step is releasable when its
-citations are valid, one of them is a runbook item (search_knowledge), its claims are grounded
-in the cited items and its wording comes from them; any other step is withheld.
+citations are valid, one of them is a runbook item (search_knowledge) of an approved document
+(the block says ``reviewed``; docs/architecture.md, "Trust: approved runbooks"), its claims are
+grounded in the cited items and its wording comes from the approved runbook items (not from a
+log line or row it also cites); any other step is withheld.
 """
 
 from __future__ import annotations
@@ -30,7 +32,12 @@ from harness.contracts.draft import Citation, Conclusion, ConclusionKind, Diagno
 from harness.contracts.errors import StoreError
 from harness.contracts.ids import is_tool_call_id
 from harness.contracts.invocation import CanonicalInvocation, EvidenceStatus, InvocationStatus
-from harness.contracts.observation import SCOPE_REF, AgentObservation, observation_adapter
+from harness.contracts.observation import (
+    SCOPE_REF,
+    AgentObservation,
+    RagObservation,
+    observation_adapter,
+)
 from harness.contracts.verdicts import IssueCode, ValidationIssue
 from harness.guards.grounding import (
     EvidenceIndex,
@@ -51,7 +58,9 @@ _CLAIMING = frozenset(
 # A next step's distinctive words must mostly come from the items it cites.
 _MIN_STEP_WORDS_FROM_SOURCE = 0.5
 
-StepProblem = Literal["NO_RUNBOOK_CITED", "CITATION_INVALID", "UNGROUNDED", "NOT_FROM_SOURCE"]
+StepProblem = Literal[
+    "NO_RUNBOOK_CITED", "UNREVIEWED_SOURCE", "CITATION_INVALID", "UNGROUNDED", "NOT_FROM_SOURCE"
+]
 
 
 class VerifiedSnapshot(BaseModel):
@@ -246,6 +255,7 @@ class EvidenceGuard:
         self, step: NextStep, records: dict[str, _Record | None], memo: dict[str, ItemValues]
     ) -> StepCheck:
         items: list[str] = []
+        reviewed: list[str] = []
         runbook = False
         for citation in step.citations:
             item = _citable_item(records.get(citation.tool_call_id), citation)
@@ -254,17 +264,32 @@ class EvidenceGuard:
             items.append(item)
             record = records[citation.tool_call_id]
             assert record is not None
-            runbook = runbook or record.invocation.tool_name == _KNOWLEDGE_TOOL
+            if record.invocation.tool_name == _KNOWLEDGE_TOOL:
+                runbook = True
+                if _reviewed(record, citation.item_ref):
+                    reviewed.append(item)
         if not runbook:
             return StepCheck(step=step, problem="NO_RUNBOOK_CITED")
+        if not reviewed:
+            return StepCheck(step=step, problem="UNREVIEWED_SOURCE")
         if self.check_grounding and ungrounded_tokens(step.text, EvidenceIndex(items, memo)):
             return StepCheck(step=step, problem="UNGROUNDED")
         words = content_words(step.text)
         if words:
-            sourced = words & content_words("\n".join(items))
+            # Worded from the approved runbook, not from a log line or a row it also cites:
+            # tool data is evidence, never an instruction.
+            sourced = words & content_words("\n".join(reviewed))
             if len(sourced) < _MIN_STEP_WORDS_FROM_SOURCE * len(words):
                 return StepCheck(step=step, problem="NOT_FROM_SOURCE")
         return StepCheck(step=step)
+
+
+def _reviewed(record: _Record, item_ref: str) -> bool:
+    """Whether the cited knowledge block comes from an approved document."""
+    observation = record.observation
+    if not isinstance(observation, RagObservation):
+        return False
+    return any(b.ref == item_ref and b.reviewed for b in observation.evidence)
 
 
 def _citable_item(record: _Record | None, citation: Citation) -> str | None:

@@ -29,6 +29,7 @@ from typing import Any
 
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from harness.approval import declares_review
 from harness.contracts.errors import ErrorCode, ProjectionError
 from harness.contracts.invocation import EvidenceStatus
 from harness.contracts.observation import (
@@ -123,6 +124,8 @@ class _RawResult(BaseModel):
         validation_alias=AliasChoices("excerpt", "content", "text"),
         description="A single excerpt, when the service returns no chunks.",
     )
+    reviewed: Any = Field(default=None, description="embedded-bm25/v1: the approval's verdict.")
+    metadata: Any = Field(default=None, description="rag-http/v1: the document's metadata.")
     relevance_camel: Any = Field(default=None, validation_alias="relevanceLevel")
     relevance_snake: Any = Field(default=None, validation_alias="relevance_level")
     relevance_plain: Any = Field(default=None, validation_alias="relevance")
@@ -164,6 +167,7 @@ class _Document:
     title: str
     level: RelevanceLevel
     chunks: tuple[tuple[int, str], ...]
+    reviewed: bool
 
 
 def _identity(result: _RawResult) -> str:
@@ -196,8 +200,14 @@ def _parse(raw: Any) -> list[_Document]:
     # Many services return one result per chunk; results of one document are merged under its
     # first (best) rank, and its level is the best level the service gave any of them.
     merged: dict[str, tuple[_RawResult, list[tuple[int | None, str]], RelevanceLevel]] = {}
+    reviewed: dict[str, bool] = {}
+    embedded = raw["format"] == "embedded-bm25/v1"
     for result in response.results:
         doc_id = _identity(result)
+        # Review is the embedded backend's approval check, or the knowledge base's own
+        # metadata field; a document is reviewed only when every result of it says so.
+        said = result.reviewed is True if embedded else declares_review(result.metadata)
+        reviewed[doc_id] = reviewed.get(doc_id, True) and said
         level = normalize_relevance(
             *(
                 v
@@ -217,7 +227,13 @@ def _parse(raw: Any) -> list[_Document]:
     documents = []
     for doc_id, (first, chunks, level) in merged.items():
         documents.append(
-            _Document(doc_id=doc_id, title=first.title, level=level, chunks=_renumber(chunks))
+            _Document(
+                doc_id=doc_id,
+                title=first.title,
+                level=level,
+                chunks=_renumber(chunks),
+                reviewed=reviewed[doc_id],
+            )
         )
     return documents
 
@@ -302,6 +318,7 @@ class RagProjector:
                     title=title,
                     excerpt=excerpt,
                     relevance_level=document.level,
+                    reviewed=document.reviewed,
                 )
                 blocks.append((position, rank, block))
         observation = self._fit(tool_call_id, request, blocks, truncated)

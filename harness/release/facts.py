@@ -2,8 +2,10 @@
 
 A SafeFallback never carries the draft; what it says about the incident comes from here, built
 item by item from the observations EvidenceGuard verified (already redacted and bounded). Each
-fact is quoted data: its links are defanged, and an item that reads like an instruction is
-withheld rather than quoted (the caller learns which, to list it as a validation issue).
+fact is quoted data: its links and host names are defanged, and an item that a check refuses
+(it reads like an instruction, or holds a dangerous command: the fallback may be the very
+refusal of a draft that repeated it) is withheld rather than quoted (the caller learns which,
+to list it as a validation issue, by class only).
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from harness.contracts.observation import (
 from harness.contracts.results import ObservedFact
 from harness.guards.evidence import VerifiedSnapshot
 from harness.release.links import ContentPolicy
-from harness.textcheck import injection
+from harness.textcheck import dangerous_command, injection
 
 __all__ = ["QuotedFacts", "observed_facts"]
 
@@ -36,7 +38,7 @@ class QuotedFacts:
 
     facts: tuple[ObservedFact, ...]
     withheld: tuple[tuple[str, str, str], ...]
-    """(tool_call_id, item_ref, injection class) of each withheld item."""
+    """(tool_call_id, item_ref, class) of each withheld item (an injection or command class)."""
 
 
 def observed_facts(
@@ -47,7 +49,7 @@ def observed_facts(
     withheld: list[tuple[str, str, str]] = []
     for tool_call_id, observation in snapshot.records.items():
         for ref, text in _items(observation):
-            found = injection(text)
+            found = injection(text) or dangerous_command(text)
             if found is not None:
                 withheld.append((tool_call_id, ref, found))
                 continue

@@ -13,11 +13,14 @@ passes here; what it says is judged by the text checks (:mod:`harness.textcheck`
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from publicsuffixlist import PublicSuffixList
+
+from harness.stepcheck import Allowlist
 from harness.text import INVISIBLE
 
-__all__ = ["ContentPolicy", "showable"]
+__all__ = ["ContentPolicy", "is_host_name", "showable"]
 
 # A link a reader can open: a URL with a scheme (the special schemes as browsers read them,
 # with any mix of slashes and backslashes after the colon), a protocol-relative one (``//host``,
@@ -37,6 +40,53 @@ _SCRIPT_URI = re.compile(
 _MAILTO = re.compile(r"\bmailto:(?P<to>[^\s?<>\"'`)\]]+)", re.IGNORECASE)
 # A Windows UNC path to a named host: opening it sends the reader's NTLM credentials there.
 _UNC = re.compile(r"(?<![\w\\])\\\\(?P<host>[a-z0-9\-]+(?:\.[a-z0-9\-]+)+)(?=\\)", re.IGNORECASE)
+
+
+# A bare host name (``diag.example.net``) and an IPv4 address, outside links (already
+# rewritten) and mail addresses. Whether a dotted name is a host is the public-suffix list's
+# call: ``spring.datasource.hikari.maximum-pool-size`` and ``java.net.UnknownHostException``
+# end in no public suffix; a name whose last label is a file extension that is also a
+# top-level domain (``README.md``, ``setup.py``) is read as a file name.
+_HOST = re.compile(
+    r"(?<![\w\-.@\[/\\:])(?:[a-z0-9](?:[a-z0-9\-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9\-]{1,62}"
+    r"(?![\w\-\[]|\.[\w])",
+    re.IGNORECASE,
+)
+_IPV4 = re.compile(
+    r"(?<![\w.\[])(?:25[0-5]|2[0-4]\d|1?\d?\d)(?:\.(?:25[0-5]|2[0-4]\d|1?\d?\d)){3}(?![\w\[]|\.\d)"
+)
+_FILE_EXTENSIONS = frozenset(
+    [
+        "md",
+        "py",
+        "sh",
+        "pl",
+        "rs",
+        "so",
+        "zip",
+        "mov",
+        "cs",
+        "ps",
+        "ts",
+        "rb",
+        "sql",
+        "txt",
+        "json",
+        "yaml",
+        "yml",
+    ]
+)
+_PSL = PublicSuffixList()
+
+
+def is_host_name(name: str) -> bool:
+    """Whether ``name`` reads as an Internet host: it ends in a public suffix of the bundled
+    list, with a label before it, and its last label is not a file extension."""
+    name = name.lower().rstrip(".")
+    last = name.rsplit(".", 1)[-1]
+    if last in _FILE_EXTENSIONS:
+        return False
+    return _PSL.privatesuffix(name, accept_unknown=False) is not None
 
 
 # What text shows, whatever renders it: C0 controls but tab and newline, DEL and C1 controls
@@ -66,9 +116,12 @@ class ContentPolicy:
             admits its subdomains (``corp.example`` admits ``wiki.corp.example``). Every other
             link is defanged: URLs of any scheme, protocol-relative and ``www.`` links, mail
             links, UNC paths to a named host; ``javascript:`` and ``data:`` links always.
+        allowlist: The commands a released next step may ask for (the defaults plus the
+            operator's entries, :mod:`harness.stepcheck`).
     """
 
     allowed_url_hosts: frozenset[str] = frozenset()
+    allowlist: Allowlist = field(default_factory=Allowlist)
 
     def allows(self, host: str) -> bool:
         host = host.lower().rsplit("@", 1)[-1].split(":", 1)[0].rstrip(".")
@@ -103,4 +156,18 @@ class ContentPolicy:
             text = _MAILTO.sub(mail, text)
         if "\\\\" in text:
             text = _UNC.sub(unc, text)
+
+        def host(match: re.Match[str]) -> str:
+            name = match.group(0)
+            if not is_host_name(name) or self.allows(name):
+                return name
+            return name.replace(".", "[.]")
+
+        def address(match: re.Match[str]) -> str:
+            ip = match.group(0)
+            return ip if self.allows(ip) else ip.replace(".", "[.]")
+
+        if "." in text:
+            text = _HOST.sub(host, text)
+            text = _IPV4.sub(address, text)
         return text

@@ -28,6 +28,7 @@ from harness.contracts.results import (
     DiagnosisReport,
     FailureStage,
     ReleasedResult,
+    ReleasedStep,
     SafeFallback,
     StableFailure,
 )
@@ -97,6 +98,7 @@ class _Vetted:
 
     conclusions: list[Conclusion]
     steps: list[NextStep]
+    released: list[ReleasedStep]
     withheld: list[tuple[StepCheck, str]]
     issues: list[ValidationIssue]
 
@@ -159,7 +161,7 @@ class ReleasePolicy:
             analysis_id=draft.analysis_id,
             summary=summary,
             conclusions=vetted.conclusions,
-            next_steps=vetted.steps,
+            next_steps=vetted.released,
             limitations=limitations,
         )
         run.trace.record(ReleaseDecision(result_kind=report.kind))
@@ -168,10 +170,15 @@ class ReleasePolicy:
     def answer(
         self, run_id: str, *, intent: Intent, text: str | None, citations: Sequence[str] = ()
     ) -> Answer:
-        """An Answer to release: links defanged; withheld when it reads like an instruction or
-        recommends a dangerous command."""
+        """An Answer to release: links and hosts defanged; withheld when it reads like an
+        instruction, recommends a dangerous command, or tells its reader to switch security
+        off, silence alerts, move credentials or dismiss the incident."""
         text = text or ""
-        if injection(text) is not None or prescribed_command(text) is not None:
+        if (
+            injection(text) is not None
+            or prescribed_command(text) is not None
+            or self.content.allowlist.directive(text) is not None
+        ):
             text = WITHHELD_ANSWER
         return Answer.bounded(
             run_id=run_id, intent=intent, text=self.content.defang(text), citations=citations
@@ -199,7 +206,9 @@ class ReleasePolicy:
         issues: list[ValidationIssue] = []
         conclusions = []
         for conclusion in draft.conclusions:
-            found = injection(conclusion.statement)
+            found = injection(conclusion.statement) or self.content.allowlist.directive(
+                conclusion.statement
+            )
             if found is not None:
                 issues.append(_injection_issue(found, conclusion_id=conclusion.id))
             elif advised_command(conclusion.statement) is not None:
@@ -215,6 +224,7 @@ class ReleasePolicy:
                 )
             )
         steps: list[NextStep] = []
+        released: list[ReleasedStep] = []
         withheld: list[tuple[StepCheck, str]] = []
         for index, check in enumerate(verdict.steps, 1):
             if check.problem is not None:
@@ -227,10 +237,29 @@ class ReleasePolicy:
             if found is not None:
                 issues.append(_injection_issue(found, detail=f"next_step={index}"))
                 continue
-            steps.append(
-                check.step.model_copy(update={"text": self.content.defang(check.step.text)})
+            # What the step asks for, parsed and judged against the allowlist: unknown is
+            # never released (docs/architecture.md, "Next steps: parsed commands ...").
+            action = self.content.allowlist.classify_step(check.step.text)
+            if action.outcome == "WITHHELD":
+                withheld.append((check, action.reason))
+                continue
+            text = self.content.defang(check.step.text)
+            steps.append(check.step.model_copy(update={"text": text}))
+            released.append(
+                ReleasedStep(
+                    text=text,
+                    citations=list(check.step.citations),
+                    action=action.outcome,
+                    rule=action.reason,
+                )
             )
-        return _Vetted(conclusions=conclusions, steps=steps, withheld=withheld, issues=issues)
+        return _Vetted(
+            conclusions=conclusions,
+            steps=steps,
+            released=released,
+            withheld=withheld,
+            issues=issues,
+        )
 
     # ------------------------------------------------------------------ results
 
@@ -250,12 +279,19 @@ class ReleasePolicy:
             run_id=run.run_id,
             failure_stage=stage,
             observed_facts=list(quoted.facts),
-            validation_issues=[*issues, *withheld][:_MAX_ISSUES],
+            validation_issues=[self._public(i) for i in [*issues, *withheld][:_MAX_ISSUES]],
             limitations=[_LIMITATIONS[stage]],
             next_steps=list(_FALLBACK_STEPS[stage]),
         )
         run.trace.record(ReleaseDecision(result_kind=result.kind, failure_stage=stage))
         return result
+
+    def _public(self, issue: str) -> str:
+        """A validation issue as released: its detail (a token of the draft, the judge's
+        words) is dropped when a check refuses it; nothing refused is quoted back."""
+        if injection(issue) is None and dangerous_command(issue) is None:
+            return self.content.defang(issue)
+        return issue.split(" ", 1)[0] + " (detail withheld)"
 
     def _failure(self, run: ReleaseContext, code: ErrorCode) -> StableFailure:
         run.trace.record(ReleaseDecision(result_kind="StableFailure", error_code=code))

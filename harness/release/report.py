@@ -24,6 +24,7 @@ _STEP_REASONS = {
     "UNGROUNDED": "states values its sources do not hold",
     "NOT_FROM_SOURCE": "is not worded from its sources",
     "DANGEROUS": "would run a dangerous command",
+    "UNREVIEWED_SOURCE": "cites a runbook that is not approved, or changed since its approval",
 }
 
 
@@ -90,9 +91,14 @@ def render_limitations(
         n = sum(r == reason for _, r in withheld)
         lines.append(
             f"{n} suggested next step{'' if n == 1 else 's'} withheld: it "
-            f"{_STEP_REASONS.get(reason, 'failed a check')}."
+            f"{_STEP_REASONS.get(reason) or _action(reason)}."
         )
     return list(dict.fromkeys(lines))[:_MAX_LIMITATIONS]
+
+
+def _action(reason: str) -> str:
+    """A step the allowlist withholds: its reason is a rule name or code, never its text."""
+    return f"asks for an action the allowlist does not release ({reason})"
 
 
 def _join(parts: list[str]) -> str:

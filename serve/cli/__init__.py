@@ -29,6 +29,7 @@ _COMMAND_MODULES = (
     "api",
     "eval",
     "workspace",
+    "runbooks",
 )
 
 

@@ -214,7 +214,9 @@ def _render(console: Console, result: ReleasedResult) -> None:
         console.print(table)
         for step in result.next_steps:
             sources = ", ".join(f"{x.tool_call_id}:{x.item_ref}" for x in step.citations)
-            console.print(f"- next step: {escape(step.text)} [dim]({escape(sources)})[/dim]")
+            console.print(
+                f"- next step ({step.action}): {escape(step.text)} [dim]({escape(sources)})[/dim]"
+            )
         for line in result.limitations:
             console.print(f"- limitation: {escape(line)}")
         return

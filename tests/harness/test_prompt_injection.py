@@ -104,6 +104,8 @@ def _kb_raw(payload: str) -> Any:
                     "title": "Runbook",
                     "score": 3.0,
                     "relevanceLevel": "HIGH",
+                    # Approved: the planted text must be stopped by the content checks.
+                    "reviewed": True,
                     "chunks": [{"n": 0, "text": payload, "score": 3.0}],
                 }
             ],

@@ -98,6 +98,7 @@ def _kb_body(tp_texts: Sequence[str]) -> dict[str, Any]:
                 "source": f"/srv/{MARKER}/rb-{i}.md",
                 "score": 10.0 - i / 10,
                 "relevanceLevel": "HIGH",
+                "reviewed": True,
                 "chunks": [{"n": 0, "text": f"Example config: {text}", "score": 10.0}],
             }
         )

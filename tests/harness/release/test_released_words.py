@@ -61,6 +61,7 @@ def _kb_raw(chunks: list[str]) -> dict[str, Any]:
                 "source": f"rb-{n}.md",
                 "score": 9.0 - n,
                 "relevanceLevel": "HIGH",
+                "reviewed": True,  # an approved runbook: steps may come from it
                 "chunks": [{"n": 0, "text": text, "score": 9.0 - n}],
             }
             for n, text in enumerate(chunks)
