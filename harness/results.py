@@ -27,12 +27,15 @@ from harness.context import RunStatus
 from harness.draft import Conclusion, NextStep
 from harness.errors import ErrorCode
 from harness.intent import Intent
+from harness.models import Component, FailureReason
 
 __all__ = [
     "MAX_ANSWER_CHARS",
+    "RESULT_SCHEMA_VERSION",
     "Answer",
     "Cancelled",
     "DiagnosisReport",
+    "FailureReason",
     "FailureStage",
     "ObservedFact",
     "ReleasedResult",
@@ -51,6 +54,10 @@ ResultKind = Literal[
 ]
 FailureStage = Literal["EVIDENCE", "CONTENT", "SEMANTIC", "SEMANTIC_UNAVAILABLE"]
 
+RESULT_SCHEMA_VERSION = 2
+"""Version 2: a StableFailure names the failing component and a reason code. Version 1
+payloads (without them) still parse."""
+
 
 class _Released(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -58,7 +65,9 @@ class _Released(BaseModel):
     run_status: ClassVar[RunStatus]
     """The terminal state of a run that releases this result."""
 
-    schema_version: int = Field(default=1, description="Format of the released result.")
+    schema_version: int = Field(
+        default=RESULT_SCHEMA_VERSION, description="Format of the released result."
+    )
     run_id: str = Field(description="The run that released it.")
 
 
@@ -148,12 +157,19 @@ class Answer(_Released):
 
 
 class StableFailure(_Released):
-    """A run that failed technically: the stable code and nothing else."""
+    """A run that failed technically: stable codes and nothing else (never a reply's text)."""
 
     run_status: ClassVar[RunStatus] = RunStatus.FAILED
 
     kind: Literal["StableFailure"] = Field(default="StableFailure", description="Discriminator.")
     error_code: ErrorCode = Field(description="Why the run failed.")
+    component: Component | None = Field(
+        default=None,
+        description="The model-calling component that failed; null when no model call failed.",
+    )
+    reason: FailureReason | None = Field(
+        default=None, description="Why that component's reply could not be used."
+    )
 
 
 class Cancelled(_Released):

@@ -24,10 +24,17 @@ class RouterReply(BaseModel):
 ROUTER_OUTPUT = OutputSchema.of(RouterReply, "router_reply")
 
 
-async def route(caller: ModelCaller, question: str) -> Intent:
-    """Return the intent; an unparseable reply is a technical failure (retried per policy)."""
+async def route(caller: ModelCaller, question: str, *, catalog: str = "") -> Intent:
+    """Return the intent; an unparseable reply is a technical failure (retried per policy).
+
+    Args:
+        catalog: The world's catalog summary, told to the router (see harness.catalog).
+    """
     return await caller.call(
-        Component.ROUTER, router_messages(question), output_schema=ROUTER_OUTPUT, parse=_parse
+        Component.ROUTER,
+        router_messages(question, catalog),
+        output_schema=ROUTER_OUTPUT,
+        parse=_parse,
     )
 
 
