@@ -19,7 +19,8 @@ usage as unavailable.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Any
 
 import openai
@@ -44,6 +45,7 @@ __all__ = [
     "OpenAIModelClient",
     "build_model_clients",
     "component_call_settings",
+    "probe_client_factory",
     "render_body",
     "render_messages",
     "render_response_format",
@@ -362,6 +364,26 @@ def _client(sdk: openai.AsyncOpenAI, endpoint: ModelEndpoint) -> OpenAIModelClie
         temperature=endpoint.temperature,
         seed=endpoint.seed,
     )
+
+
+def probe_client_factory(
+    endpoint: ModelEndpoint,
+) -> Callable[[StructuredOutput], OpenAIModelClient]:
+    """Clients of ``endpoint`` that differ only in their JSON mode (for the capability probe)."""
+    if endpoint.base_url is None:
+        from harness.adapters.offline_transport import offline_openai_client
+
+        sdk = offline_openai_client()
+    else:
+        key = endpoint.api_key.get_secret_value() if endpoint.api_key else _PLACEHOLDER_KEY
+        sdk = openai.AsyncOpenAI(
+            base_url=endpoint.base_url, api_key=key, timeout=endpoint.timeout_s, max_retries=0
+        )
+
+    def client_for(mode: StructuredOutput) -> OpenAIModelClient:
+        return _client(sdk, replace(endpoint, structured_output=mode))
+
+    return client_for
 
 
 def component_call_settings(settings: Settings) -> dict[Component, ComponentSettings]:

@@ -10,7 +10,7 @@ from harness.intent import Intent
 from harness.jsontext import loads_object
 from harness.models import Component, ModelReply, OutputSchema
 
-__all__ = ["ROUTER_OUTPUT", "RouterReply", "route"]
+__all__ = ["ROUTER_OUTPUT", "RouterReply", "parse_intent", "route"]
 
 
 class RouterReply(BaseModel):
@@ -34,11 +34,11 @@ async def route(caller: ModelCaller, question: str, *, catalog: str = "") -> Int
         Component.ROUTER,
         router_messages(question, catalog),
         output_schema=ROUTER_OUTPUT,
-        parse=_parse,
+        parse=parse_intent,
     )
 
 
-def _parse(reply: ModelReply) -> Intent:
+def parse_intent(reply: ModelReply) -> Intent:
     intent = loads_object(reply.content).get("intent")  # ValueError = unusable reply
     if isinstance(intent, str):
         return Intent(intent.upper())  # ValueError for an unknown intent
