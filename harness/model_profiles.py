@@ -65,6 +65,11 @@ class ModelProfile:
             the harness then streams and closes on timeout. Otherwise it does not stream and
             the token cap alone bounds a runaway reply.
         stream_usage: A streamed reply can carry usage (``stream_options.include_usage``).
+        streams_with_tools: Tool turns may stream too (llama-cpp-python refuses a streamed
+            ``tool_choice`` auto: those turns go unstreamed, bounded by the timeout alone).
+        tool_results: How tool results reach the model: as ``tool`` messages, or as user
+            messages naming the call, for a chat format that renders no tool message
+            (llama-cpp-python's chatml-function-calling shows the model nothing of them).
         tested: Exercised against the real server in this repository's tests.
         source: Where the facts come from.
     """
@@ -77,13 +82,14 @@ class ModelProfile:
     sampling: bool = True
     disconnect_stops_generation: bool = False
     stream_usage: bool = False
+    streams_with_tools: bool = True
+    tool_results: Literal["tool_role", "user_role"] = "tool_role"
     tested: bool = False
     source: str
 
-    @property
-    def streams(self) -> bool:
-        """Whether replies are streamed (so that a timeout can stop the generation)."""
-        return self.disconnect_stops_generation
+    def streams(self, *, with_tools: bool) -> bool:
+        """Whether a reply is streamed (so that a timeout can stop the generation)."""
+        return self.disconnect_stops_generation and (self.streams_with_tools or not with_tools)
 
 
 PROFILES: Mapping[str, ModelProfile] = MappingProxyType(
@@ -116,10 +122,13 @@ PROFILES: Mapping[str, ModelProfile] = MappingProxyType(
                 sends_tool_choice=True,
                 structured_output="json_object_schema",
                 disconnect_stops_generation=True,
+                streams_with_tools=False,
+                tool_results="user_role",
                 tested=True,
                 source=(
                     "llama-cpp-python server started with --chat_format chatml-function-calling "
-                    "(make test-live)"
+                    "(make test-live); that format ignores max_tokens on tool turns and renders "
+                    "no tool message"
                 ),
             ),
             ModelProfile(
