@@ -316,10 +316,12 @@ class DiagnosisRun:
         self.intent = await route(self.caller, question, catalog=catalog.summary())
         self.trace.record(Routed(intent=self.intent))
         chat = self.intent in (Intent.SYSTEM_CHAT, Intent.KNOWLEDGE_QA)
-        named = catalog.named_in(question) if chat else ()
+        named = catalog.named_in(question) if self.intent is Intent.SYSTEM_CHAT else ()
         if named:
-            # A question about the world's state, whatever the router said: only the
-            # diagnosis path may answer it from evidence.
+            # A chat about a service, host or table of the world is a question about its
+            # state, whatever the router said: only the diagnosis path may answer it from
+            # evidence. (A knowledge question may name one: its answer is held to its
+            # runbook sources below.)
             return await self._reroute("QUESTION_NAMES_CATALOG", len(named))
         if self.intent is Intent.DIAGNOSIS:
             return await self._diagnose()

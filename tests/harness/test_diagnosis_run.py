@@ -10,9 +10,10 @@ import pytest
 
 from harness.budget import Budgets
 from harness.context import RunStatus
-from harness.diagnosis import DiagnosisRun
+from harness.diagnosis import UNCITED_ANSWER, DiagnosisRun
 from harness.errors import ErrorCode, ModelError
 from harness.ingress import RunRequest
+from harness.intent import Intent
 from harness.models import Component, FailureReason, ModelRequest
 from harness.results import Answer, DiagnosisReport, StableFailure, TimedOut
 from harness.testing.clock import FakeClock, until
@@ -25,7 +26,7 @@ from harness.testing.models import (
     tool_reply,
 )
 from harness.testing.rig import fake_deps
-from harness.trace import CorrectiveTurn
+from harness.trace import CorrectiveTurn, Rerouted
 
 QUESTION = "Why does checkout-api return HTTP 500 since 14:05?"
 KB = {"query": "connection pool", "top_k": 3}
@@ -410,3 +411,22 @@ def test_after_stop_required_the_agent_is_asked_for_the_draft_without_tools() ->
     assert stopped, "the harness required a stop"
     assert all(r.tools == [] and r.output_schema == DRAFT_OUTPUT and r.json_mode for r in stopped)
     assert all(r.tools and r.output_schema is None for r in agent_turns if r not in stopped)
+
+
+def test_a_knowledge_answer_citing_no_runbook_is_replaced_by_one_that_says_why() -> None:
+    model = ScriptedModel([route("KNOWLEDGE_QA"), text_reply("Just restart everything.")])
+    run, result = run_with(model)
+    assert isinstance(result, Answer)
+    assert (result.intent, result.text, result.citations) == (
+        Intent.KNOWLEDGE_QA,
+        UNCITED_ANSWER,
+        [],
+    )
+    assert [e.details for e in run.trace.events if isinstance(e.details, Rerouted)] == [
+        Rerouted(
+            from_intent=Intent.KNOWLEDGE_QA,
+            to="FALLBACK",
+            trigger="ANSWER_UNCITED",
+            catalog_items=0,
+        )
+    ]
