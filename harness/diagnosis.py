@@ -352,6 +352,8 @@ class DiagnosisRun:
         """Diagnosis instead of the route chosen: once per run (the diagnosis path releases
         no Answer, so it cannot come back here)."""
         self._rerouted(trigger, "DIAGNOSIS", items)
+        # The run's intent is the path it took; the router's choice stays in the trace.
+        self.intent = Intent.DIAGNOSIS
         return await self._diagnose()
 
     def _rerouted(

@@ -24,6 +24,7 @@ from harness.demo import INCIDENT_QUESTION, WINDOW_END
 from harness.diagnosis import DiagnosisRun
 from harness.errors import ErrorCode
 from harness.ingress import RunRequest
+from harness.intent import Intent
 from harness.models import Component, FailureReason
 from harness.results import Answer, ReleasedResult, StableFailure
 from harness.settings import Settings
@@ -160,6 +161,7 @@ def test_a_misrouted_incident_question_goes_to_diagnosis_not_to_an_answer() -> N
         )
     ]
     assert stub.requests[1]["tool_choice"] == "auto"  # the agent's turn, not a chat
+    assert diagnosis.intent is Intent.DIAGNOSIS  # the path taken; the router's is traced
     assert not isinstance(result, Answer)
     assert result.run_status.value == "FAILED"
 
