@@ -14,6 +14,7 @@ import logging
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from datetime import timedelta
+from typing import Literal
 
 from harness.agent import (
     AgentAnswer,
@@ -28,12 +29,13 @@ from harness.agent import (
 )
 from harness.audit.reasoning import ReasoningCipher, seal_reasoning
 from harness.audit.records import AgentStepAudit, AuditSink, RunAudit, RunRecord
+from harness.contracts.catalog import AnswerTrigger, WorldCatalog
 from harness.contracts.envelope import ToolPolicy
 from harness.contracts.errors import ErrorCode, HarnessError
 from harness.contracts.ids import new_run_id
 from harness.contracts.ingress import RunLimits, RunRequest
 from harness.contracts.intent import Intent
-from harness.contracts.models import Component, ModelClient
+from harness.contracts.models import Component, FailureReason, ModelClient
 from harness.contracts.results import Answer, Cancelled, ReleasedResult, StableFailure, TimedOut
 from harness.guards.semantic import SemanticGuard
 from harness.ports import CanonicalStore, Clock, ToolExecutor
@@ -48,13 +50,22 @@ from harness.tools import ToolRegistry
 from harness.trace import (
     AgentStep,
     ModelCallUsage,
+    Rerouted,
     Routed,
     RunFinished,
     RunStarted,
     TraceRecorder,
 )
 
-__all__ = ["DiagnosisRun", "RunDeps"]
+__all__ = ["UNCITED_ANSWER", "DiagnosisRun", "RunDeps"]
+
+UNCITED_ANSWER = (
+    "No runbook passage backs an answer to this question, so none is given: answers here come "
+    "from the runbooks with their sources. To investigate the current state of a system, ask "
+    "a diagnosis question, e.g. 'Why does my-service return HTTP 500 since 14:05?'"
+)
+"""Released instead of a knowledge answer that cites nothing (harness-written, never the
+model's)."""
 
 log = logging.getLogger(__name__)
 
@@ -74,6 +85,8 @@ class RunDeps:
     component_settings: Mapping[Component, ComponentSettings] = field(default_factory=dict)
     datasource: str = "default"
     """The logical datasource the agent is told to query (the deployment's; the tool plane's)."""
+    catalog: WorldCatalog = field(default_factory=WorldCatalog)
+    """What the world knows: told to the router, and bounding chat and knowledge answers."""
     default_deadline_s: float = 120.0
     audit: AuditSink | None = None
     """Where each run's durable record goes (a batching writer in production)."""
@@ -287,7 +300,7 @@ class DiagnosisRun:
             if err.error_code is ErrorCode.DEADLINE_EXCEEDED:
                 self._finish(TimedOut(run_id=self.run_id))
             else:
-                self._finish(StableFailure(run_id=self.run_id, error_code=err.error_code))
+                self._finish(_stable_failure(self.run_id, err))
             return
         except Exception:
             log.exception("run failed unexpectedly run_id=%s", self.run_id)
@@ -298,18 +311,20 @@ class DiagnosisRun:
 
     async def _route_and_answer(self) -> ReleasedResult:
         question = self.request.question
+        catalog = self.deps.catalog
         self.phase = RunPhase.ROUTING
-        self.intent = await route(self.caller, question)
+        self.intent = await route(self.caller, question, catalog=catalog.summary())
         self.trace.record(Routed(intent=self.intent))
+        chat = self.intent in (Intent.SYSTEM_CHAT, Intent.KNOWLEDGE_QA)
+        named = catalog.named_in(question) if self.intent is Intent.SYSTEM_CHAT else ()
+        if named:
+            # A chat about a service, host or table of the world is a question about its
+            # state, whatever the router said: only the diagnosis path may answer it from
+            # evidence. (A knowledge question may name one: its answer is held to its
+            # runbook sources below.)
+            return await self._reroute("QUESTION_NAMES_CATALOG", len(named))
         if self.intent is Intent.DIAGNOSIS:
-            self.phase = RunPhase.INVESTIGATING
-            agent = DiagnosisAgent(
-                caller=self.caller, boundary=self.boundary, datasource=self.deps.datasource
-            )
-            outcome = await agent.run(question, as_of=self.as_of)
-            self.phase = RunPhase.RELEASING
-            repair = RepairRound(caller=self.caller, messages=outcome.messages, trace=self.trace)
-            return await self.release_policy.release(self._release_context(repair), outcome.draft)
+            return await self._diagnose()
         self.phase = RunPhase.ANSWERING
         if self.intent is Intent.KNOWLEDGE_QA:
             answer = await answer_knowledge(self.caller, self.boundary, question)
@@ -317,7 +332,47 @@ class DiagnosisRun:
             answer = await answer_system_chat(self.caller, question)
         else:
             answer = answer_out_of_scope()
+        if chat:
+            trigger = catalog.unfit_answer(
+                knowledge=answer.intent is Intent.KNOWLEDGE_QA,
+                text=answer.text,
+                citations=answer.citations,
+                sources=answer.sources,
+            )
+            if trigger == "ANSWER_NAMES_CATALOG":
+                return await self._reroute(trigger, len(catalog.named_in(answer.text)))
+            if trigger is not None:
+                self._rerouted(trigger, "FALLBACK", 0)
+                return self.release_policy.answer(
+                    self.run_id, intent=answer.intent, text=UNCITED_ANSWER
+                )
         return self._released_answer(answer)
+
+    async def _reroute(self, trigger: AnswerTrigger, items: int) -> ReleasedResult:
+        """Diagnosis instead of the route chosen: once per run (the diagnosis path releases
+        no Answer, so it cannot come back here)."""
+        self._rerouted(trigger, "DIAGNOSIS", items)
+        # The run's intent is the path it took; the router's choice stays in the trace.
+        self.intent = Intent.DIAGNOSIS
+        return await self._diagnose()
+
+    def _rerouted(
+        self, trigger: AnswerTrigger, to: Literal["DIAGNOSIS", "FALLBACK"], items: int
+    ) -> None:
+        assert self.intent is not None
+        self.trace.record(
+            Rerouted(from_intent=self.intent, to=to, trigger=trigger, catalog_items=items)
+        )
+
+    async def _diagnose(self) -> ReleasedResult:
+        self.phase = RunPhase.INVESTIGATING
+        agent = DiagnosisAgent(
+            caller=self.caller, boundary=self.boundary, datasource=self.deps.datasource
+        )
+        outcome = await agent.run(self.request.question, as_of=self.as_of)
+        self.phase = RunPhase.RELEASING
+        repair = RepairRound(caller=self.caller, messages=outcome.messages, trace=self.trace)
+        return await self.release_policy.release(self._release_context(repair), outcome.draft)
 
     def _release_context(self, repair: RepairRound) -> ReleaseContext:
         return ReleaseContext(
@@ -355,6 +410,23 @@ class DiagnosisRun:
             sequence_no=len(self.trace.events),
             tools=tool_progress(self.trace.events),
         )
+
+
+def _stable_failure(run_id: str, err: HarnessError) -> StableFailure:
+    """The released failure: the code, and the failing component and reason where a model
+    call failed (named by the step that saw it; see ``harness.agent.caller.blame``)."""
+    component = err.context.get("component")
+    reason = err.context.get("reason")
+    return StableFailure(
+        run_id=run_id,
+        error_code=err.error_code,
+        component=Component(component) if component in _COMPONENTS else None,
+        reason=FailureReason(reason) if reason in _REASONS else None,
+    )
+
+
+_COMPONENTS = frozenset(c.value for c in Component)
+_REASONS = frozenset(r.value for r in FailureReason)
 
 
 def _capped(budgets: Budgets, limits: RunLimits | None) -> Budgets:

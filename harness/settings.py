@@ -16,6 +16,13 @@ from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator, m
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from harness.audit.writer import AuditWriterPolicy
+from harness.contracts.model_profiles import (
+    DEFAULT_MAX_TOKENS,
+    PROFILES,
+    ModelProfile,
+    ProfileName,
+    StructuredOutput,
+)
 from harness.contracts.models import Component
 from harness.contracts.principal import Permission
 from harness.run.budget import Budgets
@@ -39,11 +46,6 @@ APP_NAME = "diagnosis-harness"
 AUDIT_FILE = "audit.sqlite"
 """The embedded audit database's file in the data directory."""
 
-StructuredOutput = Literal["json_schema", "json_object_schema", "json_object", "none"]
-"""How an endpoint is asked for JSON: OpenAI's ``json_schema`` response format; a
-``json_object`` format carrying the schema (llama-cpp-python's server); a plain ``json_object``;
-or nothing (the prompt alone asks for JSON)."""
-
 
 class ComponentModelSettings(BaseModel):
     """Per-component model overrides; an unset field falls back to the deployment default."""
@@ -57,6 +59,12 @@ class ComponentModelSettings(BaseModel):
     structured_output: StructuredOutput | None = Field(
         default=None, description="How this endpoint constrains JSON replies."
     )
+    profile: ProfileName | None = Field(
+        default=None, description="The server family of this endpoint (see model_profile)."
+    )
+    max_tokens: int | None = Field(
+        default=None, ge=1, le=32_768, description="Output tokens per call of this component."
+    )
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -67,7 +75,11 @@ class ModelEndpoint:
     api_key: SecretStr | None
     model: str
     timeout_s: float
-    structured_output: StructuredOutput = "json_object"
+    profile: ModelProfile = PROFILES["openai"]
+    structured_output: StructuredOutput = "json_schema"
+    max_tokens: int = 1024
+    temperature: float | None = 0.0
+    seed: int | None = 0
 
     @property
     def offline(self) -> bool:
@@ -168,12 +180,39 @@ class Settings(BaseSettings):
         default=None, min_length=1, description="Model name; required with a base URL."
     )
     model_timeout_s: float = Field(default=60.0, gt=0, le=600)
-    model_structured_output: StructuredOutput = Field(
-        default="json_object",
+    model_profile: ProfileName = Field(
+        default="openai",
         description=(
-            "How the endpoint constrains JSON replies: json_schema (OpenAI, vLLM), "
-            "json_object_schema (llama-cpp-python's server), json_object, none."
+            "The server family of model_base_url: openai, vllm, llama-cpp-python, ollama "
+            "(its tool calling, JSON mode, output-cap field and streaming; see "
+            "harness/contracts/model_profiles.py and `harness models check`)."
         ),
+    )
+    model_structured_output: StructuredOutput | None = Field(
+        default=None,
+        description=(
+            "How the endpoint constrains JSON replies: json_schema (OpenAI, vLLM, Ollama), "
+            "json_object_schema (llama-cpp-python's server), json_object, none; None = the "
+            "profile's."
+        ),
+    )
+    model_max_tokens: int | None = Field(
+        default=None,
+        ge=1,
+        le=32_768,
+        description=(
+            "Output tokens per call for every component; None = per-component defaults "
+            "(router 64, chat 400, knowledge 600, agent and repair 1200, judge 400)."
+        ),
+    )
+    model_temperature: float | None = Field(
+        default=0.0,
+        ge=0,
+        le=2,
+        description="Sampling temperature sent where the profile takes it; None = not sent.",
+    )
+    model_seed: int | None = Field(
+        default=0, description="Sampling seed sent where the profile takes it; None = not sent."
     )
     data_dir: Path | None = Field(
         default=None,
@@ -324,20 +363,35 @@ class Settings(BaseSettings):
 
         override = self.component_models.get(component.value) or ComponentModelSettings()
         base_url = override.base_url or self.model_base_url
+        max_tokens = override.max_tokens or self.model_max_tokens or DEFAULT_MAX_TOKENS[component]
         if base_url is None:
+            offline = PROFILES["offline"]
             return ModelEndpoint(
                 base_url=None,
                 api_key=None,
                 model=OFFLINE_MODEL_NAME,
                 timeout_s=override.timeout_s or self.model_timeout_s,
-                structured_output="json_schema",
+                profile=offline,
+                structured_output=offline.structured_output,
+                max_tokens=max_tokens,
+                temperature=self.model_temperature,
+                seed=self.model_seed,
             )
+        profile = PROFILES[override.profile or self.model_profile]
         return ModelEndpoint(
             base_url=base_url,
             api_key=override.api_key or self.model_api_key,
             model=override.model or self.model_name or "",
             timeout_s=override.timeout_s or self.model_timeout_s,
-            structured_output=override.structured_output or self.model_structured_output,
+            profile=profile,
+            structured_output=(
+                override.structured_output
+                or self.model_structured_output
+                or profile.structured_output
+            ),
+            max_tokens=max_tokens,
+            temperature=self.model_temperature if profile.sampling else None,
+            seed=self.model_seed if profile.sampling else None,
         )
 
     def audit_database_url(self) -> str:

@@ -22,6 +22,7 @@ from harness.approval import ApprovalBook
 from harness.audit.records import AuditSink, FanOutSink
 from harness.audit.writer import AuditWriter
 from harness.clock import SystemClock
+from harness.contracts.catalog import WorldCatalog
 from harness.contracts.envelope import ToolPolicy
 from harness.contracts.ids import new_run_id
 from harness.diagnosis import RunDeps
@@ -35,7 +36,7 @@ from harness.run.budget import Budgets, RunBudget
 from harness.run.context import RunContext
 from harness.run.control import InformationControl
 from harness.settings import Settings
-from harness.sql.catalog import describe_tables
+from harness.sql.catalog import describe_tables, parse_catalog
 from harness.sql.policy import SqlPolicy
 from harness.sql.validator import SqlValidator
 from harness.stepcheck import Allowlist
@@ -58,6 +59,7 @@ __all__ = [
     "build_tool_plane",
     "reasoning_cipher",
     "tool_plane_of",
+    "world_catalog",
 ]
 
 
@@ -77,6 +79,7 @@ class ToolPlane:
     _executors: dict[bool, InlineToolExecutor] = field(
         default_factory=dict, init=False, repr=False, compare=False
     )
+    _catalog: WorldCatalog | None = field(default=None, init=False, repr=False, compare=False)
 
     def executor(self, *, project_in_thread: bool = True) -> InlineToolExecutor:
         """The plane's inline executor: one per process and setting, so that every run of
@@ -91,6 +94,13 @@ class ToolPlane:
                 slots=self.settings.tool_slots,
             )
         return executor
+
+    def catalog(self) -> WorldCatalog:
+        """The world's catalog of this plane (read once: services and hosts from the logs,
+        tables from the SQL policy, titles from the runbooks)."""
+        if self._catalog is None:
+            self._catalog = world_catalog(self)
+        return self._catalog
 
     def policy(self) -> ToolPolicy:
         return ToolPolicy(
@@ -194,6 +204,33 @@ def _plane(
         store=_store(settings),
         validator=validator,
         datasource=datasource,
+    )
+
+
+def world_catalog(plane: ToolPlane) -> WorldCatalog:
+    """The world's catalog from what the plane's tools expose.
+
+    A backend that can list its names (the embedded and file backends) contributes them; one
+    that cannot (Loki, an HTTP RAG service) or fails to contributes nothing, and the catalog
+    holds what the others know — a gap means fewer answers are held back, never more invented.
+    """
+    names: dict[str, set[str]] = {"services": set(), "hosts": set(), "runbooks": set()}
+    cap = Budgets().max_raw_bytes_per_call
+    for backend in plane.backends.values():
+        source = getattr(backend, "catalog_names", None)
+        if source is None:
+            continue
+        try:
+            for kind, items in source(max_raw_bytes=cap).items():
+                names.setdefault(kind, set()).update(items)
+        except Exception:  # a backend that cannot be read now fails its tool calls, not runs
+            continue
+    tables = [t.table for t in parse_catalog(describe_tables(plane.validator.policy))]
+    return WorldCatalog.of(
+        services=names["services"],
+        hosts=names["hosts"],
+        tables=tables,
+        runbooks=names["runbooks"],
     )
 
 
@@ -355,6 +392,7 @@ def build_run_deps(
         budgets=budgets or Budgets(),
         component_settings=component_call_settings(settings),
         datasource=plane.datasource,
+        catalog=plane.catalog(),
         default_deadline_s=settings.run_deadline_s,
         content=content_policy(settings, workspace),
         cipher=reasoning_cipher(settings),

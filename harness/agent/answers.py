@@ -38,6 +38,9 @@ class AgentAnswer:
     intent: Intent
     text: str | None
     citations: tuple[str, ...] = ()
+    sources: tuple[str, ...] = ()
+    """The observations the answer could draw on (tool message contents), to check its claims
+    against; never released."""
 
 
 async def answer_knowledge(
@@ -49,16 +52,21 @@ async def answer_knowledge(
     )
     messages = knowledge_messages(question)
     citations: list[str] = []
+    sources: list[str] = []
     for turn in range(_KNOWLEDGE_TOOL_TURNS + 1):
         offered = tools if turn < _KNOWLEDGE_TOOL_TURNS else []
         reply = await caller.call(Component.KNOWLEDGE_ANSWER, messages, tools=offered)
         if not reply.tool_calls or not offered:
             return AgentAnswer(
-                intent=Intent.KNOWLEDGE_QA, text=reply.content, citations=tuple(citations)
+                intent=Intent.KNOWLEDGE_QA,
+                text=reply.content,
+                citations=tuple(citations),
+                sources=tuple(sources),
             )
         for result in await run_tool_calls(boundary, reply, messages):
             if result.observation is not None:
                 citations.extend(sorted(result.observation.item_refs()))
+                sources.append(result.model_content())
     raise AssertionError("unreachable: the last turn offers no tools")
 
 

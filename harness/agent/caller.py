@@ -16,10 +16,17 @@ from datetime import datetime
 from typing import Any, Literal, TypeVar, overload
 
 from harness.audit.reasoning import ReasoningNote
-from harness.contracts.errors import ErrorCode, HarnessError, ModelError, RunInactive
+from harness.contracts.errors import (
+    BudgetExhausted,
+    ErrorCode,
+    HarnessError,
+    ModelError,
+    RunInactive,
+)
 from harness.contracts.models import (
     ChatMessage,
     Component,
+    FailureReason,
     ModelClient,
     ModelReply,
     ModelRequest,
@@ -32,7 +39,7 @@ from harness.run.context import RunContext
 from harness.run.retry import RetryPolicy
 from harness.trace import ModelTokenUsage, RoutingAttempt, TraceRecorder
 
-__all__ = ["ComponentSettings", "ModelCaller"]
+__all__ = ["ComponentSettings", "ModelCaller", "blame"]
 
 log = logging.getLogger(__name__)
 
@@ -125,15 +132,24 @@ class ModelCaller:
                 reply = await self._attempt(
                     component, round_no, attempt, messages, tools, json_mode, output_schema
                 )
-                value = parse(reply) if parse is not None else reply
-                self._routing(component, attempt, "OK")
-                return value
-            except ValueError:
-                last = ModelError(ErrorCode.MODEL_ERROR, "unusable reply")
-                self._routing(component, attempt, "UNUSABLE")
             except ModelError as err:
-                last = err
+                last = blame(err, component, _model_error_reason(err))
                 self._routing(component, attempt, "FAILED", err.error_code)
+            except BudgetExhausted as err:
+                raise blame(err, component, FailureReason.BUDGET_EXHAUSTED) from None
+            else:
+                try:
+                    value = parse(reply) if parse is not None else reply
+                except ValueError:
+                    last = blame(
+                        ModelError(ErrorCode.MODEL_ERROR, "unusable reply"),
+                        component,
+                        reply.unusable_reason(),
+                    )
+                    self._routing(component, attempt, "UNUSABLE")
+                else:
+                    self._routing(component, attempt, "OK")
+                    return value
             log.info(
                 "model call failed component=%s attempt=%d code=%s",
                 component.value,
@@ -172,6 +188,10 @@ class ModelCaller:
             component=component,
             messages=list(messages),
             tools=list(tools),
+            # Offered tools may be called; where they must not be, none are offered (an
+            # endpoint may refuse tool_choice without tools, and some render no tools at all
+            # without an explicit "auto").
+            tool_choice="auto" if tools else None,
             max_tokens=max_tokens,
             timeout_s=timeout_s,
             json_mode=json_mode or output_schema is not None,
@@ -208,7 +228,12 @@ class ModelCaller:
             len(reply.content or "") > settings.max_reply_chars
             or sum(len(c.arguments) for c in reply.tool_calls) > settings.max_reply_chars
         ):
-            raise ModelError(ErrorCode.MODEL_ERROR, "oversized reply", retryable=False)
+            raise ModelError(
+                ErrorCode.MODEL_ERROR,
+                "oversized reply",
+                {"reason": FailureReason.OVERSIZED_REPLY.value},
+                retryable=False,
+            )
         return reply
 
     def _record(
@@ -244,3 +269,18 @@ class ModelCaller:
                     reasoning="AVAILABLE" if reply and reply.reasoning_content else "UNAVAILABLE",
                 )
             )
+
+
+def blame(err: HarnessError, component: Component, reason: FailureReason) -> HarnessError:
+    """``err`` naming the failing component and why (read into a released StableFailure).
+
+    A reason the error already carries (set where the failure was seen) is kept.
+    """
+    context = {"component": component.value, "reason": reason.value, **err.context}
+    return type(err)(err.error_code, err.message, context, err.retryable)
+
+
+def _model_error_reason(err: ModelError) -> FailureReason:
+    if err.error_code is ErrorCode.MODEL_TIMEOUT:
+        return FailureReason.TIMEOUT
+    return FailureReason.ENDPOINT_ERROR

@@ -5,6 +5,12 @@ observations and stable codes) or answers with the draft JSON. The harness close
 information-gain round after every tool turn; when the control requires a stop it injects
 STOP_REQUIRED once, and the boundary refuses further tools as INFORMATION_SATURATED. The
 model-call budget bounds the loop whatever the model does.
+
+A reply that is neither tool calls nor a valid draft (prose, JSON of another shape, a reply cut
+at the token cap) gets one corrective turn per run, traced as CORRECTIVE_TURN: the draft's own
+turn — no tools offered, the draft's schema asked for — once tools have run (a server that
+ignores ``response_format`` while tools are offered still yields a draft), else the tools again
+with a reminder. A second unusable reply ends the run INVALID_DRAFT naming the reason.
 """
 
 from __future__ import annotations
@@ -13,15 +19,15 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Literal
 
-from harness.agent.caller import ModelCaller
-from harness.agent.prompts import CONTROL_STOP, agent_messages
+from harness.agent.caller import ModelCaller, blame
+from harness.agent.prompts import CONTROL_STOP, agent_messages, corrective_message
 from harness.agent.turns import run_tool_calls
 from harness.contracts.draft import DiagnosisDraft, RoundEvaluation, parse_draft
-from harness.contracts.errors import ErrorCode, HarnessError
-from harness.contracts.models import ChatMessage, Component, ModelReply, OutputSchema
+from harness.contracts.errors import ErrorCode, HarnessError, InvalidDraft
+from harness.contracts.models import ChatMessage, Component, FailureReason, ModelReply, OutputSchema
 from harness.jsontext import loads_object
 from harness.run.boundary import ToolBoundary
-from harness.trace import AgentStep
+from harness.trace import AgentStep, CorrectiveTurn
 
 __all__ = ["DRAFT_OUTPUT", "AgentOutcome", "DiagnosisAgent"]
 
@@ -55,31 +61,55 @@ class DiagnosisAgent:
         )
         tools = self.boundary.registry.definitions(self.boundary.policy.authorized_tools)
         turns = 0
+        executed = 0
+        corrected = False
+        draft_turn = False
         while True:
             turns += 1
-            # Once the harness required a stop, the agent must answer: no tools are offered and
-            # the reply is asked for in the draft's schema.
+            # The draft's own turn (after STOP_REQUIRED, or as the corrective turn): no tools
+            # are offered and the reply is asked for in the draft's schema.
+            answer_only = self.stop_injected or draft_turn
             t0 = self.caller.clock.monotonic()
             try:
                 reply = await self.caller.call(
                     Component.DIAGNOSIS_AGENT,
                     messages,
-                    tools=[] if self.stop_injected else tools,
-                    output_schema=DRAFT_OUTPUT if self.stop_injected else None,
+                    tools=[] if answer_only else tools,
+                    output_schema=DRAFT_OUTPUT if answer_only else None,
                 )
             except HarnessError as err:
                 self._step(turns, "ERROR", None, t0, err.error_code)
                 raise
+            # Tool calls where none were offered still go through the boundary: after a stop
+            # they are refused INFORMATION_SATURATED and use up the budget of a looping model.
             self._step(turns, "TOOL_CALLS" if reply.tool_calls else "DRAFT", reply, t0)
             if not reply.tool_calls:
-                draft = parse_draft(reply.content)
+                try:
+                    draft = parse_draft(reply.content)
+                except InvalidDraft as err:
+                    reason = reply.unusable_reason()
+                    if corrected:
+                        raise blame(err, Component.DIAGNOSIS_AGENT, reason) from None
+                    corrected = True
+                    draft_turn = executed > 0
+                    self._corrective(reason, draft_turn)
+                    messages.append(ChatMessage(role="assistant", content=reply.content or ""))
+                    messages.append(corrective_message(draft_turn))
+                    continue
                 messages.append(ChatMessage(role="assistant", content=reply.content))
                 return AgentOutcome(draft=draft, messages=messages, turns=turns)
-            await run_tool_calls(self.boundary, reply, messages)
+            results = await run_tool_calls(self.boundary, reply, messages)
+            executed += sum(1 for r in results if r.observation is not None)
             self.boundary.control.close_round(agent_says_no_gain=_agent_says_no_gain(reply))
             if self.boundary.control.stop_required and not self.stop_injected:
                 self.stop_injected = True
                 messages.append(ChatMessage(role="user", content=CONTROL_STOP))
+
+    def _corrective(self, reason: FailureReason, draft_turn: bool) -> None:
+        if self.caller.trace is not None:
+            self.caller.trace.record(
+                CorrectiveTurn(reason=reason, asks_for="DRAFT" if draft_turn else "TOOL_CALLS")
+            )
 
     def _step(
         self,

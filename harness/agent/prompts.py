@@ -17,6 +17,7 @@ __all__ = [
     "REPAIR_INSTRUCTION",
     "SEMANTIC_SYSTEM",
     "agent_messages",
+    "corrective_message",
     "knowledge_messages",
     "repair_message",
     "router_messages",
@@ -56,8 +57,9 @@ KNOWLEDGE_SYSTEM = (
 )
 
 SYSTEM_CHAT_SYSTEM = (
-    "You are the front desk of an incident-diagnosis assistant. Answer briefly. You cannot run "
-    "tools in this mode."
+    "You are the front desk of an incident-diagnosis assistant. Answer briefly and only about "
+    "the assistant itself. You cannot run tools in this mode and know nothing about the state "
+    "of any service, host or database: never describe it."
 )
 
 CONTROL_STOP = json.dumps(
@@ -68,9 +70,34 @@ CONTROL_STOP = json.dumps(
 )
 
 
-def router_messages(question: str) -> list[ChatMessage]:
+CORRECTIVE_DRAFT = (
+    "Your last reply was not the final JSON object. Do not call tools now. Reply with the "
+    "diagnosis as one JSON object in the format of the system message, citing only "
+    "tool_call_ids and item_refs from the tool results above, and nothing else."
+)
+CORRECTIVE_TOOLS = (
+    "Your last reply was neither a tool call nor the final JSON object. Investigate with the "
+    "tools first: call query_logs, query_mysql or search_knowledge."
+)
+
+
+def corrective_message(draft_turn: bool) -> ChatMessage:
+    """The one corrective instruction: write the draft now, or call a tool first."""
+    return ChatMessage(role="user", content=CORRECTIVE_DRAFT if draft_turn else CORRECTIVE_TOOLS)
+
+
+ROUTER_CATALOG = (
+    "\nThe world the assistant can investigate (a question about the state of anything listed "
+    "is DIAGNOSIS):\n{catalog}"
+)
+
+
+def router_messages(question: str, catalog: str = "") -> list[ChatMessage]:
+    """The router's conversation; ``catalog`` is the world's catalog summary (one ``kind: a,
+    b`` list a line), which every model — the offline one too — may route by."""
+    system = ROUTER_SYSTEM + (ROUTER_CATALOG.format(catalog=catalog) if catalog else "")
     return [
-        ChatMessage(role="system", content=ROUTER_SYSTEM),
+        ChatMessage(role="system", content=system),
         ChatMessage(role="user", content=question),
     ]
 

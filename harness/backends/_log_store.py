@@ -214,6 +214,14 @@ class LogStore:
         }
         self._partitions = sum(p is not None for ps in self._by_service.values() for p in ps)
 
+    def services(self) -> frozenset[str]:
+        """Every service an event names."""
+        return frozenset(s for s in self._by_service if isinstance(s, str))
+
+    def field_values(self, name: str) -> frozenset[str]:
+        """Every string value of field ``name`` (e.g. ``host``) across the events."""
+        return frozenset(v for e in self.events if isinstance(v := e.get(name), str) and v)
+
     @classmethod
     def of(cls, events: list[dict[str, Any]], keys: list[int]) -> LogStore:
         """The store of ``events`` whose sort keys (epoch ms) are ``keys``, sorted by time."""

@@ -456,6 +456,12 @@ class EmbeddedKnowledgeBackend:
         """
         return len(self._load(max_raw_bytes).documents)
 
+    def catalog_names(self, *, max_raw_bytes: int) -> dict[str, frozenset[str]]:
+        """The runbooks' titles, for the world's catalog (harness.contracts.catalog)."""
+        return {
+            "runbooks": frozenset(d.title for d in self._load(max_raw_bytes).documents.values())
+        }
+
     def fetch(self, request: BaseModel, *, max_raw_bytes: int) -> dict[str, Any]:
         """Search the runbooks; return the ``embedded-bm25/v1`` raw response.
 

@@ -120,6 +120,11 @@ class EmbeddedLogBackend:
         RawCap(max_raw_bytes).charge(raw.size)
         return raw
 
+    def catalog_names(self, *, max_raw_bytes: int) -> dict[str, frozenset[str]]:
+        """The services and hosts the logs name, for the world's catalog (harness.contracts.catalog)."""
+        store = self._load(max_raw_bytes)
+        return {"services": store.services(), "hosts": store.field_values("host")}
+
     def _load(self, max_raw_bytes: int) -> LogStore:
         store = self._store
         if store is not None:

@@ -7,10 +7,12 @@ cap counted while it is read (``raw``, ``rawcap``), the canonical invocation (``
 the model's and the harness's views of a projection (``observation``), the boundary's envelope
 (``envelope``), the agent's draft (``draft``), the guards' verdicts (``verdicts``), what a
 caller may ask (``ingress``, ``principal``), a run's status (``status``), what it consumed
-(``ledger``) and what it releases (``results``). Import the names from their modules.
+(``ledger``) and what it releases (``results``); the world's catalog every model is held to
+(``catalog``) and what each family of model endpoint can do (``model_profiles``). Import the names from their modules.
 """
 
 __all__ = [
+    "catalog",
     "draft",
     "envelope",
     "errors",
@@ -19,6 +21,7 @@ __all__ = [
     "intent",
     "invocation",
     "ledger",
+    "model_profiles",
     "models",
     "observation",
     "principal",

@@ -18,11 +18,14 @@ from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from harness.jsontext import loads_object
+
 __all__ = [
     "SIGNAL_HEADERS",
     "CallSignal",
     "ChatMessage",
     "Component",
+    "FailureReason",
     "ModelClient",
     "ModelReply",
     "ModelRequest",
@@ -42,6 +45,28 @@ class Component(str, Enum):
     DIAGNOSIS_AGENT = "DIAGNOSIS_AGENT"
     EVIDENCE_REPAIR = "EVIDENCE_REPAIR"
     SEMANTIC_GUARD = "SEMANTIC_GUARD"
+
+
+class FailureReason(str, Enum):
+    """Why a component's model call could not be used; the released reason of a failure.
+
+    A code, never the reply: what the model wrote stays out of the release and the audit.
+    """
+
+    PROSE_REPLY = "PROSE_REPLY"
+    """Prose (no JSON object, no tool call) where a draft or a tool call was due, twice."""
+    SCHEMA_MISMATCH = "SCHEMA_MISMATCH"
+    """A JSON reply that does not fit the component's schema, twice for the agent."""
+    TRUNCATED_REPLY = "TRUNCATED_REPLY"
+    """The reply hit the output-token cap before it was complete."""
+    OVERSIZED_REPLY = "OVERSIZED_REPLY"
+    """The reply was longer than the harness reads."""
+    TIMEOUT = "TIMEOUT"
+    """The call did not finish within the component's timeout."""
+    ENDPOINT_ERROR = "ENDPOINT_ERROR"
+    """The endpoint refused the call or could not be reached."""
+    BUDGET_EXHAUSTED = "BUDGET_EXHAUSTED"
+    """The run's model-call or token budget ran out."""
 
 
 class _Model(BaseModel):
@@ -151,6 +176,13 @@ class ModelRequest(_Model):
     component: Component
     messages: list[ChatMessage]
     tools: list[ToolDefinition] = Field(default_factory=list, description="Tools offered.")
+    tool_choice: Literal["auto", "none"] | None = Field(
+        default=None,
+        description=(
+            "With tools: whether the model may call them (auto) or must not (none); endpoints "
+            "whose profile takes it receive it."
+        ),
+    )
     max_tokens: int = Field(ge=1, description="Output cap derived from the remaining token budget.")
     timeout_s: float = Field(gt=0)
     json_mode: bool = Field(default=False, description="Ask for a JSON object reply.")
@@ -180,6 +212,20 @@ class ModelReply(_Model):
     reasoning_content: str | None = None
     finish_reason: str | None = None
     model: str = ""
+
+    def unusable_reason(self) -> FailureReason:
+        """Why this reply, refused by its component's parser, could not be used.
+
+        The output cap first (a cut-off reply of any shape), then prose against JSON that
+        does not fit the schema.
+        """
+        if self.finish_reason == "length":
+            return FailureReason.TRUNCATED_REPLY
+        try:
+            loads_object(self.content)
+        except ValueError:
+            return FailureReason.PROSE_REPLY
+        return FailureReason.SCHEMA_MISMATCH
 
 
 class ModelClient(Protocol):

@@ -26,6 +26,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 from harness.contracts.draft import Citation, Conclusion
 from harness.contracts.errors import ErrorCode
 from harness.contracts.intent import Intent
+from harness.contracts.models import Component, FailureReason
 from harness.contracts.status import RunStatus
 
 __all__ = [
@@ -34,6 +35,7 @@ __all__ = [
     "Answer",
     "Cancelled",
     "DiagnosisReport",
+    "FailureReason",
     "FailureStage",
     "ObservedFact",
     "ReleasedResult",
@@ -54,8 +56,10 @@ ResultKind = Literal[
 ]
 FailureStage = Literal["EVIDENCE", "CONTENT", "SEMANTIC", "SEMANTIC_UNAVAILABLE"]
 StepAction = Literal["DIAGNOSTIC", "CHANGE"]
-# 2: a released next step carries its action (DIAGNOSTIC or CHANGE) and the rule that decided it.
-RESULT_SCHEMA_VERSION = 2
+RESULT_SCHEMA_VERSION = 3
+"""Version 2: a released next step carries its action (DIAGNOSTIC or CHANGE) and the rule that
+decided it. Version 3: a StableFailure names the failing component and a reason code. Earlier
+payloads (without them) still parse."""
 
 
 class _Released(BaseModel):
@@ -177,12 +181,19 @@ class Answer(_Released):
 
 
 class StableFailure(_Released):
-    """A run that failed technically: the stable code and nothing else."""
+    """A run that failed technically: stable codes and nothing else (never a reply's text)."""
 
     run_status: ClassVar[RunStatus] = RunStatus.FAILED
 
     kind: Literal["StableFailure"] = Field(default="StableFailure", description="Discriminator.")
     error_code: ErrorCode = Field(description="Why the run failed.")
+    component: Component | None = Field(
+        default=None,
+        description="The model-calling component that failed; null when no model call failed.",
+    )
+    reason: FailureReason | None = Field(
+        default=None, description="Why that component's reply could not be used."
+    )
 
 
 class Cancelled(_Released):

@@ -130,7 +130,9 @@ def malformed_arguments(analysis_id: str, clock: Clock | None = None) -> Scripte
 
 
 def malformed_draft(analysis_id: str, clock: Clock | None = None) -> ScriptedModel:
-    return ScriptedModel([_route(), text_reply("{'analysis_id': broken")], clock=_clock(clock))
+    # Broken twice: the reply and the one corrective turn after it.
+    broken = text_reply("{'analysis_id': broken")
+    return ScriptedModel([_route(), broken, broken], clock=_clock(clock))
 
 
 def slow_reply(analysis_id: str, clock: Clock | None = None) -> ScriptedModel:

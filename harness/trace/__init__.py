@@ -2,11 +2,13 @@
 
 from harness.trace.events import (
     AgentStep,
+    CorrectiveTurn,
     EvidenceCheck,
     EvidenceRepair,
     ModelCallUsage,
     ModelTokenUsage,
     ReleaseDecision,
+    Rerouted,
     Routed,
     RoutingAttempt,
     RunFinished,
@@ -22,11 +24,13 @@ from harness.trace.recorder import TraceRecorder
 
 __all__ = [
     "AgentStep",
+    "CorrectiveTurn",
     "EvidenceCheck",
     "EvidenceRepair",
     "ModelCallUsage",
     "ModelTokenUsage",
     "ReleaseDecision",
+    "Rerouted",
     "Routed",
     "RoutingAttempt",
     "RunFinished",

@@ -18,18 +18,20 @@ from harness.contracts.errors import ErrorCode
 from harness.contracts.intent import Intent
 from harness.contracts.invocation import EvidenceStatus
 from harness.contracts.ledger import BudgetUsage
-from harness.contracts.models import Component, Usage
+from harness.contracts.models import Component, FailureReason, Usage
 from harness.contracts.results import FailureStage, ResultKind
 from harness.contracts.status import RunStatus
 from harness.contracts.verdicts import IssueCode, SemanticVerdict
 
 __all__ = [
     "AgentStep",
+    "CorrectiveTurn",
     "EvidenceCheck",
     "EvidenceRepair",
     "ModelCallUsage",
     "ModelTokenUsage",
     "ReleaseDecision",
+    "Rerouted",
     "Routed",
     "RoutingAttempt",
     "RunFinished",
@@ -135,6 +137,40 @@ class AgentStep(_Details):
     )
     latency_ms: float = Field(ge=0, description="Time the model call took.")
     error_code: ErrorCode | None = Field(default=None, description="Set when ERROR.")
+
+
+class CorrectiveTurn(_Details):
+    """The one corrective turn of a run's agent: its reply was neither tool calls nor a draft."""
+
+    default_category: ClassVar[TraceCategory] = TraceCategory.AGENT
+    kind: Literal["CORRECTIVE_TURN"] = Field(
+        default="CORRECTIVE_TURN", description="Discriminator."
+    )
+    reason: FailureReason = Field(description="What was wrong with the reply (never its text).")
+    asks_for: Literal["DRAFT", "TOOL_CALLS"] = Field(
+        description=(
+            "DRAFT: the draft's own turn (no tools, the draft's schema); TOOL_CALLS: tools "
+            "offered again because none had run."
+        )
+    )
+
+
+class Rerouted(_Details):
+    """A question or answer the run would not release on its route, and where it went.
+
+    A chat or knowledge answer may not make claims about the world's catalog (the services,
+    hosts and tables the tools expose); such a run goes to diagnosis once, or ends in a
+    fallback answer that says why.
+    """
+
+    default_category: ClassVar[TraceCategory] = TraceCategory.ROUTING
+    kind: Literal["REROUTED"] = Field(default="REROUTED", description="Discriminator.")
+    from_intent: Intent = Field(description="The route the router chose.")
+    to: Literal["DIAGNOSIS", "FALLBACK"] = Field(description="Where the run went instead.")
+    trigger: Literal["QUESTION_NAMES_CATALOG", "ANSWER_NAMES_CATALOG", "ANSWER_UNCITED"] = Field(
+        description="What made the route unfit."
+    )
+    catalog_items: int = Field(ge=0, description="How many catalog items were named.")
 
 
 class ToolRequestRejected(_Details):
@@ -247,7 +283,9 @@ TraceDetails = Annotated[
     RunStarted
     | RoutingAttempt
     | Routed
+    | Rerouted
     | AgentStep
+    | CorrectiveTurn
     | ModelTokenUsage
     | ToolRequestRejected
     | ToolInvocation

@@ -25,6 +25,7 @@ _COMMAND_MODULES = (
     "redact",
     "logs",
     "offline_model",
+    "models",
     "audit",
     "api",
     "eval",

@@ -179,9 +179,7 @@ def _run(
         parts = "; ".join(workspace.describe())
         console.print(f"[dim]your workspace: {escape(parts)} (as of {request.as_of})[/dim]")
     elif args.deps_factory is None:
-        console.print(
-            "[dim]embedded default: local Ray, bundled demo incident, offline demo model[/dim]"
-        )
+        console.print(f"[dim]embedded default: local Ray, bundled demo incident, {_model()}[/dim]")
     with console.status("starting a RunActor…") as spinner:
 
         def show(snapshot: RunSnapshot) -> None:
@@ -221,3 +219,14 @@ def _render(console: Console, result: ReleasedResult) -> None:
             console.print(f"- limitation: {escape(line)}")
         return
     console.print_json(result.model_dump_json())
+
+
+def _model() -> str:
+    """The model the runs will call, as the heading names it (never its key)."""
+    from harness.contracts.models import Component
+    from harness.settings import Settings
+
+    endpoint = Settings().model_endpoint(Component.DIAGNOSIS_AGENT)
+    if endpoint.offline:
+        return "offline demo model"
+    return escape(f"model {endpoint.model} at {endpoint.base_url} ({endpoint.profile.name})")

@@ -10,10 +10,11 @@ import pytest
 
 from harness.contracts.errors import ErrorCode, ModelError
 from harness.contracts.ingress import RunRequest
-from harness.contracts.models import Component, ModelRequest
+from harness.contracts.intent import Intent
+from harness.contracts.models import Component, FailureReason, ModelRequest
 from harness.contracts.results import Answer, DiagnosisReport, StableFailure, TimedOut
 from harness.contracts.status import RunStatus
-from harness.diagnosis import DiagnosisRun
+from harness.diagnosis import UNCITED_ANSWER, DiagnosisRun
 from harness.run.budget import Budgets
 from harness.testing.clock import FakeClock, until
 from harness.testing.models import (
@@ -25,6 +26,7 @@ from harness.testing.models import (
     tool_reply,
 )
 from harness.testing.rig import fake_deps
+from harness.trace import CorrectiveTurn, Rerouted
 
 QUESTION = "Why does checkout-api return HTTP 500 since 14:05?"
 KB = {"query": "connection pool", "top_k": 3}
@@ -127,7 +129,12 @@ def test_router_retries_once_on_unusable_or_failed_reply() -> None:
     failing = ScriptedModel([ModelError(ErrorCode.MODEL_ERROR), ModelError(ErrorCode.MODEL_ERROR)])
     run, result = run_with(failing)
     failing.assert_complete()
-    assert result == StableFailure(run_id="run-test", error_code=ErrorCode.MODEL_ERROR)
+    assert result == StableFailure(
+        run_id="run-test",
+        error_code=ErrorCode.MODEL_ERROR,
+        component=Component.ROUTER,
+        reason=FailureReason.ENDPOINT_ERROR,
+    )
     assert run.run.status is RunStatus.FAILED
 
 
@@ -135,7 +142,12 @@ def test_diagnosis_agent_never_retries() -> None:
     model = ScriptedModel([route("DIAGNOSIS"), ModelError(ErrorCode.MODEL_TIMEOUT)])
     _, result = run_with(model)
     model.assert_complete()
-    assert result == StableFailure(run_id="run-test", error_code=ErrorCode.MODEL_TIMEOUT)
+    assert result == StableFailure(
+        run_id="run-test",
+        error_code=ErrorCode.MODEL_TIMEOUT,
+        component=Component.DIAGNOSIS_AGENT,
+        reason=FailureReason.TIMEOUT,
+    )
 
 
 def test_tool_calls_never_retry() -> None:
@@ -238,7 +250,12 @@ def test_endless_tool_loop_ends_at_the_model_call_budget() -> None:
     run, result = run_with(
         model, budgets=Budgets(max_model_calls=6, max_tool_calls=3, max_tool_calls_per_tool={})
     )
-    assert result == StableFailure(run_id="run-test", error_code=ErrorCode.MODEL_BUDGET_EXHAUSTED)
+    assert result == StableFailure(
+        run_id="run-test",
+        error_code=ErrorCode.MODEL_BUDGET_EXHAUSTED,
+        component=Component.DIAGNOSIS_AGENT,
+        reason=FailureReason.BUDGET_EXHAUSTED,
+    )
     assert len(model.requests) == 6  # N allowed; the N+1st was refused before reaching the model
     assert run.budget.ledger.tool_calls == 3 and run.budget.ledger.executions <= 3
     assert run.budget.ledger.rejections_by_code["TOOL_BUDGET_EXHAUSTED"] >= 1
@@ -247,7 +264,12 @@ def test_endless_tool_loop_ends_at_the_model_call_budget() -> None:
 def test_oversized_reply_is_a_stable_failure() -> None:
     model = ScriptedModel([route("DIAGNOSIS"), text_reply("x" * 70_000)])
     _, result = run_with(model)
-    assert result == StableFailure(run_id="run-test", error_code=ErrorCode.MODEL_ERROR)
+    assert result == StableFailure(
+        run_id="run-test",
+        error_code=ErrorCode.MODEL_ERROR,
+        component=Component.DIAGNOSIS_AGENT,
+        reason=FailureReason.OVERSIZED_REPLY,
+    )
 
 
 def test_malformed_tool_arguments_and_malformed_draft() -> None:
@@ -256,20 +278,34 @@ def test_malformed_tool_arguments_and_malformed_draft() -> None:
             route("DIAGNOSIS"),
             tool_reply(("query_logs", "{not json", "m1")),
             text_reply("{'analysis_id': broken"),
+            text_reply("still no draft"),
         ]
     )
-    _, result = run_with(model)
+    run, result = run_with(model)
     assert tool_messages(model.requests[2]) == [
         {"tool_call_id": "m1", "error_code": "INVALID_ARGUMENTS"}
     ]
-    assert result == StableFailure(run_id="run-test", error_code=ErrorCode.INVALID_DRAFT)
+    # One corrective turn (the tools again: none ran), then the failure names its cause.
+    assert [e.details for e in run.trace.events if isinstance(e.details, CorrectiveTurn)] == [
+        CorrectiveTurn(reason=FailureReason.PROSE_REPLY, asks_for="TOOL_CALLS")
+    ]
+    assert result == StableFailure(
+        run_id="run-test",
+        error_code=ErrorCode.INVALID_DRAFT,
+        component=Component.DIAGNOSIS_AGENT,
+        reason=FailureReason.PROSE_REPLY,
+    )
 
 
 def test_draft_with_unknown_fields_is_invalid() -> None:
-    model = ScriptedModel(
-        [route("DIAGNOSIS"), text_reply(draft_json("an-1", budget_override=1000))]
+    bad = text_reply(draft_json("an-1", budget_override=1000))
+    model = ScriptedModel([route("DIAGNOSIS"), bad, bad])
+    assert run_with(model)[1] == StableFailure(
+        run_id="run-test",
+        error_code=ErrorCode.INVALID_DRAFT,
+        component=Component.DIAGNOSIS_AGENT,
+        reason=FailureReason.SCHEMA_MISMATCH,
     )
-    assert run_with(model)[1].error_code is ErrorCode.INVALID_DRAFT
 
 
 def test_slow_reply_past_the_deadline_times_out() -> None:
@@ -322,13 +358,23 @@ def test_token_budget_edge() -> None:
     model = ScriptedModel([route("DIAGNOSIS"), tool_reply(("search_knowledge", KB))])
     _run, result = run_with(model, budgets=Budgets(max_output_tokens=40))
     model.assert_complete()
-    assert result == StableFailure(run_id="run-test", error_code=ErrorCode.TOKEN_BUDGET_EXHAUSTED)
+    assert result == StableFailure(
+        run_id="run-test",
+        error_code=ErrorCode.TOKEN_BUDGET_EXHAUSTED,
+        component=Component.DIAGNOSIS_AGENT,
+        reason=FailureReason.BUDGET_EXHAUSTED,
+    )
 
 
 def test_provider_error_in_a_tool_turn_is_a_stable_failure() -> None:
     model = ScriptedModel([route("DIAGNOSIS"), RuntimeError("socket reset with secret=abc")])
     _, result = run_with(model)
-    assert result == StableFailure(run_id="run-test", error_code=ErrorCode.MODEL_ERROR)
+    assert result == StableFailure(
+        run_id="run-test",
+        error_code=ErrorCode.MODEL_ERROR,
+        component=Component.DIAGNOSIS_AGENT,
+        reason=FailureReason.ENDPOINT_ERROR,
+    )
     assert "secret" not in result.model_dump_json()
 
 
@@ -365,3 +411,22 @@ def test_after_stop_required_the_agent_is_asked_for_the_draft_without_tools() ->
     assert stopped, "the harness required a stop"
     assert all(r.tools == [] and r.output_schema == DRAFT_OUTPUT and r.json_mode for r in stopped)
     assert all(r.tools and r.output_schema is None for r in agent_turns if r not in stopped)
+
+
+def test_a_knowledge_answer_citing_no_runbook_is_replaced_by_one_that_says_why() -> None:
+    model = ScriptedModel([route("KNOWLEDGE_QA"), text_reply("Just restart everything.")])
+    run, result = run_with(model)
+    assert isinstance(result, Answer)
+    assert (result.intent, result.text, result.citations) == (
+        Intent.KNOWLEDGE_QA,
+        UNCITED_ANSWER,
+        [],
+    )
+    assert [e.details for e in run.trace.events if isinstance(e.details, Rerouted)] == [
+        Rerouted(
+            from_intent=Intent.KNOWLEDGE_QA,
+            to="FALLBACK",
+            trigger="ANSWER_UNCITED",
+            catalog_items=0,
+        )
+    ]

