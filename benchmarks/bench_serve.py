@@ -81,6 +81,8 @@ from serve.deps import ApiLimits
 GOAL_RUNS_PER_S = 20.0
 GOAL_IN_FLIGHT = 1000
 GOAL_OVERHEAD_P99_MS = 100.0
+GOAL_CPU_RATIO = 1.5  # Ray CPU per HTTP run over in-process CPU per run, at most
+GOAL_RATE_RATIO = 1.2  # HTTP runs/s over in-process runs/s, at least
 MIB = 1024 * 1024
 PRINCIPAL = "bench"
 
@@ -779,6 +781,8 @@ async def _main(args: argparse.Namespace) -> dict[str, Any]:
             "peak_in_flight": GOAL_IN_FLIGHT,
             "errors": 0,
             "overhead_p99_ms": GOAL_OVERHEAD_P99_MS,
+            "ray_cpu_over_in_process_cpu": GOAL_CPU_RATIO,
+            "runs_per_s_over_in_process": GOAL_RATE_RATIO,
         },
     }
     args.port = args.port or _free_port()
@@ -831,6 +835,26 @@ async def _throughput(args: argparse.Namespace, figures: dict[str, Any]) -> None
             figures[row] = await _http_throughput(api, args)
         finally:
             await asyncio.to_thread(_undeploy, api)
+    figures["ratios"] = {
+        row: _ratios(figures[row], figures["in_process"]) for row, _ in _http_rows(args.tools)
+    }
+
+
+def _ratios(http: dict[str, Any], local: dict[str, Any]) -> dict[str, float]:
+    """The HTTP row against the in-process one, from the same run: CPU per run (the Ray
+    processes' over this process's, the runs' own; and all CPU either caused, client and Ray
+    processes included) and runs/s."""
+    return {
+        "ray_cpu_over_in_process_cpu": round(
+            http["ray_cpu_ms_per_run"] / local["driver_cpu_ms_per_run"], 2
+        ),
+        "all_cpu_over_in_process_all_cpu": round(
+            (http["ray_cpu_ms_per_run"] + http["driver_cpu_ms_per_run"])
+            / (local["ray_cpu_ms_per_run"] + local["driver_cpu_ms_per_run"]),
+            2,
+        ),
+        "runs_per_s_over_in_process": round(http["runs_per_s"] / local["runs_per_s"], 2),
+    }
 
 
 def _http_rows(tools: str) -> list[tuple[str, str]]:
@@ -929,6 +953,14 @@ def _print_throughput(f: dict[str, Any]) -> None:
             print(f"{mode}: Ray CPU ms/run by process: {f[mode]['ray_cpu_ms_per_run_by_process']}")
     goal = f["goals"]["http_runs_per_s"]
     print(f"HTTP {_verdict(f['http']['runs_per_s'] >= goal)} the >= {goal:g} diagnoses/s goal")
+    for mode, r in f.get("ratios", {}).items():
+        cpu, rate = r["ray_cpu_over_in_process_cpu"], r["runs_per_s_over_in_process"]
+        print(
+            f"{mode} / in process, same run: Ray CPU per run {cpu}x the in-process run's "
+            f"({_verdict(cpu <= GOAL_CPU_RATIO)} <= {GOAL_CPU_RATIO:g}x; all CPU, client and "
+            f"Ray processes on both sides: {r['all_cpu_over_in_process_all_cpu']}x), "
+            f"runs/s {rate}x ({_verdict(rate >= GOAL_RATE_RATIO)} >= {GOAL_RATE_RATIO:g}x)"
+        )
 
 
 def _print_bursts(f: dict[str, Any]) -> None:
