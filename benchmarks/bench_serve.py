@@ -14,6 +14,9 @@ Prints a readable table and, as its last line, one JSON object with the same fig
    run: the CPU time (user + system) of every Ray process (the driver's descendants: GCS,
    raylet, Serve's controller and proxy, the replica, the desk, RunActors, tool workers)
    over the batch, divided by its runs, beside this process's own (the HTTP client).
+   Batches come in pairs, in process then HTTP right after (the load of a shared machine
+   drifts by the minute); the ratios HTTP / in process (Ray CPU per run over the in-process
+   run's, all CPU on both sides, runs/s) are medians over the pairs, next to their goals.
 2. Bursts. A second deployment whose every model call first sleeps ``--delay-s`` (default
    10 s) inside the RunActor; ``--burst`` (default 1,000) and then ``--overload`` (default
    2,000) async submissions (``POST /v1/diagnoses`` without ``wait``) from ``--burst-clients``
@@ -341,7 +344,12 @@ def _median_batch(batches: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
-async def _http_throughput(api: _Api, args: argparse.Namespace) -> dict[str, Any]:
+async def _paired_throughput(
+    api: _Api, local: Callable[[int], Awaitable[str]], args: argparse.Namespace
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """``--repeats`` pairs of batches, each an in-process batch then an HTTP one right after:
+    (HTTP batches, in-process batches). On a shared machine the load drifts from minute to
+    minute; a ratio of two batches a few seconds apart sees (nearly) the same load."""
     async with _client(api, args.clients) as client:
 
         async def one(n: int) -> str:
@@ -354,20 +362,24 @@ async def _http_throughput(api: _Api, args: argparse.Namespace) -> dict[str, Any
             return str(result.get("kind"))
 
         await _timed_batch(one, args.clients, args.clients)  # warm: connections, actor caches
-        batches = [await _timed_batch(one, args.runs, args.clients) for _ in range(args.repeats)]
-    return _median_batch(batches)
+        https, locals_ = [], []
+        for _ in range(args.repeats):
+            locals_.append(await _timed_batch(local, args.runs, args.clients))
+            https.append(await _timed_batch(one, args.runs, args.clients))
+    return https, locals_
 
 
-async def _in_process_throughput(args: argparse.Namespace) -> dict[str, Any]:
+async def _in_process_runner() -> Callable[[int], Awaitable[str]]:
+    """One in-process run on inline-tool deps built once (warmed, like a warm actor)."""
     deps = EmbeddedDepsFactory(tool_execution="inline")()
     request = RunRequest(question=INCIDENT_QUESTION, as_of=WINDOW_END, deadline_s=120)
 
     async def one(n: int) -> str:
         return str((await DiagnosisRun(request, deps).execute()).kind)
 
-    await _timed_batch(one, args.clients, args.clients)  # warm caches, like a warm actor
-    batches = [await _timed_batch(one, args.runs, args.clients) for _ in range(args.repeats)]
-    return _median_batch(batches)
+    for n in range(4):
+        await one(n)
+    return one
 
 
 # ---------------------------------------------------------------- 2. bursts
@@ -821,7 +833,9 @@ async def _main(args: argparse.Namespace) -> dict[str, Any]:
 
 
 async def _throughput(args: argparse.Namespace, figures: dict[str, Any]) -> None:
-    figures["in_process"] = await _in_process_throughput(args)
+    local = await _in_process_runner()
+    local_batches: list[dict[str, Any]] = []
+    figures["ratios"] = {}
     for row, tools in _http_rows(args.tools):
         api = await asyncio.to_thread(
             _deploy,
@@ -832,28 +846,35 @@ async def _throughput(args: argparse.Namespace, figures: dict[str, Any]) -> None
             k=args.runs_per_actor,
         )
         try:
-            figures[row] = await _http_throughput(api, args)
+            https, locals_ = await _paired_throughput(api, local, args)
         finally:
             await asyncio.to_thread(_undeploy, api)
-    figures["ratios"] = {
-        row: _ratios(figures[row], figures["in_process"]) for row, _ in _http_rows(args.tools)
-    }
+        figures[row] = _median_batch(https)
+        figures["ratios"][row] = _ratios(https, locals_)
+        local_batches.extend(locals_)
+    figures["in_process"] = _median_batch(local_batches)
 
 
-def _ratios(http: dict[str, Any], local: dict[str, Any]) -> dict[str, float]:
-    """The HTTP row against the in-process one, from the same run: CPU per run (the Ray
-    processes' over this process's, the runs' own; and all CPU either caused, client and Ray
-    processes included) and runs/s."""
-    return {
-        "ray_cpu_over_in_process_cpu": round(
-            http["ray_cpu_ms_per_run"] / local["driver_cpu_ms_per_run"], 2
-        ),
-        "all_cpu_over_in_process_all_cpu": round(
-            (http["ray_cpu_ms_per_run"] + http["driver_cpu_ms_per_run"])
+def _ratios(https: list[dict[str, Any]], locals_: list[dict[str, Any]]) -> dict[str, Any]:
+    """Each HTTP batch against the in-process batch just before it, medians over the pairs:
+    CPU per run (the Ray processes' over this process's, the runs' own; and all CPU either
+    caused, client and Ray processes included) and runs/s."""
+
+    def ratios(http: dict[str, Any], local: dict[str, Any]) -> dict[str, float]:
+        return {
+            "ray_cpu_over_in_process_cpu": http["ray_cpu_ms_per_run"]
+            / local["driver_cpu_ms_per_run"],
+            "all_cpu_over_in_process_all_cpu": (
+                http["ray_cpu_ms_per_run"] + http["driver_cpu_ms_per_run"]
+            )
             / (local["ray_cpu_ms_per_run"] + local["driver_cpu_ms_per_run"]),
-            2,
-        ),
-        "runs_per_s_over_in_process": round(http["runs_per_s"] / local["runs_per_s"], 2),
+            "runs_per_s_over_in_process": http["runs_per_s"] / local["runs_per_s"],
+        }
+
+    pairs = [ratios(h, lo) for h, lo in zip(https, locals_, strict=True)]
+    return {
+        **{key: round(statistics.median([p[key] for p in pairs]), 2) for key in pairs[0]},
+        "pairs": [{k: round(v, 2) for k, v in p.items()} for p in pairs],
     }
 
 
@@ -956,7 +977,8 @@ def _print_throughput(f: dict[str, Any]) -> None:
     for mode, r in f.get("ratios", {}).items():
         cpu, rate = r["ray_cpu_over_in_process_cpu"], r["runs_per_s_over_in_process"]
         print(
-            f"{mode} / in process, same run: Ray CPU per run {cpu}x the in-process run's "
+            f"{mode} / in process, median of {len(r['pairs'])} adjacent pairs: Ray CPU per run "
+            f"{cpu}x the in-process run's "
             f"({_verdict(cpu <= GOAL_CPU_RATIO)} <= {GOAL_CPU_RATIO:g}x; all CPU, client and "
             f"Ray processes on both sides: {r['all_cpu_over_in_process_all_cpu']}x), "
             f"runs/s {rate}x ({_verdict(rate >= GOAL_RATE_RATIO)} >= {GOAL_RATE_RATIO:g}x)"
