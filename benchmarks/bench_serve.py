@@ -14,6 +14,9 @@ Prints a readable table and, as its last line, one JSON object with the same fig
    run: the CPU time (user + system) of every Ray process (the driver's descendants: GCS,
    raylet, Serve's controller and proxy, the replica, the desk, RunActors, tool workers)
    over the batch, divided by its runs, beside this process's own (the HTTP client).
+   Batches come in pairs, in process then HTTP right after (the load of a shared machine
+   drifts by the minute); the ratios HTTP / in process (Ray CPU per run over the in-process
+   run's, all CPU on both sides, runs/s) are medians over the pairs, next to their goals.
 2. Bursts. A second deployment whose every model call first sleeps ``--delay-s`` (default
    10 s) inside the RunActor; ``--burst`` (default 1,000) and then ``--overload`` (default
    2,000) async submissions (``POST /v1/diagnoses`` without ``wait``) from ``--burst-clients``
@@ -27,6 +30,22 @@ Prints a readable table and, as its last line, one JSON object with the same fig
    harness overhead per run: from the run's submission (``created_at``) to its last timeline
    event, less the model's sleep (``model_calls`` × delay).
 
+3. Open-loop load (``--open 1``, the default): on the slowed deployment, before the bursts,
+   Poisson arrivals of async creates at a set rate for ``--open-duration-s`` (default 60 s),
+   each sent at its instant whatever the state of the earlier ones (``benchmarks/open_loop.py``).
+   Per level: rate offered and sent, runs ended per second, runs in flight at the desk (mean
+   and peak), failures (429s, other answers, runs not released, tool calls not READY) and the
+   harness overhead per run (p50/p99): from the instant the client sent the request to the
+   run's last event, less its model calls x ``--delay-s``. The capacity is the highest rate
+   measured to hold (p99 <= ``--limit-s``, default 1 s, and no failure), found by doubling from
+   ``--start-rate`` (default half the closed-loop HTTP runs/s) and bisecting, at most
+   ``--search-steps`` levels; then levels at 25 %, 50 % and 80 % of it (``--open-levels``).
+
+The bursts (2.) stay the figure for runs in flight and 429s: every run of a burst wants the
+CPU at the same instants (a phase-locked queue), which open-loop arrivals do not.
+
+``--quick`` shrinks everything to a few minutes: 1 s model calls, 10 s levels, 4 search steps.
+
 Usage: ``python benchmarks/bench_serve.py [--quick]`` from the repository root (Ray workers
 import the project from the driver's working directory).
 """
@@ -39,14 +58,16 @@ import dataclasses
 import json
 import os
 import socket
+import statistics
 import threading
 import time
 from collections import Counter
 from collections.abc import Awaitable, Callable
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 import httpx
+from open_loop import Level, find_capacity, percentile, poisson_arrivals
 
 from actors.deps import EmbeddedDepsFactory
 from actors.factory import RAY_NAMESPACE, local_ray
@@ -63,6 +84,8 @@ from serve.deps import ApiLimits
 GOAL_RUNS_PER_S = 20.0
 GOAL_IN_FLIGHT = 1000
 GOAL_OVERHEAD_P99_MS = 100.0
+GOAL_CPU_RATIO = 1.5  # Ray CPU per HTTP run over in-process CPU per run, at most
+GOAL_RATE_RATIO = 1.2  # HTTP runs/s over in-process runs/s, at least
 MIB = 1024 * 1024
 PRINCIPAL = "bench"
 
@@ -321,7 +344,12 @@ def _median_batch(batches: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
-async def _http_throughput(api: _Api, args: argparse.Namespace) -> dict[str, Any]:
+async def _paired_throughput(
+    api: _Api, local: Callable[[int], Awaitable[str]], args: argparse.Namespace
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """``--repeats`` pairs of batches, each an in-process batch then an HTTP one right after:
+    (HTTP batches, in-process batches). On a shared machine the load drifts from minute to
+    minute; a ratio of two batches a few seconds apart sees (nearly) the same load."""
     async with _client(api, args.clients) as client:
 
         async def one(n: int) -> str:
@@ -334,20 +362,24 @@ async def _http_throughput(api: _Api, args: argparse.Namespace) -> dict[str, Any
             return str(result.get("kind"))
 
         await _timed_batch(one, args.clients, args.clients)  # warm: connections, actor caches
-        batches = [await _timed_batch(one, args.runs, args.clients) for _ in range(args.repeats)]
-    return _median_batch(batches)
+        https, locals_ = [], []
+        for _ in range(args.repeats):
+            locals_.append(await _timed_batch(local, args.runs, args.clients))
+            https.append(await _timed_batch(one, args.runs, args.clients))
+    return https, locals_
 
 
-async def _in_process_throughput(args: argparse.Namespace) -> dict[str, Any]:
+async def _in_process_runner() -> Callable[[int], Awaitable[str]]:
+    """One in-process run on inline-tool deps built once (warmed, like a warm actor)."""
     deps = EmbeddedDepsFactory(tool_execution="inline")()
     request = RunRequest(question=INCIDENT_QUESTION, as_of=WINDOW_END, deadline_s=120)
 
     async def one(n: int) -> str:
         return str((await DiagnosisRun(request, deps).execute()).kind)
 
-    await _timed_batch(one, args.clients, args.clients)  # warm caches, like a warm actor
-    batches = [await _timed_batch(one, args.runs, args.clients) for _ in range(args.repeats)]
-    return _median_batch(batches)
+    for n in range(4):
+        await one(n)
+    return one
 
 
 # ---------------------------------------------------------------- 2. bursts
@@ -358,7 +390,7 @@ class _Sampler:
     processes sampled in a thread as often as it can be read (smaps is slow under load), each
     memory sample tagged with the runs in flight when it began."""
 
-    def __init__(self, api: _Api, period_s: float) -> None:
+    def __init__(self, api: _Api, period_s: float, *, memory: bool = True) -> None:
         import ray
 
         self._desk = ray.get_actor(api.desk_name, namespace=RAY_NAMESPACE)
@@ -368,6 +400,8 @@ class _Sampler:
             if a["namespace"] == RAY_NAMESPACE and a["name"].startswith(api.actor_prefix)
         ]
         self._period_s = period_s
+        self._with_memory = memory
+        self.desk_samples: list[int] = []
         self.desk = self.actors = 0
         self.peak_desk = self.peak_actors = 0
         self.samples = 0
@@ -391,6 +425,7 @@ class _Sampler:
                 await asyncio.sleep(self._period_s)
                 continue
             self.samples += 1
+            self.desk_samples.append(self.desk)
             self.peak_desk = max(self.peak_desk, self.desk)
             self.peak_actors = max(self.peak_actors, self.actors)
             await asyncio.sleep(self._period_s)
@@ -415,13 +450,15 @@ class _Sampler:
         self._count = asyncio.create_task(self._count_loop())
         # A daemon thread: an interrupted benchmark does not wait for it at exit.
         self._memory = threading.Thread(target=self._memory_loop, daemon=True)
-        self._memory.start()
+        if self._with_memory:  # reading smaps costs CPU the open-loop levels measure
+            self._memory.start()
 
     async def stop(self) -> None:
         self._stopping = True
         self._count.cancel()
         await asyncio.gather(self._count, return_exceptions=True)
-        await asyncio.to_thread(self._memory.join)
+        if self._with_memory:
+            await asyncio.to_thread(self._memory.join)
 
 
 def _classify(response: httpx.Response | BaseException) -> str:
@@ -550,9 +587,14 @@ async def _warm(api: _Api, runs: int) -> None:
 
 
 async def _collect(
-    client: httpx.AsyncClient, run_ids: list[str], args: argparse.Namespace
+    client: httpx.AsyncClient,
+    run_ids: list[str],
+    args: argparse.Namespace,
+    sent: dict[str, datetime] | None = None,
 ) -> list[dict[str, Any]]:
-    """Each run's outcome and overhead over the model's sleep, from its view and trace."""
+    """Each run's outcome and overhead over the model's sleep, from its view and trace: from
+    the run's submission (``created_at``), and from when the client sent its request when
+    ``sent`` has it (the HTTP path up to the run's record included)."""
     gate = asyncio.Semaphore(16)
 
     async def one(run_id: str) -> dict[str, Any]:
@@ -565,13 +607,15 @@ async def _collect(
         outcome = f"released {kind}" if code is None else f"{kind} {code}"
         model_calls = view["progress"].get("model_calls")
         events = trace.get("events") or []
-        overhead = queued = None
+        overhead = queued = from_send = ended = None
         if events and model_calls is not None:
             created = datetime.fromisoformat(view["created_at"])
             started = min(datetime.fromisoformat(e["at"]) for e in events)
             ended = max(datetime.fromisoformat(e["at"]) for e in events)
             overhead = (ended - created).total_seconds() - model_calls * args.delay_s
             queued = (started - created).total_seconds()
+            if sent is not None and run_id in sent:
+                from_send = (ended - sent[run_id]).total_seconds() - model_calls * args.delay_s
         tools = [
             f"{t['status']} {t.get('error_code') or ''}".strip()
             for t in view["progress"].get("tools") or []
@@ -587,10 +631,147 @@ async def _collect(
             "tool_queue_waits_ms": waits,
             "model_calls": model_calls,
             "overhead_s": overhead,
+            "overhead_from_send_s": from_send,
             "queued_s": queued,
+            "ended": ended,
         }
 
     return list(await asyncio.gather(*(one(r) for r in run_ids)))
+
+
+# ---------------------------------------------------------------- 3. open-loop load
+
+
+async def _open_level(api: _Api, rate: float, args: argparse.Namespace, seed: int) -> Level:
+    """Poisson arrivals at ``rate`` for ``--open-duration-s``, each an async create sent at its
+    instant whatever the earlier ones' state; once every admitted run ended, their overheads.
+
+    A run's overhead is from the instant the client sent its request to the run's last event,
+    less its model calls x the model's delay. A rejected submission (429, other status,
+    transport failure), a run that did not release its result and a tool call that was not
+    READY are failures: a level with one does not hold, whatever its p99.
+    """
+    arrivals = poisson_arrivals(rate, args.open_duration_s, seed)
+    sampler = _Sampler(api, args.sample_s, memory=False)
+    sent: dict[str, datetime] = {}
+    lateness: list[float] = []
+    async with _client(api, args.open_connections) as client:
+
+        async def arrive(i: int, at: float) -> httpx.Response | BaseException:
+            await asyncio.sleep(max(0.0, at - (time.perf_counter() - t0)))
+            lateness.append(time.perf_counter() - t0 - at)
+            at_wall = datetime.now(UTC)
+            try:
+                response = await client.post(
+                    "/v1/diagnoses",
+                    json=_body(INCIDENT_QUESTION, wait=False, deadline_s=1800, n=i),
+                )
+            except httpx.HTTPError as exc:
+                return exc
+            if response.status_code in (200, 202):
+                sent[response.json()["run_id"]] = at_wall
+            return response
+
+        sampler.start()
+        with _CpuMeter() as cpu:
+            t0 = time.perf_counter()
+            answers = await asyncio.gather(*(arrive(i, at) for i, at in enumerate(arrivals)))
+            arriving_s = time.perf_counter() - t0
+            in_flight = list(sampler.desk_samples)
+            first = sampler.samples
+            deadline = time.monotonic() + args.drain_timeout_s
+            while sampler.samples <= first or sampler.desk or sampler.actors:
+                if time.monotonic() > deadline:
+                    break
+                await asyncio.sleep(0.5)
+        await sampler.stop()
+        views = await _collect(client, list(sent), args, sent)
+    classes = Counter(_classify(a) for a in answers)
+    rejected = sum(c for k, c in classes.items() if k != "accepted")
+    released = [v for v in views if v["outcome"].startswith("released")]
+    failed_runs = len(views) - len(released)
+    tool_errors = sum(1 for v in views for t in v["tools"] if t != "READY")
+    overheads = [
+        v["overhead_from_send_s"] for v in released if v["overhead_from_send_s"] is not None
+    ]
+    ends = sorted(v["ended"] for v in released if v["ended"] is not None)
+    # Runs ended per second while they ended: the offered rate when the system keeps up,
+    # less when a backlog stretches the span past the arrivals'.
+    completed_per_s = (
+        (len(ends) - 1) / (ends[-1] - ends[0]).total_seconds()
+        if len(ends) > 1 and ends[-1] > ends[0]
+        else float("nan")
+    )
+    p99 = percentile(overheads, 99)
+    figures = {
+        "rate": round(rate, 2),
+        "arrivals": len(arrivals),
+        "sent_per_s": round(len(arrivals) / arriving_s, 2),
+        "completed_per_s": round(completed_per_s, 2),
+        "in_flight_mean": round(statistics.fmean(in_flight), 1) if in_flight else None,
+        "in_flight_peak": max(in_flight, default=0),
+        "answers": dict(sorted(classes.items())),
+        "rejected": rejected,
+        "failed_runs": failed_runs,
+        "tool_errors": tool_errors,
+        "fallback_runs": sum(1 for v in released if v["outcome"] == "released SafeFallback"),
+        "overhead_p50_ms": round(1000 * percentile(overheads, 50), 1),
+        "overhead_p99_ms": round(1000 * p99, 1),
+        "overhead_max_ms": round(1000 * max(overheads, default=float("nan")), 1),
+        "send_lateness_p99_ms": round(1000 * percentile(lateness, 99), 1),
+        "tool_slot_wait_p99_ms": round(
+            percentile([w for v in views for w in v["tool_queue_waits_ms"]], 99), 1
+        ),
+        "ray_cpu_ms_per_run": round(1000 * cpu.ray_s / max(len(sent), 1), 1),
+        "driver_cpu_ms_per_run": round(1000 * cpu.own_s / max(len(arrivals), 1), 1),
+        "cores_busy": round((cpu.ray_s + cpu.own_s) / cpu.wall_s, 2),
+        "wall_s": round(cpu.wall_s, 1),
+    }
+    level = Level(
+        rate=rate,
+        overhead_p99_s=p99 if overheads else float("nan"),
+        failed=rejected + failed_runs + tool_errors,
+        figures=figures,
+    )
+    print(
+        f"  open loop {rate:.2f}/s: p99 overhead {figures['overhead_p99_ms']} ms, "
+        f"failed {level.failed}, in flight peak {figures['in_flight_peak']}"
+        f" -> {'holds' if level.holds(args.limit_s) else 'breaks'}",
+        flush=True,
+    )
+    return level
+
+
+async def _open_loop(api: _Api, args: argparse.Namespace, start_rate: float) -> dict[str, Any]:
+    """The capacity (the highest rate measured to hold: p99 overhead within ``--limit-s``, no
+    failure), found by a short search from ``start_rate``; then levels at fractions of it."""
+    seeds = iter(range(args.seed, args.seed + 1000))
+
+    async def measure(rate: float) -> Level:
+        return await _open_level(api, rate, args, next(seeds))
+
+    search = await find_capacity(
+        measure, start_rate=start_rate, limit_s=args.limit_s, max_steps=args.search_steps
+    )
+    capacity = search.held
+    levels: dict[str, Any] = {}
+    if capacity > 0:
+        for share in args.open_levels:
+            level = await measure(share * capacity)
+            levels[f"{round(100 * share)}%"] = {
+                **level.figures,
+                "holds": level.holds(args.limit_s),
+            }
+    return {
+        "delay_s": args.delay_s,
+        "duration_s": args.open_duration_s,
+        "limit_ms": 1000 * args.limit_s,
+        "start_rate": round(start_rate, 2),
+        "capacity_per_s": round(capacity, 2),
+        "broke_at_per_s": None if search.broke is None else round(search.broke, 2),
+        "search": [{**lv.figures, "holds": lv.holds(args.limit_s)} for lv in search.levels],
+        "levels": levels,
+    }
 
 
 # ---------------------------------------------------------------- main
@@ -612,12 +793,14 @@ async def _main(args: argparse.Namespace) -> dict[str, Any]:
             "peak_in_flight": GOAL_IN_FLIGHT,
             "errors": 0,
             "overhead_p99_ms": GOAL_OVERHEAD_P99_MS,
+            "ray_cpu_over_in_process_cpu": GOAL_CPU_RATIO,
+            "runs_per_s_over_in_process": GOAL_RATE_RATIO,
         },
     }
     args.port = args.port or _free_port()
     if args.runs:
         await _throughput(args, figures)
-    if not args.burst:
+    if not args.burst and not args.open:
         return figures
     slowed = SlowedDeps(
         EmbeddedDepsFactory(tool_execution=_http_rows(args.tools)[0][1]), args.delay_s
@@ -634,8 +817,15 @@ async def _main(args: argparse.Namespace) -> dict[str, Any]:
     }
     try:
         await _warm(api, args.warm_runs)
-        figures["burst"] = await _burst(api, args.burst, args)
-        if args.overload:
+        if args.open:
+            # The search starts at half the closed-loop HTTP throughput, when measured.
+            start = args.start_rate or (
+                figures["http"]["runs_per_s"] / 2 if "http" in figures else 2.0
+            )
+            figures["open_loop"] = await _open_loop(api, args, start)
+        if args.burst:
+            figures["burst"] = await _burst(api, args.burst, args)
+        if args.burst and args.overload:
             figures["overload"] = await _burst(api, args.overload, args)
     finally:
         await asyncio.to_thread(_undeploy, api)
@@ -643,7 +833,9 @@ async def _main(args: argparse.Namespace) -> dict[str, Any]:
 
 
 async def _throughput(args: argparse.Namespace, figures: dict[str, Any]) -> None:
-    figures["in_process"] = await _in_process_throughput(args)
+    local = await _in_process_runner()
+    local_batches: list[dict[str, Any]] = []
+    figures["ratios"] = {}
     for row, tools in _http_rows(args.tools):
         api = await asyncio.to_thread(
             _deploy,
@@ -654,9 +846,36 @@ async def _throughput(args: argparse.Namespace, figures: dict[str, Any]) -> None
             k=args.runs_per_actor,
         )
         try:
-            figures[row] = await _http_throughput(api, args)
+            https, locals_ = await _paired_throughput(api, local, args)
         finally:
             await asyncio.to_thread(_undeploy, api)
+        figures[row] = _median_batch(https)
+        figures["ratios"][row] = _ratios(https, locals_)
+        local_batches.extend(locals_)
+    figures["in_process"] = _median_batch(local_batches)
+
+
+def _ratios(https: list[dict[str, Any]], locals_: list[dict[str, Any]]) -> dict[str, Any]:
+    """Each HTTP batch against the in-process batch just before it, medians over the pairs:
+    CPU per run (the Ray processes' over this process's, the runs' own; and all CPU either
+    caused, client and Ray processes included) and runs/s."""
+
+    def ratios(http: dict[str, Any], local: dict[str, Any]) -> dict[str, float]:
+        return {
+            "ray_cpu_over_in_process_cpu": http["ray_cpu_ms_per_run"]
+            / local["driver_cpu_ms_per_run"],
+            "all_cpu_over_in_process_all_cpu": (
+                http["ray_cpu_ms_per_run"] + http["driver_cpu_ms_per_run"]
+            )
+            / (local["ray_cpu_ms_per_run"] + local["driver_cpu_ms_per_run"]),
+            "runs_per_s_over_in_process": http["runs_per_s"] / local["runs_per_s"],
+        }
+
+    pairs = [ratios(h, lo) for h, lo in zip(https, locals_, strict=True)]
+    return {
+        **{key: round(statistics.median([p[key] for p in pairs]), 2) for key in pairs[0]},
+        "pairs": [{k: round(v, 2) for k, v in p.items()} for p in pairs],
+    }
 
 
 def _http_rows(tools: str) -> list[tuple[str, str]]:
@@ -674,9 +893,61 @@ def _print_table(f: dict[str, Any]) -> None:
     print(f"Serve benchmark — {f['model']}; cpus={f['cpus']} load(1m)={f['load_avg_1m_at_start']}")
     if "http" in f:
         _print_throughput(f)
+    if "open_loop" in f:
+        _print_open_loop(f)
     if "burst" not in f:
         return
     _print_bursts(f)
+
+
+def _print_open_loop(f: dict[str, Any]) -> None:
+    o = f["open_loop"]
+    bp = f["burst_pool"]
+    print(
+        f"3. Open-loop load: Poisson arrivals of async creates for {o['duration_s']:g} s per "
+        f"level, every model call slowed to {o['delay_s']:g} s; pool {bp['size']} actors x "
+        f"{bp['runs_per_actor']}. Overhead: from sending the request to the run's last event, "
+        f"less model calls x delay. A level holds when its p99 <= {o['limit_ms']:g} ms and "
+        f"nothing failed (429, error, run not released, tool call not READY)."
+    )
+    header = (
+        f"  {'level':<9}{'rate/s':>8}{'sent/s':>8}{'done/s':>8}{'in flight':>11}"
+        f"{'failed':>8}{'p50 ms':>9}{'p99 ms':>9}{'late p99':>10}{'Ray CPU':>9}{'cores':>7}"
+    )
+
+    def row(name: str, lv: dict[str, Any]) -> str:
+        failed = lv["rejected"] + lv["failed_runs"] + lv["tool_errors"]
+        return (
+            f"  {name:<9}{lv['rate']:>8.2f}{lv['sent_per_s']:>8.2f}{lv['completed_per_s']:>8.2f}"
+            f"{str(lv['in_flight_mean']) + '/' + str(lv['in_flight_peak']):>11}{failed:>8}"
+            f"{lv['overhead_p50_ms']:>9.0f}{lv['overhead_p99_ms']:>9.0f}"
+            f"{lv['send_lateness_p99_ms']:>10.0f}{lv['ray_cpu_ms_per_run']:>9.1f}"
+            f"{lv['cores_busy']:>7.2f}  {'holds' if lv['holds'] else 'breaks'}"
+        )
+
+    print(header + "   (in flight: mean/peak at the desk; late: sender behind schedule)")
+    for i, lv in enumerate(o["search"]):
+        print(row(f"search {i + 1}", lv))
+    for name, lv in o["levels"].items():
+        print(row(f"{name} cap", lv))
+    print(
+        "  tool slot wait p99 (ms) by level: "
+        + ", ".join(f"{lv['rate']:.2f}/s {lv['tool_slot_wait_p99_ms']}" for lv in o["search"])
+        + " | "
+        + ", ".join(f"{name} {lv['tool_slot_wait_p99_ms']}" for name, lv in o["levels"].items())
+    )
+    print(
+        f"  capacity {o['capacity_per_s']} runs/s (highest rate that held; lowest that broke: "
+        f"{o['broke_at_per_s']}); Ray CPU in ms per run admitted, cores = Ray processes and "
+        f"this client over the level"
+    )
+    half = o["levels"].get("50%")
+    if half is not None:
+        goal = f["goals"]["overhead_p99_ms"]
+        print(
+            f"  overhead p99 at 50% of capacity {half['overhead_p99_ms']} ms: "
+            f"{_verdict(half['overhead_p99_ms'] <= goal)} <= {goal:g} ms"
+        )
 
 
 def _print_throughput(f: dict[str, Any]) -> None:
@@ -703,6 +974,15 @@ def _print_throughput(f: dict[str, Any]) -> None:
             print(f"{mode}: Ray CPU ms/run by process: {f[mode]['ray_cpu_ms_per_run_by_process']}")
     goal = f["goals"]["http_runs_per_s"]
     print(f"HTTP {_verdict(f['http']['runs_per_s'] >= goal)} the >= {goal:g} diagnoses/s goal")
+    for mode, r in f.get("ratios", {}).items():
+        cpu, rate = r["ray_cpu_over_in_process_cpu"], r["runs_per_s_over_in_process"]
+        print(
+            f"{mode} / in process, median of {len(r['pairs'])} adjacent pairs: Ray CPU per run "
+            f"{cpu}x the in-process run's "
+            f"({_verdict(cpu <= GOAL_CPU_RATIO)} <= {GOAL_CPU_RATIO:g}x; all CPU, client and "
+            f"Ray processes on both sides: {r['all_cpu_over_in_process_all_cpu']}x), "
+            f"runs/s {rate}x ({_verdict(rate >= GOAL_RATE_RATIO)} >= {GOAL_RATE_RATIO:g}x)"
+        )
 
 
 def _print_bursts(f: dict[str, Any]) -> None:
@@ -801,6 +1081,28 @@ def main() -> None:
         "--drain-timeout-s", type=float, default=900.0, help="longest wait for a burst to end"
     )
     parser.add_argument("--sample-s", type=float, default=0.5)
+    parser.add_argument(
+        "--open", type=int, default=1, help="open-loop load levels and capacity (0: none)"
+    )
+    parser.add_argument(
+        "--open-duration-s", type=float, default=60.0, help="arrivals per open-loop level"
+    )
+    parser.add_argument(
+        "--limit-s", type=float, default=1.0, help="p99 overhead past which a level breaks"
+    )
+    parser.add_argument("--search-steps", type=int, default=6, help="levels the search may try")
+    parser.add_argument(
+        "--start-rate", type=float, default=0.0, help="first rate tried (default: half HTTP runs/s)"
+    )
+    parser.add_argument(
+        "--open-levels",
+        type=float,
+        nargs="*",
+        default=[0.25, 0.5, 0.8],
+        help="shares of the capacity measured after the search",
+    )
+    parser.add_argument("--open-connections", type=int, default=64)
+    parser.add_argument("--seed", type=int, default=40, help="first Poisson schedule's seed")
     parser.add_argument("--replicas", type=int, default=1)
     parser.add_argument("--max-ongoing", type=int, default=1000)
     parser.add_argument("--max-queued", type=int, default=1000)
@@ -810,9 +1112,12 @@ def main() -> None:
     if args.quick:
         args.runs, args.repeats, args.clients = 8, 1, 4
         args.pool_size, args.runs_per_actor = 1, 4
-        args.burst, args.overload, args.burst_clients = 40, 80, 20
-        args.burst_pool_size, args.burst_runs_per_actor, args.max_waiting = 1, 32, 8
+        # One actor of 128 slots: room for the open-loop levels' runs in flight (rate x ~6 s);
+        # the overload burst passes 128 + 8 to draw 429s.
+        args.burst, args.overload, args.burst_clients = 60, 200, 20
+        args.burst_pool_size, args.burst_runs_per_actor, args.max_waiting = 1, 128, 8
         args.delay_s = 1.0
+        args.open_duration_s, args.search_steps = 10.0, 4
     with local_ray(num_cpus=2):
         figures = asyncio.run(_main(args))
     _print_table(figures)
