@@ -43,7 +43,7 @@ def _rows() -> dict[str, list[str]]:
         for line in path.read_text(encoding="utf-8").splitlines():
             row = json.loads(line)
             sets[f"gitleaks-{row['kind']}"].append(row["text"])
-    demo = REPO / "harness" / "demo" / "data" / "logs.jsonl.gz"
+    demo = REPO / "harness" / "embedded" / "demo" / "data" / "logs.jsonl.gz"
     with gzip.open(demo, "rt", encoding="utf-8") as handle:
         messages = {json.loads(line)["message"] for line in handle}
     sets["worlds"].extend(sorted(messages))

@@ -39,7 +39,7 @@ from harness.textcheck import dangerous_command, injection  # noqa: E402
 from serve.cli.runbooks import runbook_steps  # noqa: E402
 from tests.corpora import corpora_dir  # noqa: E402
 
-DEMO = REPO / "harness" / "demo" / "data"
+DEMO = REPO / "harness" / "embedded" / "demo" / "data"
 BILLING = REPO / "tests" / "fixtures" / "billing_world"
 # Withheld for what the step does, not for being unknown: on benign runbooks, a misreading.
 UNKNOWN = frozenset(

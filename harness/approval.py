@@ -40,7 +40,7 @@ __all__ = [
 
 APPROVALS_FILE = "approvals.json"
 REVIEW_FIELD = "reviewed"
-_BUNDLED = Path(__file__).parent / "demo" / "data" / "approved-runbooks.json"
+_BUNDLED = Path(__file__).parent / "embedded" / "demo" / "data" / "approved-runbooks.json"
 
 
 class ApprovalError(Exception):
