@@ -562,9 +562,18 @@ _ADJACENT = re.compile(
 _WORDS = re.compile(r"(?:[A-Z]?[a-z]{2,})+\d*|[A-Z]{2,}\d*|\d+")
 
 
+# A Deployment's pod name whose template hash a mask took: the pod's own 5-character suffix
+# is left beside the wildcard (``checkout-api-<*>-x2x9q``), a piece of an identifier that
+# redaction names whole (``<POD>``).
+_CUT_POD = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*-<\*>-[a-z0-9]{5}")
+
+
 def _leaves_fragment(masked: str) -> bool:
     """Whether masking left a long, non-word run beside a wildcard inside one token: the
-    shape of a token cut into pieces (``xoxb-<*>-<*>-AbCd…``, ``gX69…/<*>/sVjz…``)."""
+    shape of a token cut into pieces (``xoxb-<*>-<*>-AbCd…``, ``gX69…/<*>/sVjz…``), or a
+    pod's suffix beside its masked hash (``checkout-api-<*>-x2x9q``)."""
+    if "-<*>-" in masked and _CUT_POD.search(masked):
+        return True
     for found in _ADJACENT.finditer(masked):
         run = found.group(1) or found.group(2)
         if not _WORDS.fullmatch(run):

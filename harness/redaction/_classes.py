@@ -185,6 +185,25 @@ def _removed(original: str, redacted: str) -> list[str]:
     return list(found.groups()) if found is not None else []
 
 
+# The words of a text, for the cheap test of a repeated value before any key is looked at.
+_VALUE_LIKE = re.compile(r"\d|[^\w\-.]|[a-z][A-Z]|[A-Z][a-z]*[A-Z]")
+_WORDS = re.compile(r"[^\s,;:=()\[\]{}\"'`<>]{6,}")
+
+
+def _has_repeat(text: str) -> bool:
+    """Whether some word of six characters or more that looks like a value (a digit, a
+    symbol, or mixed case) occurs twice in ``text``."""
+    words = _WORDS.findall(text)
+    if len(words) < 2 or len(set(words)) == len(words):
+        return False
+    seen: set[str] = set()
+    for word in words:
+        if word in seen and _VALUE_LIKE.search(word):
+            return True
+        seen.add(word)
+    return False
+
+
 # Longer texts are not searched for copies (a log line is far shorter; the cost of matching
 # the pieces back grows with the text).
 _MAX_COPY_TEXT = 8192
@@ -196,9 +215,11 @@ def value_copies(text: str) -> str:
     ``new password: X, confirm: X`` names the value once under its key; the second copy
     stands under a word that is no key (``confirm``, ``retype``, ``again``) or none at all.
     """
+    if len(text) > _MAX_COPY_TEXT or not _has_repeat(text):
+        return text  # no value twice: the key-value rule alone decides this text
     redacted = key_values(text)
-    if redacted == text or len(text) > _MAX_COPY_TEXT:
-        return redacted
+    if redacted == text:
+        return text
     for value in _removed(text, redacted):
         bare = value.strip("\"'`")
         if (

@@ -71,7 +71,10 @@ class Pseudonyms:
             return redacted
         out = [pieces[0]]
         for kind, value, piece in zip(kinds, found.groups(), pieces[1:], strict=True):
-            out.append(self.token(kind, value) if kind in PSEUDONYMOUS else kind)
+            # A value that was a placeholder already (a template's word the miner's guard
+            # redacted) names no one value: it stays the class.
+            numbered = kind in PSEUDONYMOUS and _PLACEHOLDER.fullmatch(value) is None
+            out.append(self.token(kind, value) if numbered else kind)
             out.append(piece)
         return "".join(out)
 
