@@ -105,6 +105,7 @@ _AMBIGUOUS = frozenset(
         "yarn",
         "brew",
         "uptime",
+        "node",
     ]
 )
 _SHELL_SIGNAL = re.compile(r"\s-{1,2}[\w@]|[|><`]|\$\(|\$\{?\w|\s/[\w.]|=|\s@")
