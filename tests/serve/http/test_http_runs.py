@@ -17,7 +17,7 @@ def test_create_and_wait_answers_the_released_result(api: Api) -> None:
     assert response.headers["location"] == f"/v1/runs/{view['run_id']}"
     assert (view["status"], view["progress"]["phase"]) == ("COMPLETED", "DONE")
     assert view["result"] == {
-        "schema_version": 1,
+        "schema_version": 2,
         "run_id": view["run_id"],
         "kind": "Answer",
         "intent": "SYSTEM_CHAT",
@@ -113,7 +113,7 @@ def test_cancel_during_a_slow_run_ends_it_cancelled(api: Api) -> None:
     assert cancelled.status_code == 200 and cancelled.json()["cancelled"] is True
     assert again.json()["cancelled"] is False  # it had ended: a no-op
     assert view["status"] == "CANCELLED"
-    assert view["result"] == {"schema_version": 1, "run_id": run_id, "kind": "Cancelled"}
+    assert view["result"] == {"schema_version": 2, "run_id": run_id, "kind": "Cancelled"}
 
 
 def test_a_waiting_create_outlives_a_client_timeout_header(api: Api) -> None:
