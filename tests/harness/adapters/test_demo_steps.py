@@ -23,6 +23,8 @@ from harness.results import DiagnosisReport
 from harness.settings import Settings
 from harness.stepcheck import CommandEntry
 
+pytestmark = pytest.mark.slow  # two in-process demo runs
+
 OPERATOR_ENTRIES = [
     CommandEntry(
         name="configctl-revert",
