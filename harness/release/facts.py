@@ -3,8 +3,9 @@
 A SafeFallback never carries the draft; what it says about the incident comes from here, built
 item by item from the observations EvidenceGuard verified (already redacted and bounded). Each
 fact is quoted data: its links and host names are defanged, and an item that a check refuses
-(it reads like an instruction, or holds a dangerous command: the fallback may be the very
-refusal of a draft that repeated it) is withheld rather than quoted (the caller learns which,
+(it reads like an instruction, holds a dangerous command, or tells its reader to switch
+security off, silence alerts, move credentials or dismiss the incident: the fallback may be
+the very refusal of a draft that repeated it) is withheld rather than quoted (the caller learns which,
 to list it as a validation issue, by class only).
 """
 
@@ -49,7 +50,7 @@ def observed_facts(
     withheld: list[tuple[str, str, str]] = []
     for tool_call_id, observation in snapshot.records.items():
         for ref, text in _items(observation):
-            found = injection(text) or dangerous_command(text)
+            found = injection(text) or dangerous_command(text) or content.allowlist.directive(text)
             if found is not None:
                 withheld.append((tool_call_id, ref, found))
                 continue

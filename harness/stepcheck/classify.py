@@ -105,6 +105,7 @@ _AMBIGUOUS = frozenset(
         "yarn",
         "brew",
         "uptime",
+        "node",
     ]
 )
 _SHELL_SIGNAL = re.compile(r"\s-{1,2}[\w@]|[|><`]|\$\(|\$\{?\w|\s/[\w.]|=|\s@")
@@ -308,10 +309,11 @@ class Allowlist:
                     yield from self._node(part, piped=False)
         elif kind == "pipeline":
             commands = [p for p in node.parts if p.kind != "pipe"]
-            # What a pipe feeds comes first: its reason (into an interpreter, onto the
-            # network) says more than the reader's.
-            for index, part in reversed(list(enumerate(commands))):
-                yield from self._node(part, piped=index > 0)
+            found = [v for i, p in enumerate(commands) for v in self._node(p, piped=i > 0)]
+            # A withheld pipeline names what the pipe feeds first (into an interpreter, onto
+            # the network: it says more than the reader's reason); a released one its reader.
+            withheld = [v for v in found if v.outcome == "WITHHELD"]
+            yield from reversed(withheld) if withheld else found
         elif kind == "command":
             yield self._command(node, piped=piped)
         else:  # compound commands, functions, loops: nothing the allowlist can judge

@@ -23,6 +23,8 @@ from harness.embedded.demo import INCIDENT_QUESTION, WINDOW_END
 from harness.settings import Settings
 from harness.stepcheck import CommandEntry
 
+pytestmark = pytest.mark.slow  # two in-process demo runs
+
 OPERATOR_ENTRIES = [
     CommandEntry(
         name="configctl-revert",

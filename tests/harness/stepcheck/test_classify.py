@@ -60,6 +60,7 @@ def test_planted_steps_are_withheld_with_their_reason(text: str, reason: str) ->
         ("Read the pool size (`spring.datasource.hikari.maximum-pool-size`) in config-service.", "DIAGNOSTIC"),
         ("Confirm the regression is gone; if not, re-diagnose.", "DIAGNOSTIC"),
         ("Revert CHG-4821 in config-service.", "CHANGE"),
+        ("Cordon and replace the node if the root volume is damaged.", "CHANGE"),
         ("Check `kubectl get pods`, then restart the consumer with `kubectl rollout restart deploy/invoice-consumer`.", "CHANGE"),
     ],
 )  # fmt: skip

@@ -29,7 +29,7 @@ def test_json_prints_only_the_released_result(capsys: pytest.CaptureFixture[str]
     assert len(out) == 1
     body = json.loads(out[0])
     assert body == {
-        "schema_version": 1,
+        "schema_version": 3,
         "run_id": body["run_id"],
         "kind": "Answer",
         "intent": "SYSTEM_CHAT",

@@ -17,7 +17,7 @@ def test_create_and_wait_answers_the_released_result(api: Api) -> None:
     assert response.headers["location"] == f"/v1/runs/{view['run_id']}"
     assert (view["status"], view["progress"]["phase"]) == ("COMPLETED", "DONE")
     assert view["result"] == {
-        "schema_version": 1,
+        "schema_version": 3,
         "run_id": view["run_id"],
         "kind": "Answer",
         "intent": "SYSTEM_CHAT",
