@@ -64,13 +64,22 @@ def render_limitations(
     lines: list[str] = []
     if not any(c.kind is ConclusionKind.ROOT_CAUSE for c in conclusions):
         lines.append("The root cause is not established by the cited evidence.")
-    for tool_call_id, observation in snapshot.records.items():
+    # In the order the calls were made (the snapshot's order is its ids', random per run).
+    called = {
+        e.details.tool_call_id: i
+        for i, e in enumerate(events)
+        if isinstance(e.details, ToolInvocation)
+    }
+    records = sorted(
+        snapshot.records.items(), key=lambda kv: (called.get(kv[0], len(called)), kv[0])
+    )
+    for tool_call_id, observation in records:
         if observation.truncated:
             lines.append(
                 f"The {observation.tool_name} result {tool_call_id} was truncated; counts and "
                 "rows may be incomplete."
             )
-    for tool_call_id, observation in snapshot.records.items():
+    for tool_call_id, observation in records:
         unread = getattr(observation, "unread_files", None)
         if unread:
             lines.append(

@@ -100,7 +100,7 @@ def test_tools_go_out_with_tool_choice_auto_and_prose_gets_the_drafts_own_turn()
     router, agent, prose_turn, draft_turn = stub.requests[:4]
     # Deterministic sampling and the cap under the field OpenAI reads, on every call.
     assert {(r["temperature"], r["seed"]) for r in stub.requests} == {(0.0, 0)}
-    assert (router["max_completion_tokens"], agent["max_completion_tokens"]) == (64, 1200)
+    assert (router["max_completion_tokens"], agent["max_completion_tokens"]) == (64, 2048)
     assert "tools" not in router and "tool_choice" not in router
     assert router["response_format"]["json_schema"]["name"] == "router_reply"
     assert agent["tool_choice"] == "auto"
