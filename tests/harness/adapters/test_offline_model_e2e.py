@@ -141,13 +141,13 @@ def test_the_answer_follows_the_data(tmp_path: Path) -> None:
         db.execute(
             "UPDATE config_changes SET config_key = ?, old_value = ?, new_value = ?, "
             "changed_by = ?, ticket = ? WHERE ticket = 'CHG-4821'",
-            ("spring.datasource.hikari.connection-timeout", "3000", "250", "r.ng", "CHG-5150"),
+            ("spring.datasource.hikari.connection-timeout", "3000", "250", "rng-bot", "CHG-5150"),
         )
     run, report = diagnose(plane, offline_openai_client())
     statement, citations = root_cause(report)
     assert statement.startswith(
         "Config change CHG-5150 on checkout-api: spring.datasource.hikari.connection-timeout "
-        "changed from 3000 to 250 by r.ng at 2026-11-02 14:04:12 UTC"
+        "changed from 3000 to 250 by rng-bot at 2026-11-02 14:04:12 UTC"
     )
     assert "CHG-4821" not in report.model_dump_json()
     row_call = next(cid for cid, ref in citations if ref.startswith("row:"))
