@@ -450,7 +450,9 @@ def _offline_client(stages: _Stages) -> Any:
         async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
             body = await request.aread()
             with stages.stage(stages.server_stage()):
-                status, payload = handle(self.model, request.method, request.url.path, body)
+                status, payload = handle(
+                    self.model, request.method, request.url.path, body, dict(request.headers)
+                )
                 return httpx.Response(status, json=payload, request=request)
 
     return openai.AsyncOpenAI(
@@ -689,9 +691,14 @@ def _print_table(figures: dict[str, Any]) -> None:
     _print_breakdown(figures["breakdown"])
     guards = figures["breakdown"]["stages"]["guards"]["cpu_ms"]
     goal = figures["goal_release_cpu_ms"]
+    if figures["breakdown"]["result_types"] != ["DiagnosisReport"]:
+        # A run that failed before its release measures no release checks.
+        verdict = f"not measured (the timed runs ended {figures['breakdown']['result_types']})"
+    else:
+        verdict = "meets" if guards <= goal else "misses"
     print(
         f"release checks (the guards stage) {guards:.2f} ms CPU per demo run: "
-        f"{'meets' if guards <= goal else 'misses'} the <= {goal:g} ms goal"
+        f"{verdict} the <= {goal:g} ms goal"
     )
 
 

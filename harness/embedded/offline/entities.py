@@ -60,7 +60,6 @@ def fold(text: object) -> str:
     return " ".join(plain_lower("" if text is None else str(text)).split())
 
 
-@functools.lru_cache(maxsize=16384)
 def distinctive(value: str) -> bool:
     """Whether a folded value can name one thing: long enough, not generic, mostly letters
     (not a number, a time or a version), and no mined placeholder."""

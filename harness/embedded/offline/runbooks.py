@@ -97,7 +97,7 @@ class Runbook:
         return [
             (call_id, block, text)
             for call_id, block in self.blocks
-            for found, text in _sections(block.excerpt)
+            for found, text in split_sections(block.excerpt)
             if found is section
         ]
 
@@ -145,13 +145,6 @@ class Runbook:
             for call_id, block, text in self.parts(Section.REMEDY)
             for sentence in sentences(text)
         ]
-
-
-@functools.lru_cache(maxsize=4096)
-def _sections(excerpt: str) -> tuple[tuple[Section, str], ...]:
-    """:func:`split_sections`, kept per excerpt: the model re-reads every excerpt of the
-    conversation on each of a run's calls, and of each run on the same question."""
-    return tuple(split_sections(excerpt))
 
 
 def split_sections(excerpt: str) -> list[tuple[Section, str]]:
