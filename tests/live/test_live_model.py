@@ -28,6 +28,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -47,7 +48,6 @@ STARTED = time.monotonic()
 
 QUESTIONS = [
     INCIDENT_QUESTION,
-    "Why is payment-service slow since 14:00?",
     "Is payment-service healthy right now?",
     "How do I roll back a runtime configuration change?",
     "Hello! What can you do?",
@@ -56,7 +56,13 @@ QUESTIONS = [
 STABLE = {"DiagnosisReport", "SafeFallback", "Answer", "StableFailure", "TimedOut"}
 WALL_S = 600.0
 """The whole test's bound, server start included."""
-RUN_DEADLINE_S = 150.0
+RUN_DEADLINE_S = 300.0
+SHORT_RUN_S = 45.0
+"""What each later run is promised when an earlier one takes its full deadline."""
+OFFERED_TOOLS = frozenset({"query_logs", "search_knowledge"})
+"""The tools offered to the live model. query_mysql is left out: llama-cpp-python's
+chatml-function-calling ignores max_tokens on tool turns, and a 135M model writing up to 4,000
+characters of SQL keeps the single-slot server busy for minutes after the harness gave up."""
 # Secrets the bundled incident embeds (the classes of tests/harness/demo/test_demo_data.py).
 SECRET_PATTERNS = [
     r"jdbc:mysql://checkout_app:[^@\s]+@",
@@ -139,7 +145,7 @@ def _settings(base_url: str) -> Settings:
         model_base_url=base_url,
         model_name="smollm2",
         model_profile="llama-cpp-python",
-        model_timeout_s=60,
+        model_timeout_s=120,
         run_deadline_s=RUN_DEADLINE_S,
         audit_enabled=False,
     )
@@ -161,6 +167,7 @@ def test_a_real_small_model_goes_down_the_diagnosis_path(
     settings = _settings(llama_server)
     plane = build_tool_plane(settings)
     deps = build_run_deps(settings, plane=plane, budgets=Budgets(max_model_calls=10))
+    deps.policy = replace(deps.policy, authorized_tools=OFFERED_TOOLS)
     rows: list[tuple[str, str, int, bool, bool, int]] = []
     tools = evidence = semantic = 0
 
@@ -171,7 +178,8 @@ def test_a_real_small_model_goes_down_the_diagnosis_path(
 
     for index, question in enumerate(QUESTIONS):
         left = WALL_S - 60 - (time.monotonic() - STARTED)  # a minute kept for the rest
-        deadline_s = min(RUN_DEADLINE_S, left / (len(QUESTIONS) - index))
+        later = len(QUESTIONS) - index - 1
+        deadline_s = min(RUN_DEADLINE_S, left - SHORT_RUN_S * later)
         assert deadline_s > 5, "no time left for the remaining runs"
         started = time.monotonic()
         result, run = asyncio.run(one(question, deadline_s))
