@@ -59,10 +59,12 @@ WALL_S = 600.0
 RUN_DEADLINE_S = 300.0
 SHORT_RUN_S = 45.0
 """What each later run is promised when an earlier one takes its full deadline."""
-OFFERED_TOOLS = frozenset({"query_logs", "search_knowledge"})
-"""The tools offered to the live model. query_mysql is left out: llama-cpp-python's
-chatml-function-calling ignores max_tokens on tool turns, and a 135M model writing up to 4,000
-characters of SQL keeps the single-slot server busy for minutes after the harness gave up."""
+OFFERED_TOOLS = frozenset({"search_knowledge"})
+"""The tools offered to the live model. llama-cpp-python's chatml-function-calling ignores
+max_tokens on tool turns, so a long query_mysql statement keeps the single-slot server busy
+past the harness's timeout; and SmolLM2-135M wrote query_logs ranges with start == end in every
+measured call (refused INVALID_ARGUMENTS, as they should be). search_knowledge takes one query
+string, which it writes validly: the run then goes on to the draft and EvidenceGuard."""
 # Secrets the bundled incident embeds (the classes of tests/harness/demo/test_demo_data.py).
 SECRET_PATTERNS = [
     r"jdbc:mysql://checkout_app:[^@\s]+@",
