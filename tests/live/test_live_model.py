@@ -162,6 +162,7 @@ def _label(result: Any) -> str:
     return label
 
 
+@pytest.mark.timeout(WALL_S + 60)
 def test_a_real_small_model_goes_down_the_diagnosis_path(
     llama_server: str, demo_secrets: list[str], capsys: pytest.CaptureFixture[str]
 ) -> None:
