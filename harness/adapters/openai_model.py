@@ -250,11 +250,22 @@ def render_response_format(
     if schema is None or structured_output == "json_object":
         return {"type": "json_object"}
     if structured_output == "json_object_schema":
-        return {"type": "json_object", "schema": schema.json_schema}
+        return {"type": "json_object", "schema": _without_max_length(schema.json_schema)}
     return {
         "type": "json_schema",
         "json_schema": {"name": schema.name, "schema": schema.json_schema, "strict": False},
     }
+
+
+def _without_max_length(schema: Any) -> Any:
+    """``schema`` without ``maxLength``: llama.cpp's grammar converter spells a length limit as
+    one rule per character, and the draft's limits (thousands of characters) make a grammar
+    it fails to parse. The harness checks every length itself when it parses the reply."""
+    if isinstance(schema, dict):
+        return {k: _without_max_length(v) for k, v in schema.items() if k != "maxLength"}
+    if isinstance(schema, list):
+        return [_without_max_length(v) for v in schema]
+    return schema
 
 
 def render_messages(
@@ -279,7 +290,11 @@ def render_messages(
                 }
             )
             continue
-        body: dict[str, Any] = {"role": message.role, "content": message.content}
+        content = message.content
+        if content is None and tool_results == "user_role":
+            # The same servers (llama-cpp-python) refuse an assistant turn without content.
+            content = ""
+        body: dict[str, Any] = {"role": message.role, "content": content}
         if message.tool_calls:
             body["tool_calls"] = [
                 {
