@@ -3,7 +3,7 @@
 Every model call of the harness goes through ``AsyncOpenAI.chat.completions.create`` against an
 OpenAI-compatible endpoint — a provider, a local server, or the offline demo model behind an
 in-process httpx transport. The SDK never retries (``max_retries=0``): retry policy belongs to
-the harness (ARCHITECTURE §4). Usage is taken as the provider reported it and is ``None`` when
+the harness (`harness/run/retry.py`). Usage is taken as the provider reported it and is ``None`` when
 it did not — never estimated. Failures become ``ModelError`` carrying only a stable code and
 the exception's class name.
 

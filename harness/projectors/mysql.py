@@ -1,4 +1,4 @@
-"""The ``query_mysql`` projector: what the model may see of a SQL result (seed §6.3).
+"""The ``query_mysql`` projector: what the model may see of a SQL result.
 
 The validator decides whether a statement may run; this projector decides what the model sees
 of its result, and the two never merge. From the executor's raw ``sql/v1`` result it builds a

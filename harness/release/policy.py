@@ -1,4 +1,4 @@
-"""Release policy: from the agent's draft to the one released result (ARCHITECTURE §9).
+"""Release policy: from the agent's draft to the one released result (docs/architecture.md §3).
 
     draft ─► EvidenceGuard ─► [the run's repair round] ─► content checks ─► SemanticGuard ─► release
       all gates pass                    → DiagnosisReport (checked conclusions; harness-written
