@@ -19,6 +19,7 @@ usage as unavailable.
 from __future__ import annotations
 
 import json
+import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
@@ -101,6 +102,20 @@ class OpenAIModelClient:
         # Which component calls, for which run (CallSignal): providers ignore the headers;
         # the offline model answers by them, never by a prompt's wording.
         options: Any = {"timeout": request.timeout_s, "headers": request.signal().headers()}
+        reply = await self._complete(body, options, stream=stream)
+        if (
+            reply.tool_calls
+            and self.profile is not None
+            and self.profile.tool_call_ids == "harness"
+        ):
+            calls = [
+                c.model_copy(update={"id": f"call_{secrets.token_hex(12)}"})
+                for c in reply.tool_calls
+            ]
+            reply = reply.model_copy(update={"tool_calls": calls})
+        return reply
+
+    async def _complete(self, body: dict[str, Any], options: Any, *, stream: bool) -> ModelReply:
         try:
             if stream:
                 return await self._streamed(body, options)

@@ -70,6 +70,10 @@ class ModelProfile:
         tool_results: How tool results reach the model: as ``tool`` messages, or as user
             messages naming the call, for a chat format that renders no tool message
             (llama-cpp-python's chatml-function-calling shows the model nothing of them).
+        tool_call_ids: Who names a tool call: the server (``provider``), or the harness, for a
+            server whose ids break the tool_call_id rule (llama-cpp-python's chatml-function-
+            calling writes ``call__0_<tool>_cmpl-<uuid>``, longer than 64 characters). The
+            harness's ids are fresh per call and sent back in the conversation as they are.
         tested: Exercised against the real server in this repository's tests.
         source: Where the facts come from.
     """
@@ -84,6 +88,7 @@ class ModelProfile:
     stream_usage: bool = False
     streams_with_tools: bool = True
     tool_results: Literal["tool_role", "user_role"] = "tool_role"
+    tool_call_ids: Literal["provider", "harness"] = "provider"
     tested: bool = False
     source: str
 
@@ -124,6 +129,7 @@ PROFILES: Mapping[str, ModelProfile] = MappingProxyType(
                 disconnect_stops_generation=True,
                 streams_with_tools=False,
                 tool_results="user_role",
+                tool_call_ids="harness",
                 tested=True,
                 source=(
                     "llama-cpp-python server started with --chat_format chatml-function-calling "

@@ -498,3 +498,35 @@ def test_llama_cpp_gets_a_grammar_it_can_parse_and_assistant_turns_with_content(
         "schema": {"type": "object", "properties": {"t": {"type": "string"}}},
     }
     assert body["messages"][2]["content"] == ""  # the assistant turn that called a tool
+
+
+def test_llama_cpp_tool_calls_get_harness_ids_where_the_servers_break_the_id_rule() -> None:
+    """chatml-function-calling names a call ``call__0_<tool>_cmpl-<uuid>`` (over 64 characters):
+    the boundary would refuse every call INVALID_TOOL_CALL_ID. Under that profile the harness
+    names each call itself, fresh per call; under another, the provider's id stays."""
+    from harness.contracts.ids import is_tool_call_id
+    from harness.contracts.model_profiles import PROFILES
+
+    long_id = "call__0_search_knowledge_cmpl-0b8d1c1e-5a3f-4c43-9f0e-6a1f0d2c9b7e"
+    assert not is_tool_call_id(long_id)
+    message = {
+        "role": "assistant",
+        "content": None,
+        "tool_calls": [
+            {"id": long_id, "type": "function",
+             "function": {"name": "search_knowledge", "arguments": '{"query": "pool"}'}},
+            {"id": long_id, "type": "function",
+             "function": {"name": "search_knowledge", "arguments": '{"query": "500"}'}},
+        ],
+    }  # fmt: skip
+    recorder = Recorder(lambda r: httpx.Response(200, json=completion(message)))
+    client = recorder.client()
+    client.profile = PROFILES["llama-cpp-python"]
+    calls = asyncio.run(client.complete(request(tool_choice="auto"))).tool_calls
+    assert [c.arguments for c in calls] == ['{"query": "pool"}', '{"query": "500"}']
+    assert all(is_tool_call_id(c.id) for c in calls) and calls[0].id != calls[1].id
+    again = asyncio.run(client.complete(request(tool_choice="auto"))).tool_calls
+    assert {c.id for c in again}.isdisjoint(c.id for c in calls)
+
+    client.profile = PROFILES["openai"]
+    assert [c.id for c in asyncio.run(client.complete(request())).tool_calls] == [long_id] * 2
