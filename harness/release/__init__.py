@@ -9,11 +9,17 @@ are contracts in :mod:`harness.contracts.results`.
 
 from harness.release.facts import QuotedFacts, observed_facts
 from harness.release.links import ContentPolicy
-from harness.release.policy import WITHHELD_ANSWER, ReleaseContext, ReleasePolicy
+from harness.release.policy import (
+    WITHHELD_ANSWER,
+    WITHHELD_UNCITED_ANSWER,
+    ReleaseContext,
+    ReleasePolicy,
+)
 from harness.release.report import render_limitations, render_summary
 
 __all__ = [
     "WITHHELD_ANSWER",
+    "WITHHELD_UNCITED_ANSWER",
     "ContentPolicy",
     "QuotedFacts",
     "ReleaseContext",

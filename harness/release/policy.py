@@ -42,7 +42,7 @@ from harness.release.report import render_limitations, render_summary
 from harness.textcheck import advised_command, dangerous_command, injection, prescribed_command
 from harness.trace import EvidenceCheck, ReleaseDecision, SemanticCheck, TraceRecorder
 
-__all__ = ["WITHHELD_ANSWER", "ReleaseContext", "ReleasePolicy"]
+__all__ = ["WITHHELD_ANSWER", "WITHHELD_UNCITED_ANSWER", "ReleaseContext", "ReleasePolicy"]
 
 _FALLBACK_STEPS: dict[FailureStage, tuple[str, ...]] = {
     "EVIDENCE": (
@@ -72,6 +72,10 @@ _MAX_ISSUES = 30
 WITHHELD_ANSWER = (
     "The answer was withheld: the material it drew on contains instruction-shaped text. "
     "The cited items are listed; read them at their source."
+)
+WITHHELD_UNCITED_ANSWER = (
+    "The answer was withheld: its text reads like an instruction to its reader, and it cites "
+    "nothing to check it against."
 )
 
 
@@ -179,7 +183,8 @@ class ReleasePolicy:
             or prescribed_command(text) is not None
             or self.content.allowlist.directive(text) is not None
         ):
-            text = WITHHELD_ANSWER
+            # Only an answer that cites something may say its cited items are listed.
+            text = WITHHELD_ANSWER if citations else WITHHELD_UNCITED_ANSWER
         return Answer.bounded(
             run_id=run_id, intent=intent, text=self.content.defang(text), citations=citations
         )

@@ -6,7 +6,7 @@ import pytest
 
 from harness.clock import SystemClock
 from harness.contracts.intent import Intent
-from harness.release import WITHHELD_ANSWER, ReleasePolicy
+from harness.release import WITHHELD_ANSWER, WITHHELD_UNCITED_ANSWER, ReleasePolicy
 from harness.store.local import LocalCanonicalStore
 
 
@@ -27,7 +27,11 @@ def policy() -> ReleasePolicy:
 def test_an_answer_that_tells_the_reader_to_act_against_safety_is_withheld(
     policy: ReleasePolicy, text: str
 ) -> None:
-    assert policy.answer("run-1", intent=Intent.KNOWLEDGE_QA, text=text).text == WITHHELD_ANSWER
+    uncited = policy.answer("run-1", intent=Intent.SYSTEM_CHAT, text=text)
+    assert (uncited.text, uncited.citations) == (WITHHELD_UNCITED_ANSWER, [])
+    assert "listed" not in uncited.text  # it never points to citations it does not have
+    cited = policy.answer("run-1", intent=Intent.KNOWLEDGE_QA, text=text, citations=["call_1"])
+    assert (cited.text, cited.citations) == (WITHHELD_ANSWER, ["call_1"])
 
 
 def test_an_answer_keeps_its_words_with_hosts_defanged(policy: ReleasePolicy) -> None:
