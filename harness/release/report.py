@@ -64,15 +64,11 @@ def render_limitations(
     lines: list[str] = []
     if not any(c.kind is ConclusionKind.ROOT_CAUSE for c in conclusions):
         lines.append("The root cause is not established by the cited evidence.")
-    # In the order the calls were made (the snapshot's order is its ids', random per run).
-    called = {
-        e.details.tool_call_id: i
-        for i, e in enumerate(events)
-        if isinstance(e.details, ToolInvocation)
-    }
-    records = sorted(
-        snapshot.records.items(), key=lambda kv: (called.get(kv[0], len(called)), kv[0])
-    )
+    # In the order the draft cites them (deterministic for a given draft; the snapshot's order is
+    # its ids', random per run, and the calls of one turn finish in any order).
+    cited = [c.tool_call_id for conclusion in conclusions for c in conclusion.citations]
+    first = {cid: i for i, cid in reversed(list(enumerate(cited)))}
+    records = sorted(snapshot.records.items(), key=lambda kv: (first.get(kv[0], len(first)), kv[0]))
     for tool_call_id, observation in records:
         if observation.truncated:
             lines.append(
