@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -37,12 +38,14 @@ from harness.projectors._logs_cache import shared_cache  # noqa: E402
 from harness.projectors._logs_raw import parse_raw  # noqa: E402
 from harness.projectors._logs_select import RANKS  # noqa: E402
 from harness.projectors.logs import LogsProjector  # noqa: E402
-from harness.redaction import Redactor  # noqa: E402
+from harness.redaction import Pseudonyms, Redactor  # noqa: E402
 from harness.tools.arguments import QueryLogsRequest  # noqa: E402
 from tests.corpora import LOGHUB_FORMATS, CorpusMissing, load_loghub, require  # noqa: E402
 from tests.fixtures.logmining.generate import SYSTEMS, VALIDATION  # noqa: E402
 from tests.fixtures.logmining.generate import load as load_fixture  # noqa: E402
 from tests.fixtures.logmining.generate_more import MORE_TUNING, MORE_VALIDATION  # noqa: E402
+
+_MARK = re.compile(r"<(HOST|POD|IP)~[0-9a-f]{6}\.\d+>")
 
 
 def _digest(value: Any) -> str:
@@ -61,7 +64,14 @@ def _projection_digests(name: str, events: list[dict[str, Any]]) -> dict[str, st
     labels = [mined.groups[code // RANKS].template_id for code in mined.codes]
     firsts = [e["message"].partition("\n")[0] for e in events]
     return {
-        f"observation:{name}": _digest(projection.observation.model_dump_json()),
+        # Marks as their bare class: the view before per-run pseudonyms, comparable across
+        # versions; then as a new run numbers them.
+        f"observation:{name}": _digest(
+            _MARK.sub(r"<\1>", projection.observation.model_dump_json())
+        ),
+        f"observation-numbered:{name}": _digest(
+            projection.resolved(Pseudonyms()).model_dump_json()
+        ),
         f"facts:{name}": _digest([facts.returned_count, sorted(facts.evidence_identities)]),
         f"labels:{name}": _digest([groups, labels]),
         f"miner:{name}": _digest([m.template for m in TemplateMiner().mine_batch(firsts)]),

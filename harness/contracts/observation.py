@@ -8,9 +8,10 @@ control view is ever rendered to the model.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 from enum import Enum
-from typing import Annotated, Literal
+from typing import Annotated, Literal, Protocol
 
 from pydantic import (
     BaseModel,
@@ -34,6 +35,7 @@ __all__ = [
     "LogTemplate",
     "LogsObservation",
     "LogsScope",
+    "MarkedValues",
     "MysqlObservation",
     "MysqlScope",
     "Projection",
@@ -41,6 +43,7 @@ __all__ = [
     "RagObservation",
     "RagScope",
     "RelevanceLevel",
+    "Resolver",
     "ResultRow",
     "iso_text",
     "observation_adapter",
@@ -275,11 +278,50 @@ class ProjectionFacts(_Frozen):
     )
 
 
+class MarkedValues(_Frozen):
+    """The values behind the marks a projector wrote for the run to number
+    (:mod:`harness.redaction`: ``<HOST~nonce.i>`` → the run's ``<HOST#n>``).
+
+    Harness-only: the values are hosts, pods and IPs of the raw result; they are never
+    serialized (``exclude``), shown or logged (``repr=False``).
+    """
+
+    nonce: str = ""
+    values: tuple[tuple[str, str], ...] = ()
+
+
 class Projection(_Frozen):
-    """A projector's output: the model's view plus harness-only facts."""
+    """A projector's output: the model's view plus harness-only facts.
+
+    The observation may hold pseudonym marks; the run resolves them (``marks``) before the
+    observation is shown or stored.
+    """
 
     observation: AgentObservation
     facts: ProjectionFacts
+    marks: MarkedValues = Field(default_factory=MarkedValues, exclude=True, repr=False)
+
+    def resolved(self, pseudonyms: Resolver) -> AgentObservation:
+        """The observation with its pseudonym marks resolved to ``pseudonyms``' tokens (the
+        run's :class:`harness.redaction.Pseudonyms`).
+
+        Every mark goes, the projection's own or not (text from the data imitating one becomes
+        its bare class), so no mark reaches the model, the store or the trace.
+        """
+        observation = self.observation
+        text = observation.model_dump_json()
+        if "~" not in text:
+            return observation
+        resolved = pseudonyms.resolve(text, self.marks.nonce, self.marks.values)
+        if resolved == text:
+            return observation
+        return type(observation).model_validate_json(resolved)
+
+
+class Resolver(Protocol):
+    """What resolves pseudonym marks: :class:`harness.redaction.Pseudonyms`."""
+
+    def resolve(self, text: str, nonce: str, values: Sequence[tuple[str, str]]) -> str: ...
 
 
 class ControlView(_Frozen):

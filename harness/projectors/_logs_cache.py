@@ -11,7 +11,9 @@ the value what mining made of them. The same key therefore always means the same
 the miner, and a hit returns exactly what mining would have returned.
 
 Keys hold a SHA-256 digest of the lines, never a line, so the cache keeps no raw text (log lines
-carry secrets) once a projection is over; values hold redacted templates only. Two different
+carry secrets) once a projection is over; values hold redacted templates only, and beside each the
+hosts, pods and IPs its placeholders replaced (identifiers, never a secret), which the run numbers
+(:func:`harness.redaction.identifiers`). Two different
 batches would share a key only through a SHA-256 collision. Entries and their estimated bytes
 are both bounded, the least recently used entry goes first, and a lock makes the cache safe for
 the projector threads of a dense deployment (a miss mines outside the lock; two threads that
@@ -45,11 +47,15 @@ class MinedBatch:
         slots: For each distinct line (in batch order), the index of its template.
         template_ids: Each template's stable id (``tpl:`` refs without the prefix).
         templates: Each template's redacted text, status written back.
+        identifiers: Per template, the host, pod or IP behind each placeholder (None for
+            the others), or None when the template shows only classes: it has none, or
+            templates that differ in them share its id.
     """
 
     slots: array[int]
     template_ids: tuple[str, ...]
     templates: tuple[str, ...]
+    identifiers: tuple[tuple[str | None, ...] | None, ...]
 
     @property
     def size_bytes(self) -> int:
@@ -58,6 +64,7 @@ class MinedBatch:
             len(t) + len(i) + _TEMPLATE_OVERHEAD
             for t, i in zip(self.templates, self.template_ids, strict=True)
         )
+        texts += sum(sum(len(v or "") + 8 for v in values or ()) for values in self.identifiers)
         return _ENTRY_OVERHEAD + self.slots.itemsize * len(self.slots) + texts
 
 

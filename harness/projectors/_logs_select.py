@@ -10,6 +10,7 @@ from datetime import datetime
 
 from harness.contracts.observation import LogEvent, LogTemplate
 from harness.projectors._logs_raw import RANK
+from harness.redaction import without_partial_mark
 
 __all__ = ["ELLIPSIS", "RANKS", "TemplateGroup", "clip", "lowest_event", "sample", "trim_stack"]
 
@@ -20,6 +21,7 @@ class TemplateGroup:
 
     template_id: str
     template: str
+    identifiers: tuple[str | None, ...] | None
     count: int
     services: set[str]
     rank: int
@@ -86,9 +88,10 @@ def lowest_event(events: list[LogEvent], templates: list[LogTemplate]) -> int:
 
 
 def clip(text: str, max_chars: int) -> tuple[str, bool]:
+    """``text`` cut to ``max_chars`` (ellipsis included), never inside a pseudonym mark."""
     if len(text) <= max_chars:
         return text, False
-    return text[: max(max_chars - 1, 0)] + ELLIPSIS, True
+    return without_partial_mark(text[: max(max_chars - 1, 0)]) + ELLIPSIS, True
 
 
 def sample(

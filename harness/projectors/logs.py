@@ -12,7 +12,8 @@ Input is one of the two raw formats the log backends produce:
 What the model gets (seed tool-dual-view §6.2):
 
 * every message redacted (:mod:`harness.redaction`) before it is mined or shown, and every
-  other text field printed (service names, the scope's query and services) as well;
+  other text field printed (service names, the scope's query and services) as well; hosts,
+  pods and IPs are marked for the run to number (``<HOST#n>``: the projection's ``marks``);
 * templates mined over the redacted first line of each message (number normalisation, stable
   ids), aggregated with count, services, most severe level and first/last time, ordered by
   severity then count; refs ``tpl:<template_id>``;
@@ -68,7 +69,8 @@ from harness.projectors._logs_select import (
     sample,
     trim_stack,
 )
-from harness.redaction import Redactor
+from harness.projectors._marks import marked_values
+from harness.redaction import PseudonymMarks, Redactor, identifiers
 from harness.tools.arguments import LOG_LEVELS, QueryLogsRequest
 
 __all__ = ["LOKI_FORMAT", "LogsProjector", "LogsProjectorLimits", "MinedBatchCache", "trim_stack"]
@@ -110,13 +112,13 @@ class _Mined:
     groups: list[TemplateGroup]
 
 
-def _unread_files(raw: Any, redact: Callable[[str], str]) -> list[str]:
+def _unread_files(raw: Any, shown: Callable[[str], str]) -> list[str]:
     """The names of the log files the backend could not read at all (``unread_files`` of a
-    file backend's response), redacted as every other text."""
+    file backend's response), redacted and marked as every other text."""
     names = raw.get("unread_files") if isinstance(raw, dict) else None
     if not isinstance(names, list):
         return []
-    return [redact(str(name))[:200] for name in names[:50]]
+    return [clip(shown(str(name)), 200)[0] for name in names[:50]]
 
 
 class LogsProjector:
@@ -155,12 +157,17 @@ class LogsProjector:
             raise ProjectionError(ErrorCode.PROJECTION_ERROR, "not a QueryLogsRequest")
         events = parse_raw(raw)
         redact = self._redact
-        unread = _unread_files(raw, redact)
+        marks = PseudonymMarks()
+
+        def marked(text: str) -> str:
+            return marks.mark(text, redact(text))
+
+        unread = _unread_files(raw, marked)
         scope = LogsScope(
             start=request.start,
             end=request.end,
-            services=[redact(s) for s in request.services],
-            query=redact(request.query) if request.query is not None else None,
+            services=[marked(s) for s in request.services],
+            query=marked(request.query) if request.query is not None else None,
             level=request.level,
         )
         if not len(events):
@@ -175,6 +182,7 @@ class LogsProjector:
             return Projection(
                 observation=observation,
                 facts=ProjectionFacts(returned_count=0, evidence_identities=frozenset()),
+                marks=marked_values(marks),
             )
 
         mined = self._mine(events)
@@ -187,12 +195,14 @@ class LogsProjector:
         def redacted_service(name: str) -> str:
             text = services.get(name)
             if text is None:
-                text = services[name] = redact(name)
+                text = services[name] = marked(name)
             return text
 
         templates: list[LogTemplate] = []
         for group in ordered[: limits.max_templates]:
-            text, clipped = clip(group.template, limits.max_message_chars)
+            text, clipped = clip(
+                marks.mark_known(group.template, group.identifiers), limits.max_message_chars
+            )
             cut = cut or clipped
             templates.append(
                 LogTemplate(
@@ -209,7 +219,7 @@ class LogsProjector:
         picked = sample(events.ts, codes, [g.count for g in groups], limits.max_events)
         shown: list[LogEvent] = []
         for position in picked:
-            message, trimmed = trim_stack(redact(events.message[position]), limits.max_stack_lines)
+            message, trimmed = trim_stack(marked(events.message[position]), limits.max_stack_lines)
             message, clipped = clip(message, limits.max_message_chars)
             cut = cut or trimmed or clipped
             shown.append(
@@ -242,7 +252,7 @@ class LogsProjector:
             returned_count=len(events),
             evidence_identities=frozenset(f"tpl:{g.template_id}" for g in groups),
         )
-        return Projection(observation=observation, facts=facts)
+        return Projection(observation=observation, facts=facts, marks=marked_values(marks))
 
     # ------------------------------------------------------------------ internals
 
@@ -285,6 +295,7 @@ class LogsProjector:
             TemplateGroup(
                 template_id=batch.template_ids[t],
                 template=batch.templates[t],
+                identifiers=batch.identifiers[t],
                 count=counts[t],
                 services=services[t],
                 rank=ranks[t],
@@ -306,7 +317,7 @@ class LogsProjector:
         pieces (``xoxb-<*>-AbCd…``): the miner's guard redacts such a word whole before it is
         masked, so no template shows a fragment of a secret that events show as ``<SECRET>``.
         Ids are computed from the redacted text, so templates that only differed in a secret
-        merge.
+        merge; templates that differed in a host, pod or IP merge too, and show the class.
         """
         redact = self._redact
         lines, statuses, fixed = canonical_lines(distinct)
@@ -329,18 +340,28 @@ class LogsProjector:
         index_of_id: dict[str, int] = {}
         ids: list[str] = []
         texts: list[str] = []
+        names: list[tuple[str | None, ...] | None] = []
         for key in index_of_key:
             template, status = key
-            text = redact(with_status(template, status))
+            source = with_status(template, status)
+            text = redact(source)
             template_id = template_id_of(text)
             index = index_of_id.get(template_id)
             if index is None:
                 index = index_of_id[template_id] = len(ids)
                 ids.append(template_id)
                 texts.append(text)
+                names.append(identifiers(source, text))
+            elif names[index] is not None and names[index] != identifiers(source, text):
+                names[index] = None  # one template, several values: only the class is true
             index_of_key[key] = index
         slots = array("I", map(index_of_key.__getitem__, keys))
-        return MinedBatch(slots=slots, template_ids=tuple(ids), templates=tuple(texts))
+        return MinedBatch(
+            slots=slots,
+            template_ids=tuple(ids),
+            templates=tuple(texts),
+            identifiers=tuple(names),
+        )
 
     def _fit(self, observation: LogsObservation) -> LogsObservation:
         """Shrink the observation until its serialized size fits the byte bound.

@@ -7,12 +7,14 @@ bounded :class:`MysqlObservation`:
 * every column whose ``PlanColumn.sensitive`` is true (any lineage source is a sensitive column,
   through expressions, aliases and subqueries) is shown as ``"***"`` whatever its value;
 * other strings are redacted for secret-looking text, then cut to ``max_cell_chars`` with ``…``;
+  hosts, pods and IPs in them are marked for the run to number (``<HOST#n>``);
   numbers, booleans and nulls keep their JSON types;
 * at most ``max_rows`` rows, then rows dropped from the end until the serialised observation
   fits ``max_observation_bytes``; ``truncated`` says when anything was cut.
 
 Harness-only facts: ``returned_count`` (rows the query returned) and one evidence identity per
-distinct row *as the model sees it* — a short hash of its masked, redacted cells. The
+distinct row *as the model sees it* — a short hash of its masked, redacted cells (hosts still
+the class, so a row's identity is the same in every run). The
 information-gain control counts these identities, and it steers the run (STOP_REQUIRED,
 INFORMATION_SATURATED): had they hashed hidden values, "is this guess new evidence?" would
 confirm a guessed secret.
@@ -37,6 +39,9 @@ from harness.contracts.observation import (
     ProjectionFacts,
     ResultRow,
 )
+from harness.projectors._marks import marked_values
+from harness.redaction import PseudonymMarks, without_partial_mark
+from harness.redaction import redact as default_redact
 from harness.sql.plan import MysqlQueryPlan
 
 __all__ = ["MASK", "RAW_FORMAT", "MysqlProjector", "MysqlProjectorLimits"]
@@ -84,8 +89,8 @@ class MysqlProjector:
 
     Args:
         limits: Row, cell and byte bounds.
-        redact: Text → redacted text for string cells; defaults to ``harness.redaction.redact``
-            when that module is available, else identity.
+        redact: Text → redacted text for string cells (:func:`harness.redaction.redact`
+            when omitted).
     """
 
     def __init__(
@@ -95,7 +100,7 @@ class MysqlProjector:
         redact: Callable[[str], str] | None = None,
     ) -> None:
         self.limits = limits or MysqlProjectorLimits()
-        self._redact = redact or _default_redactor()
+        self._redact = redact or default_redact
 
     def project(self, tool_call_id: str, request: Any, raw: Any) -> Projection:
         """Build the observation and facts for one plan's raw result.
@@ -113,18 +118,26 @@ class MysqlProjector:
 
         # Every returned row as the model would see it (masked, redacted, cut); the shown ones
         # become items, all of them become evidence identities.
-        truncated = parsed.row_count > min(len(parsed.rows), self.limits.max_rows)
+        # Shown rows carry pseudonym marks; identities hash the class (``<HOST>``).
+        max_rows = self.limits.max_rows
+        truncated = parsed.row_count > min(len(parsed.rows), max_rows)
+        marks = PseudonymMarks()
         seen_rows: list[list[Scalar]] = []
+        shown_rows: list[list[Scalar]] = []
         for index, values in enumerate(parsed.rows):
             cells: list[Scalar] = []
+            shown: list[Scalar] = []
             for value, mask in zip(values, masked, strict=True):
-                cell, cut = self._cell(value, mask)
+                cell, shown_cell, cut = self._cell(value, mask, marks if index < max_rows else None)
                 cells.append(cell)
-                truncated = truncated or (cut and index < self.limits.max_rows)
+                shown.append(shown_cell)
+                truncated = truncated or (cut and index < max_rows)
             seen_rows.append(cells)
+            if index < max_rows:
+                shown_rows.append(shown)
         rows = [
             ResultRow(ref=f"row:{index}", values=dict(zip(names, cells, strict=True)))
-            for index, cells in enumerate(seen_rows[: self.limits.max_rows])
+            for index, cells in enumerate(shown_rows)
         ]
 
         def observe(kept: Sequence[ResultRow], cut: bool) -> MysqlObservation:
@@ -168,18 +181,33 @@ class MysqlProjector:
             returned_count=parsed.row_count,
             evidence_identities=frozenset(_identity(names, cells) for cells in seen_rows),
         )
-        return Projection(observation=observation, facts=facts)
+        return Projection(
+            observation=observation,
+            facts=facts,
+            marks=marked_values(marks),
+        )
 
-    def _cell(self, value: Any, masked: bool) -> tuple[Scalar, bool]:
+    def _cell(
+        self, value: Any, masked: bool, marks: PseudonymMarks | None
+    ) -> tuple[Scalar, Scalar, bool]:
+        """The cell as its identity hashes it, as it is shown (marked, when ``marks``), and
+        whether the shown cell was cut."""
         if masked:
-            return MASK, False
+            return MASK, MASK, False
         if value is None or isinstance(value, bool | int | float):
-            return value, False
-        text = f"base64:{value[_BYTES_MARKER]}" if isinstance(value, dict) else value
-        text = self._redact(text)
+            return value, value, False
+        original = f"base64:{value[_BYTES_MARKER]}" if isinstance(value, dict) else value
+        text = self._redact(original)
+        cell, cut = self._cut(text)
+        if marks is None:
+            return cell, cell, cut
+        shown, cut = self._cut(marks.mark(original, text))
+        return cell, shown, cut
+
+    def _cut(self, text: str) -> tuple[str, bool]:
         limit = self.limits.max_cell_chars
         if len(text) > limit:
-            return text[: limit - 1] + ELLIPSIS, True
+            return without_partial_mark(text[: limit - 1]) + ELLIPSIS, True
         return text, False
 
     def _fit(self, rows: Sequence[ResultRow], empty: MysqlObservation) -> int:
@@ -260,15 +288,3 @@ def _identity(names: Sequence[str], row: Sequence[Any]) -> str:
 
 def _size(observation: MysqlObservation) -> int:
     return len(observation.model_dump_json().encode("utf-8"))
-
-
-def _default_redactor() -> Callable[[str], str]:
-    try:
-        from harness.redaction import redact
-    except ImportError:
-        return _identity_text
-    return redact
-
-
-def _identity_text(text: str) -> str:
-    return text

@@ -40,6 +40,8 @@ from harness.contracts.observation import (
     RagScope,
     RelevanceLevel,
 )
+from harness.projectors._marks import marked_values
+from harness.redaction import PseudonymMarks, without_partial_mark
 from harness.redaction import redact as default_redact
 from harness.tools.arguments import SearchKnowledgeRequest
 
@@ -263,7 +265,7 @@ def _cut(text: str, max_chars: int) -> tuple[str, bool]:
     """Cut ``text`` to ``max_chars`` (ellipsis included) at a word boundary."""
     if len(text) <= max_chars:
         return text, False
-    head = text[: max_chars - len(ELLIPSIS)]
+    head = without_partial_mark(text[: max_chars - len(ELLIPSIS)])
     space = head.rfind(" ")
     # Cutting at the last space only when it keeps most of the budget; one huge token (a URL,
     # a stack frame) is cut mid-word rather than dropped.
@@ -303,14 +305,19 @@ class RagProjector:
         limits = self._limits
         shown = documents[: min(limits.max_documents, request.top_k)]
         truncated = len(shown) < len(documents)
+        marks = PseudonymMarks()
+
+        def redacted(text: str) -> str:
+            return marks.mark(text, self._redact(text))
+
         blocks: list[tuple[int, int, EvidenceBlock]] = []  # (excerpt position, doc rank, block)
         for rank, document in enumerate(shown):
             chunks = document.chunks or ((0, ""),)
             if len(chunks) > limits.max_excerpts_per_document:
                 truncated = True
-            title = self._redact(document.title)
+            title = redacted(document.title)
             for position, (n, text) in enumerate(chunks[: limits.max_excerpts_per_document]):
-                excerpt, cut = _cut(" ".join(self._redact(text).split()), limits.max_excerpt_chars)
+                excerpt, cut = _cut(" ".join(redacted(text).split()), limits.max_excerpt_chars)
                 truncated = truncated or cut
                 block = EvidenceBlock(
                     ref=f"doc:{document.doc_id}#{n}",
@@ -326,7 +333,11 @@ class RagProjector:
             returned_count=len(documents),
             evidence_identities=frozenset(f"doc:{d.doc_id}" for d in documents),
         )
-        return Projection(observation=observation, facts=facts)
+        return Projection(
+            observation=observation,
+            facts=facts,
+            marks=marked_values(marks),
+        )
 
     def _observation(
         self,

@@ -46,19 +46,28 @@ from harness.redaction._commands import exchange_lines
 from harness.redaction._engine import Gate, Rule
 from harness.redaction._identifiers import identifier_key, workload_of
 from harness.redaction._placeholders import PLACEHOLDERS
-from harness.redaction._pseudonyms import PSEUDONYMOUS, Pseudonyms
+from harness.redaction._pseudonyms import (
+    PSEUDONYMOUS,
+    PseudonymMarks,
+    Pseudonyms,
+    identifiers,
+    without_partial_mark,
+)
 from harness.redaction._redactor import Redactor, is_secret_shaped, redact
 
 __all__ = [
     "PLACEHOLDERS",
     "PSEUDONYMOUS",
     "Gate",
+    "PseudonymMarks",
     "Pseudonyms",
     "Redactor",
     "Rule",
     "exchange_lines",
     "identifier_key",
+    "identifiers",
     "is_secret_shaped",
     "redact",
+    "without_partial_mark",
     "workload_of",
 ]

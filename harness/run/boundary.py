@@ -19,7 +19,8 @@ Order of checks, each failure a stable code and nothing else:
     still book (RAW_TOO_LARGE, or BYTES_BUDGET_EXHAUSTED when the run's remainder was the
     smaller limit)
 11. reserve the raw bytes (RAW_TOO_LARGE: raw is never silently truncated)
-12. project (PROJECTION_ERROR), give the slot back and reserve the projection bytes
+12. project (PROJECTION_ERROR), give the slot back, number the projection's hosts, pods and IPs
+    with the run's pseudonyms (``<HOST#n>``) and reserve the projection bytes
 13. mark READY (RECORD_TOO_LARGE, STORE_ERROR, RECORD_EXPIRED) and return the observation
 14. trace TOOL_INVOCATION (with the time the call queued for its slot) and keep the
     metadata-only audit row (the run stores it)
@@ -59,6 +60,7 @@ from harness.contracts.invocation import CanonicalInvocation, EvidenceStatus, In
 from harness.contracts.observation import AgentObservation, ControlView, Projection
 from harness.contracts.raw import RawResponse
 from harness.ports import CanonicalStore, Clock, ToolExecutor
+from harness.redaction import Pseudonyms
 from harness.run.budget import BytesKind, RunBudget
 from harness.run.context import RunContext
 from harness.run.control import InformationControl
@@ -130,6 +132,8 @@ class ToolBoundary:
         self.trace = trace
         self.audit_rows: list[ToolInvocationAudit] = []
         """Metadata of every call that entered execution, for the run's durable record."""
+        self.pseudonyms = Pseudonyms()
+        """The run's numbering of hosts, pods and IPs (one table per boundary, so per run)."""
 
     # ------------------------------------------------------------------ public
 
@@ -281,7 +285,7 @@ class ToolBoundary:
             )
             lease.release()  # the tool work is done; what is left is this run's bookkeeping
             self.run.ensure_active(self.clock.now())
-            observation = projection.observation
+            observation = projection.resolved(self.pseudonyms)
             agent_result = observation.model_dump(mode="json")
             projection_bytes = len(observation.model_dump_json().encode())
             call.projection_bytes = projection_bytes

@@ -40,7 +40,9 @@ from harness.contracts.observation import Projection, RagObservation
 from harness.contracts.raw import RawResponse
 from harness.contracts.results import Cancelled
 from harness.contracts.status import RunStatus
-from harness.tools.arguments import SearchKnowledgeRequest
+from harness.projectors.logs import LogsProjector
+from harness.redaction import Pseudonyms
+from harness.tools.arguments import QueryLogsRequest, SearchKnowledgeRequest
 from tests.executor_contract import check_burst_beyond_slots
 
 pytestmark = pytest.mark.usefixtures("ray_cluster")
@@ -376,3 +378,30 @@ def test_a_burst_beyond_the_slots_queues_instead_of_timing_out(tmp_path: Path) -
     # has 16x its work in hand, so a loaded machine (a CI run beside other work) cannot time out
     # a call that really ran; 2 s of timeout failed so once.
     check_burst_beyond_slots(executor, query="@tool_sleep_s=0.25", calls=48, execute_timeout_s=4.0)
+
+
+def test_pseudonym_marks_cross_the_task_boundary_beside_the_observation() -> None:
+    # The projector in the task marks hosts; the run (the caller) numbers them: the values
+    # travel with the projection, outside its JSON.
+    projection = LogsProjector().project(
+        "call_1",
+        QueryLogsRequest(start="2026-03-10T08:00:00Z", end="2026-03-10T09:00:00Z"),
+        {
+            "format": "embedded-jsonl/v1",
+            "events": [
+                {
+                    "ts": "2026-03-10T08:41:07Z",
+                    "service": "api",
+                    "level": "ERROR",
+                    "message": "connect db01.internal.example.com refused",
+                }
+            ],
+            "matched": 1,
+            "limit_hit": False,
+        },
+    )
+    crossed = unpack(pack(ToolOutcome(raw=RawResponse.of({}), projection=projection)))
+    assert crossed.projection.marks == projection.marks and projection.marks.values
+    assert "db01" not in projection.observation.model_dump_json()
+    shown = crossed.projection.resolved(Pseudonyms()).model_dump_json()
+    assert "connect <HOST#1> refused" in shown and "db01" not in shown

@@ -27,8 +27,9 @@ from harness.contracts.observation import (
 )
 from harness.logmining import MinerConfig, TemplateMiner, template_id_of
 from harness.projectors._logs_select import clip, trim_stack
+from harness.projectors._marks import marked_values
 from harness.projectors.logs import LogsProjector, LogsProjectorLimits
-from harness.redaction import Redactor
+from harness.redaction import PseudonymMarks, Redactor, identifiers
 from harness.tools.arguments import LOG_LEVELS, QueryLogsRequest
 
 __all__ = ["reference_canonical_line", "reference_project"]
@@ -95,6 +96,7 @@ class _Event:
 class _Group:
     template_id: str
     template: str
+    identifiers: tuple[str | None, ...] | None
     count: int
     services: set[str]
     rank: int
@@ -209,15 +211,20 @@ def _mine(
     ids: list[str] = []
     for event, (text, status, fixed) in zip(events, canonical, strict=True):
         template = text if fixed else templates_of[text]
-        redacted = redact(_with_status(template, status))
+        source = _with_status(template, status)
+        redacted = redact(source)
         template_id = template_id_of(redacted)
         ids.append(template_id)
         group = groups.get(template_id)
         rank = RANK[event.level]
+        names = identifiers(source, redacted)
+        if group is not None and group.identifiers != names:
+            group.identifiers = None  # the template stands for several hosts: the class
         if group is None:
             groups[template_id] = _Group(
                 template_id=template_id,
                 template=redacted,
+                identifiers=names,
                 count=1,
                 services={event.service},
                 rank=rank,
@@ -298,7 +305,12 @@ def reference_project(
 ) -> Projection:
     """What ``LogsProjector(limits, miner_config=...).project`` must return."""
     limits = limits or LogsProjectorLimits()
-    redact = Redactor().redact
+    plain = Redactor().redact
+    marks = PseudonymMarks()
+
+    def redact(text: str) -> str:
+        return marks.mark(text, plain(text))
+
     fitter = LogsProjector(limits)
     events, limit_hit = _events(raw)
     scope = LogsScope(
@@ -319,14 +331,17 @@ def reference_project(
         return Projection(
             observation=observation,
             facts=ProjectionFacts(returned_count=0, evidence_identities=frozenset()),
+            marks=marked_values(marks),
         )
     events.sort(key=lambda e: (e.ts, e.index))
-    template_ids, groups = _mine(events, redact, miner_config)
+    template_ids, groups = _mine(events, plain, miner_config)
     ordered = sorted(groups.values(), key=lambda g: (-g.rank, -g.count, g.first, g.template_id))
     cut = False
     templates = []
     for group in ordered[: limits.max_templates]:
-        text, clipped = clip(group.template, limits.max_message_chars)
+        text, clipped = clip(
+            marks.mark_known(group.template, group.identifiers), limits.max_message_chars
+        )
         cut = cut or clipped
         templates.append(
             LogTemplate(
@@ -372,4 +387,4 @@ def reference_project(
         returned_count=len(events),
         evidence_identities=frozenset(f"tpl:{g.template_id}" for g in groups.values()),
     )
-    return Projection(observation=observation, facts=facts)
+    return Projection(observation=observation, facts=facts, marks=marked_values(marks))

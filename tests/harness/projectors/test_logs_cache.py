@@ -21,7 +21,7 @@ from harness.embedded.demo import WINDOW_START
 from harness.logmining import MinerConfig
 from harness.projectors._logs_cache import MinedBatchCache, batch_digest, shared_cache
 from harness.projectors.logs import LogsProjector, LogsProjectorLimits
-from harness.redaction import Redactor
+from harness.redaction import Pseudonyms, Redactor
 from harness.testing.tools import RAW_CAP
 from harness.tools.arguments import QueryLogsRequest
 from tests.harness.projectors.logs_reference import reference_project
@@ -51,7 +51,8 @@ def _raw(index: int) -> dict[str, Any]:
 
 
 def _json(projection: Projection) -> str:
-    return projection.observation.model_dump_json()
+    # Each projection marks with its own nonce; a fresh run numbers both the same way.
+    return projection.resolved(Pseudonyms()).model_dump_json()
 
 
 def _cold(index: int, limits: LogsProjectorLimits | None = None) -> Projection:

@@ -13,6 +13,7 @@ from harness.contracts.errors import ErrorCode, ProjectionError
 from harness.contracts.invocation import EvidenceStatus
 from harness.contracts.observation import LogsScope
 from harness.projectors.logs import LogsProjector, LogsProjectorLimits, trim_stack
+from harness.redaction import Pseudonyms
 from harness.tools.arguments import QueryLogsRequest, SearchKnowledgeRequest
 
 T0 = datetime(2026, 11, 2, 14, 0, tzinfo=UTC)
@@ -511,9 +512,11 @@ def test_service_names_and_the_scope_pass_the_same_redaction() -> None:
         "limit": 100,
     }
     request = QueryLogsRequest(start=REQUEST.start, end=REQUEST.end, query="10.0.3.17 boom")
-    observation = LogsProjector().project("c1", request, loki_raw).observation
-    text = observation.model_dump_json()
-    for leaked in ("10-0-3-17", "ghp_A1b2", "10.0.3.17"):
-        assert leaked not in text
-    assert {e.service for e in observation.events} == {"<HOST>", "payments token=<SECRET>"}
-    assert observation.scope.query == "<IP> boom"
+    projection = LogsProjector().project("c1", request, loki_raw)
+    for shown in (projection.observation, projection.resolved(Pseudonyms())):
+        text = shown.model_dump_json()
+        for leaked in ("10-0-3-17", "ghp_A1b2", "10.0.3.17"):
+            assert leaked not in text
+    observation = projection.resolved(Pseudonyms())
+    assert {e.service for e in observation.events} == {"<HOST#1>", "payments token=<SECRET>"}
+    assert observation.scope.query == "<IP#1> boom"

@@ -106,7 +106,7 @@ def test_project_logs_shows_no_planted_secret(tmp_path: Path, world: Path) -> No
     _assert_clean(done)
     shown = json.loads(done.stdout)
     messages = [event["message"] for event in shown["model"]["events"]]
-    assert "<POD> aws key <SECRET> rejected" in messages
+    assert "<POD#1> aws key <SECRET> rejected" in messages
     assert {event["service"] for event in shown["model"]["events"]} >= {"checkout-api"}
 
 
