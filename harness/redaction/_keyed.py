@@ -74,6 +74,10 @@ _KEY_VALUE = re.compile(
     + _VALUE
 )
 
+# What makes the identifier after it a variable's name, not a key: ``$``, ``${``, ``%`` (cmd),
+# ``$env:`` (PowerShell).
+_REFERENCE_BEFORE = re.compile(r"(?:\$\{?|%|\$env:)\Z", re.IGNORECASE)
+
 # Words that continue an unquoted passphrase (``passphrase=correct horse battery staple``).
 _PASSPHRASE_WORD = re.compile(r" +(?P<w>[^\s=:;,&|\"'<>(){}\[\]]+)(?![=:\w])")
 
@@ -107,6 +111,8 @@ def key_values(text: str) -> str:
         # to whatever came first (an address, a version), which a later pass may replace.
         while start < hint_start and not (text[start].isalpha() or text[start] == "_"):
             start += 1
+        if _REFERENCE_BEFORE.search(text, max(0, start - 5), start):
+            continue  # ``$PASS``, ``${TOKEN}``, ``%PASSWORD%``, ``$env:TOKEN``: a reference
         match = _KEY_VALUE.match(text, start)
         replaced: str | None
         if match is not None and match.end("key") >= hint_end:

@@ -15,11 +15,12 @@ __all__ = ["inert", "inert_pair", "is_masked", "is_wordy", "looks_credential"]
 # which keeps documentation and config templates readable; they hold nothing to leak. What is
 # inside the braces must itself read as a name (``${DB_PASS}``, ``{{ .Values.db.password }}``,
 # ``<your-token>``): ``{{Sup3rS3cret}}`` is a secret in braces, and a shell default
-# (``${DB_PASS:-hunter2}``) is judged as a value of its own.
+# (``${DB_PASS:-hunter2}``) is judged as a value of its own. PowerShell's ``$env:NAME`` and
+# cmd's ``%NAME%`` are variables too.
 _TEMPLATE = re.compile(
     r"\$\{\{(?P<a>.*)\}\}|\{\{(?P<b>.*)\}\}|\$\{(?P<c>[^}:=?+\-]*)(?:(?P<op>:?[-=?+])(?P<d>[^}]*))?\}?"
     r"|\$\((?P<e>.*)\)?|%\((?P<f>[^)]*)\)[sd]|<(?P<g>[^>]*)>?|\[(?P<h>[^\]]*)\]|\{(?P<i>[^{}]*)\}"
-    r"|\$(?P<j>[\w.\-]+)",
+    r"|\$env:(?P<k>[A-Za-z_]\w*)|%(?P<l>[A-Za-z_]\w*)%|\$(?P<j>[\w.\-]+)",
     re.DOTALL,
 )
 
@@ -81,7 +82,7 @@ def inert(value: str) -> bool:
     if template.group("e") is not None:
         return True  # a command substitution: its output, not its text, is the value
     inner = next(g for g in template.groups() if g is not None)
-    if template.group("j") is not None:
+    if template.group("j") is not None or template.group("k") is not None or template.group("l"):
         # A bare ``$name`` is a variable as shells and configs spell one (``$DB_PASS``,
         # ``$password``, ``$dbPassword``, ``$1``); ``$Summer2024`` is a password with a "$".
         return _SHELL_NAME.fullmatch(inner) is not None

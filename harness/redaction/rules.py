@@ -552,6 +552,11 @@ RULES: tuple[Rule, ...] = (
         lookalikes=(
             "token=expired user=bob",
             "password: !ENV ${DB_PASSWORD}",
+            # A variable named like a key is a reference, in any shell's syntax.
+            "curl --user $USER:$PASS https://api.example.com/v1/health",
+            "curl -u ${API_USER}:${API_TOKEN} https://api.example.com/v1/health",
+            "mysql -u %DB_USER% -p%DB_PASSWORD% -h db",
+            "Invoke-RestMethod -Headers @{Authorization=$env:TOKEN} https://api.example.com",
             "at com.example.checkout.TokenService.validate(TokenService.java:42)",
             "max_tokens=1024 temperature=0.2",
         ),
