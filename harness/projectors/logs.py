@@ -13,7 +13,8 @@ What the model gets (seed tool-dual-view §6.2):
 
 * every message redacted (:mod:`harness.redaction`) before it is mined or shown, and every
   other text field printed (service names, the scope's query and services) as well; hosts,
-  pods and IPs are marked for the run to number (``<HOST#n>``: the projection's ``marks``);
+  pods and IPs of the data are marked for the run to number (``<HOST#n>``: the projection's
+  ``marks``), those of the model's own arguments stay the class;
 * templates mined over the redacted first line of each message (number normalisation, stable
   ids), aggregated with count, services, most severe level and first/last time, ordered by
   severity then count; refs ``tpl:<template_id>``;
@@ -166,8 +167,11 @@ class LogsProjector:
         scope = LogsScope(
             start=request.start,
             end=request.end,
-            services=[marked(s) for s in request.services],
-            query=marked(request.query) if request.query is not None else None,
+            # The model's own arguments: redacted, never numbered, or a host it guessed would
+            # come back as the token of the host in the data (a query is decided on redacted
+            # text for the same reason: harness.backends.log_query).
+            services=[redact(s) for s in request.services],
+            query=redact(request.query) if request.query is not None else None,
             level=request.level,
         )
         if not len(events):

@@ -150,3 +150,33 @@ def test_no_value_mark_or_nonce_reaches_the_model_the_record_or_the_trace(
     assert not MARK.search(json.dumps(stored.agent_result))
     numbers = {(kind, int(n)) for kind, n in TOKEN.findall(shown)}
     assert numbers == {("HOST", 1), ("HOST", 2), ("IP", 1), ("POD", 1)}
+
+
+def test_a_host_the_model_guesses_gets_no_token(plane: ToolPlane) -> None:
+    # Numbering the model's own arguments would confirm a guess: the guessed name would come
+    # back as the token the data's host has. A query that names one is refused before it
+    # runs (it would be decided on text that hides it); a service filter stays the class.
+    boundary = plane.open_run()
+    _logs(boundary)
+    refused = asyncio.run(
+        boundary.call(
+            ToolCallEnvelope(
+                run_id=boundary.run.run_id,
+                tool_call_id="c_guess_query",
+                tool_name=QUERY_LOGS,
+                arguments=json.dumps(
+                    {"start": "2026-03-10T08:00:00Z", "end": "2026-03-10T09:00:00Z", "query": DB01}
+                ),
+            )
+        )
+    )
+    assert refused.observation is None and refused.outcome == "REJECTED"
+    guessed = _call(
+        boundary,
+        "c_guess_service",
+        QUERY_LOGS,
+        start="2026-03-10T08:00:00Z",
+        end="2026-03-10T09:00:00Z",
+        services=[DB02],
+    )
+    assert guessed["scope"]["services"] == ["<HOST>"]
