@@ -587,7 +587,7 @@ _CREDENTIALS = (
 _CREDENTIALS_CJK = r"(密码|口令|凭据|凭证|令牌|密钥|私钥|token|api\s*key|パスワード|認証情報|トークン|秘密鍵|apiキー|비밀번호|토큰|자격\s*증명)"
 
 _DATA = (
-    r"(database|db|tables?|schema|volumes?|data|bucket|backups?|disks?|cluster|namespace|"
+    r"(database|db|tables?|schema|volumes?|data|bucket|back-?ups?|disks?|cluster|namespace|"
     r"all\s+keys|cache|logs?|index(es)?|datenbank|données|datos|tabell[ae]|dati|volum[ei]|"
     r"banco\s+de\s+dados|tabelas?|dados|gegevens|tabel(len)?|bazę(\s+danych)?|baz[ay]\s+danych|"
     r"tabel[eęi]|dane|wolumen\w*|kopi[eęi]\s+zapasow\w*|баз\w*|таблиц\w*|данн\w*|том\w*|"
@@ -623,7 +623,7 @@ PROSE_RULES: tuple[ProseRule, ...] = (
             r"\b(disable|disabling|turn(ing)?\s+off|switch(ing)?\s+off|bypass|skip|deactivate|"
             r"deaktivier\w*|désactiv\w*|desactiv\w*|ausschalten|disabilit(a|are|ate|i)|"
             r"disattiv(a|are|ate|i)|spegn(i|ere|ete)|desativ(e|ar|em)|desabilit(e|ar|em)|"
-            r"deslig(ue|ar|uem)|deactiveer|wyłącz(yć|cie)?|dezaktywuj(cie)?|pomiń|"
+            r"deslig(ue|ar|uem)|salta(re)?|pul(e|ar)|пропусти(те)?|deactiveer|wyłącz(yć|cie)?|dezaktywuj(cie)?|pomiń|"
             r"отключи(те|ть)?|выключи(те|ть)?|деактивируй(те)?|обойди(те)?)\b[^.;]{0,40}?\b"
             + _SECURITY_OBJECTS
             + r"\b"
@@ -662,6 +662,9 @@ PROSE_RULES: tuple[ProseRule, ...] = (
             "Disattiva il firewall sul nodo db-1.",
             "Desative o MFA da conta de serviço.",
             "Desligue a verificação do certificado TLS no cliente.",
+            "Salta la verifica del certificato.",
+            "Pule a verificação do certificado.",
+            "Пропустите проверку сертификата.",
             "Schakel MFA uit voor het serviceaccount.",
             "De certificaatcontrole uitschakelen op de client.",
             "Wyłącz uwierzytelnianie dwuskładnikowe dla konta serwisowego.",
@@ -821,6 +824,7 @@ PROSE_RULES: tuple[ProseRule, ...] = (
             "Exclua o banco de dados de produção.",
             "Apague os backups antigos do bucket.",
             "Verwijder de database en herstel vanaf nul.",
+            "Wis de back-ups van vorige week.",
             "Usuń bazę danych i odtwórz od zera.",
             "Удалите базу данных и восстановите с нуля.",
             "Очистите таблицу заказов.",
@@ -850,8 +854,8 @@ PROSE_RULES: tuple[ProseRule, ...] = (
             r"скачай(те)?|скачать|загрузи(те)?\s+и\s+запусти(те)?)\b"
             r"|\bустанови(те|ть)?\s+(\S+\s+){0,2}?(пакет|агент|утилит|скрипт|программ|плагин|"
             r"расширени|драйвер)\w*"
-            r"|(?<![已未])安装(?![的了过])|下载(并)?(运行|执行)|インストール(?!され|済)"
-            r"|ダウンロードして(実行|インストール)|설치하"
+            r"|(?<![已未])安装(?![的了过])|下载(并)?(运行|执行)|インストール(?!され|済|しない|しません|せず)"
+            r"|ダウンロードして(実行|インストール)|설치하(?!지)"
         ),
         examples=(
             "Install the vendor's diagnostic agent from their site.",
@@ -872,18 +876,26 @@ PROSE_RULES: tuple[ProseRule, ...] = (
             "Установите maximum-pool-size на 40.",
             "检查已安装的版本。",
             "インストールされているバージョンを確認する。",
+            "ベンダーのエージェントはインストールしないでください。",
+            "에이전트를 설치하지 마세요.",
+            "不要安装厂商的代理。",
         ),
     ),
     ProseRule(
         name="GRANTS_ACCESS",
         outcome="WITHHELD",
         pattern=(
-            r"\b(grant|give|add|make|concedi|assegna|dai|rendi|conceda|atribua|dê|torne|geef|"
-            r"verleen|maak|nadaj|przyznaj|daj|выдай(те)?|дай(те)?|назначь(те)?|"
-            r"предоставь(те)?|сделай(те)?)\b[^.;]{0,40}?\b" + _ADMIN + r"\b"
+            r"\b(grant|give|add|make|concedi|assegna|conceda|atribua|verleen|nadaj|przyznaj|"
+            r"выдай(те)?|назначь(те)?|предоставь(те)?)\b[^.;]{0,40}?\b" + _ADMIN + r"\b"
+            # "Make public" verbs, which say nothing of access with any other object.
+            r"|\b(rendi|torne|maak|ustaw|сделай(те)?)\b[^.;]{0,40}?\b(pubblic[oai]|públic[oa]s?|"
+            r"openbaar|publiek|publiczn[ya]|публичн(ым|ой|ыми))\b"
+            # "Give", which hands over rights only when it names them ("give the admin a call").
+            r"|\b(geef|dê|daj|дай(те)?)\b[^.;]{0,40}?\b(\w*rechten|permissões\s+de\s+admin\w*|"
+            r"uprawnienia\s+(administrator|admin|root)\w*|права\s+(администратор|админ|root)\w*)"
             r"|\ballusers\b|\badministratoraccess\b|\bchmod\s+777\b"
-            r"|(授予|赋予|给予?|分配|设为|设置为|改为)[^。；;\n]{0,15}?(管理员|超级用户|root|公开|"
-            r"所有人|完全访问)"
+            r"|(授予|赋予|给予?|分配|开通)[^。；;\n]{0,15}?((管理员|超级用户|root|所有者)\s*(权限|角色)|"
+            r"完全(访问|控制))|(设为|设置为|改为|开放为)\s*(公开|所有人可)"
             r"|(管理者|admin|root|公開|オーナー)(権限)?[^。\n]{0,10}?(を付与|を与え|に設定|にする)"
             + _JA_NOT
             + r"|(관리자|admin|root)\s*권한\S{0,3}\s*(부여|주)"
@@ -897,6 +909,7 @@ PROSE_RULES: tuple[ProseRule, ...] = (
             "Conceda ao usuário permissões de administrador.",
             "Torne o bucket público.",
             "Geef het serviceaccount beheerdersrechten.",
+            "Verleen het serviceaccount de rol beheerder.",
             "Maak de bucket openbaar.",
             "Nadaj kontu serwisowemu uprawnienia administratora.",
             "Выдайте сервисному аккаунту права администратора.",
@@ -909,6 +922,10 @@ PROSE_RULES: tuple[ProseRule, ...] = (
         lookalikes=(
             "Check which role the service account has.",
             "Controlla quale ruolo ha l'account di servizio.",
+            "Dai un'occhiata ai log dell'amministratore.",
+            "Geef de beheerder een seintje voor de failover.",
+            "给管理员发一封邮件说明情况。",
+            "Maak een ticket aan voor het publieke statusbericht.",
             "Проверьте, какая роль у сервисного аккаунта.",
             "检查服务账号有哪些角色。",
         ),
@@ -977,9 +994,12 @@ PROSE_RULES: tuple[ProseRule, ...] = (
             r"reduz(a|ir)|desfa(ça|zer)|substitu(a|ir)|escal(e|ar)|herstart\w*|terugdraaien|"
             r"draai|verhoog|verlaag|schaal|vervang|zrestartuj|uruchom\s+ponownie|przywróć|cofnij|"
             r"zwiększ|zmniejsz|przeskaluj|wycofaj|перезапусти(те|ть)?|откати(те|ть)?|"
-            r"верни(те)?|увеличь(те)?|уменьши(те)?|масштабируй(те)?|восстанови(те)?|замени(те)?)\b"
+            r"верни(те)?|увеличь(те)?|уменьши(те)?|масштабируй(те)?|восстанови(те)?|замени(те)?|"
+            # Setting a value: "imposta", "defina", "zet", "stel in", "ustaw", "установите".
+            r"imposta(re)?|modifica(re)?|defina|ajuste|altere|zet|stel|wijzig|ustaw|zmień|"
+            r"установи(те)?|задай(те)?|измени(те)?|поменяй(те)?)\b"
             # Chinese, Japanese, Korean.
-            r"|重启|回滚|扩容|缩容|调大|调小|提高|降低|还原|撤销|替换|重新部署|再起動|ロールバック|"
+            r"|重启|回滚|扩容|缩容|调大|调小|设置为|修改|调整|更改|設定|変更|調整|(?<!是否)(?<!有没有)(提高|降低)(?!了)|还原|撤销|替换|重新部署|再起動|ロールバック|"
             r"切り戻|元に戻|増や|減ら|スケール|再デプロイ|재시작|롤백|되돌리"
         ),
         examples=(
@@ -996,11 +1016,17 @@ PROSE_RULES: tuple[ProseRule, ...] = (
             "用正确的值重启这些 pod。",
             "正しい値でポッドを再起動する。",
             "올바른 값으로 파드를 재시작하세요.",
+            "Imposta maximum-pool-size a 40.",
+            "Zet de onderhoudsmodus uit na de migratie.",
+            "Установите maximum-pool-size на 40.",
+            "将 maximum-pool-size 修改为 40。",
+            "maximum-pool-size を 40 に変更する。",
         ),
         lookalikes=(
             "Check the pool stats.",
             "Controlla le statistiche del pool.",
             "检查连接池的统计。",
+            "检查延迟是否降低了。",
         ),
     ),
     # ------------------------------------------------------------------ checks
@@ -1016,9 +1042,15 @@ PROSE_RULES: tuple[ProseRule, ...] = (
             r"|controll(a|are|ate)|confront(a|are)|cerca(re)?|verifique|confir(a|ir)|"
             r"confirm(e|ar)|compar(e|ar)|analis(e|ar)|consult(e|ar)|controleer|controleren|"
             r"bekijk(en)?|vergelijk(en)?|zoek|sprawdź|sprawdzić|porównaj|zweryfikuj|przejrzyj|"
-            r"potwierdź|проверь(те)?|проверить|сравни(те)?|убедитесь|посмотри(те)?|найди(те)?)\b"
+            r"potwierdź|проверь(те)?|проверить|сравни(те)?|убедитесь|посмотри(те)?|найди(те)?|"
+            # Telling people: open a ticket, notify, escalate.
+            r"apri\s+un\s+ticket|informa|avvisa|abra\s+um\s+(ticket|chamado)|inform[ea]|avise|"
+            r"notifique|escale|open\s+een\s+ticket|informeer|waarschuw|escaleer|otwórz\s+zgłoszenie|"
+            r"powiadom|poinformuj|eskaluj|сообщи(те)?|уведоми(те)?|эскалируй(те)?|"
+            r"(заведи|откройте|открой|создай)(те)?\s+тикет)\b"
             # Chinese, Japanese, Korean.
-            r"|检查|确认|查看|比较|对比|核实|核对|观察|排查|確認|チェック|比較|調べ|点検|확인|점검|비교"
+            r"|检查|确认|查看|比较|对比|核实|核对|观察|排查|通知|告知|上报|升级给|创建工单|提工单|"
+            r"確認|チェック|比較|調べ|点検|連絡|エスカレーション|起票|확인|점검|비교|알리|에스컬레이션"
         ),
         examples=(
             "Confirm the pool stats show waiting=0.",
@@ -1033,6 +1065,11 @@ PROSE_RULES: tuple[ProseRule, ...] = (
             "检查连接池的统计信息。",
             "プールの統計を確認する。",
             "풀 통계를 확인하세요.",
+            "Apri un ticket per il team database.",
+            "Informe o administrador de plantão.",
+            "Сообщите дежурному администратору о проблеме.",
+            "通知数据库值班人员。",
+            "データベース担当に連絡する。",
         ),
         lookalikes=("Pool size lowered by a config change.", "连接池大小被配置变更调低。"),
     ),
