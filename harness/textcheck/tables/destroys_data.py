@@ -145,10 +145,24 @@ RULES: tuple[TextRule, ...] = (
     TextRule(
         id="destroys-data.moved-to-dev-null",
         category=_CATEGORY,
-        description="A file moved onto /dev/null: the file is gone and the device replaced.",
-        pattern=r"\bmv\s+\S+\s+/dev/null\b",
-        examples=("mv /var/lib/redis/dump.rdb /dev/null",),
-        lookalikes=("2>/dev/null hides the error; check the exit code instead.",),
+        description="A file moved onto the null device (/dev/null, NUL): the file is gone and the device replaced.",
+        pattern=(
+            r"\bmv\s+" + OPTS + r"(\S+\s+)+/dev/null\b(?!/)"
+            r"|\bmv\s+" + OPTS + r"(-t|--target-directory)[\s=]+/dev/null\b"
+            r"|\b(move-item|mi|move)\s+(-\w+\s+)*\S+\s+(-destination\s+)?['\"]?nul['\"]?(\s|$)"
+        ),
+        examples=(
+            "mv /var/lib/redis/dump.rdb /dev/null",
+            "mv -f /srv/app/orders.db /dev/null",
+            "mv /srv/app/*.wal /srv/app/*.db /dev/null",
+            "mv -t /dev/null /srv/backups/nightly.tar.gz",
+            "Move-Item C:\\data\\shop.mdf -Destination NUL",
+        ),
+        lookalikes=(
+            "2>/dev/null hides the error; check the exit code instead.",
+            "mv /srv/app/orders.db /srv/app/orders.db.bak 2>/dev/null",
+            "move the noisy output to /dev/null with 2>&1",
+        ),
     ),
     TextRule(
         id="destroys-data.disk-wiped",
@@ -411,12 +425,34 @@ RULES: tuple[TextRule, ...] = (
         lookalikes=("redis-cli INFO persistence",),
     ),
     TextRule(
-        id="destroys-data.rabbitmq",
+        id="destroys-data.queue-purged",
         category=_CATEGORY,
-        description="RabbitMQ queues or vhosts purged or deleted, or the node reset.",
-        pattern=r"\brabbitmqctl\s+(purge_queue|reset|force_reset|delete_queue|delete_vhost)\b",
-        examples=("rabbitmqctl purge_queue orders",),
-        lookalikes=("rabbitmqctl list_queues name messages",),
+        description="A message broker's queues, streams or vhosts purged or deleted, or its node reset (RabbitMQ, ActiveMQ/Artemis, NATS, Pulsar).",
+        pattern=(
+            r"\brabbitmqctl\s+"
+            + OPTS
+            + r"(purge_queue|reset|force_reset|delete_queue|delete_vhost)\b"
+            r"|\brabbitmqadmin\s+" + OPTS + r"(delete|purge)\s+(queue|exchange|vhost)\b"
+            r"|\brabbitmq-queues\s+" + OPTS + r"(delete|purge)\b"
+            r"|\b(activemq|artemis)\s+" + OPTS + r"(purge\b|queue\s+(delete|purge)\b)"
+            r"|\bnats\s+" + OPTS + r"(stream|str|consumer|kv|object)\s+(purge|rm|del|delete)\b"
+            r"|\bpulsar-admin\s+" + OPTS + r"(topics|namespaces|tenants)\s+(delete|clear-backlog|"
+            r"delete-partitioned-topic)\b"
+        ),
+        examples=(
+            "rabbitmqctl purge_queue orders",
+            "rabbitmqctl --node=rabbit@mq-1 force_reset",
+            "rabbitmqadmin delete queue name=orders",
+            "rabbitmq-queues delete orders --vhost /",
+            "artemis queue purge --name orders",
+            "nats stream purge ORDERS -f",
+            "pulsar-admin topics delete persistent://shop/orders/events",
+        ),
+        lookalikes=(
+            "rabbitmqctl list_queues name messages",
+            "rabbitmqadmin list queues name messages",
+            "nats stream info ORDERS",
+        ),
     ),
     TextRule(
         id="destroys-data.kafka",
@@ -505,12 +541,33 @@ RULES: tuple[TextRule, ...] = (
         lookalikes=("kubectl drain node-4 --ignore-daemonsets --delete-emptydir-data",),
     ),
     TextRule(
-        id="destroys-data.volume-reclaim-delete",
+        id="destroys-data.delete-with-owner",
         category=_CATEGORY,
-        description="A persistent volume set to be deleted along with its claim.",
-        pattern=r"persistentvolumereclaimpolicy[\"':\s]+delete\b",
-        examples=("persistentVolumeReclaimPolicy: Delete",),
-        lookalikes=("persistentVolumeReclaimPolicy: Retain",),
+        description="Storage set to be deleted with what owns it, or its deletion protection lifted (reclaim or deletion policy Delete, no final snapshot).",
+        pattern=(
+            r"\b(persistentvolume)?reclaimpolicy[\"':\s]+delete\b"
+            r"|\bdeletionpolicy[\"':\s]+delete\b"
+            r"|\bdeletion_?protection[\"'\s]*[:=]\s*[\"']?false\b|--no-deletion-protection\b"
+            r"|\bprevent_destroy\s*=\s*false\b"
+            r"|\bskip_final_snapshot\s*=\s*true\b|--skip-final-snapshot\b"
+        ),
+        examples=(
+            "persistentVolumeReclaimPolicy: Delete",
+            'kubectl patch pv pv-db -p \'{"spec":{"persistentVolumeReclaimPolicy":"Delete"}}\'',
+            "reclaimPolicy: Delete",
+            "DeletionPolicy: Delete",
+            "deletion_protection = false",
+            "aws rds modify-db-instance --db-instance-identifier shop --no-deletion-protection",
+            "prevent_destroy = false",
+            "skip_final_snapshot = true",
+            "aws rds delete-db-instance --db-instance-identifier shop --skip-final-snapshot",
+        ),
+        lookalikes=(
+            "persistentVolumeReclaimPolicy: Retain",
+            "DeletionPolicy: Snapshot",
+            "deletion_protection = true",
+            "skip_final_snapshot = false",
+        ),
     ),
     TextRule(
         id="destroys-data.iac-destroy",
@@ -685,10 +742,29 @@ RULES: tuple[TextRule, ...] = (
     TextRule(
         id="destroys-data.crontab-removed",
         category=_CATEGORY,
-        description="Every cron job of a user removed (crontab -r).",
-        pattern=r"\bcrontab\s+-r\b",
-        examples=("crontab -r",),
-        lookalikes=("crontab -l shows the backup job at 02:00.",),
+        description="Every scheduled job of a user removed or emptied (crontab -r, an empty crontab, schtasks /delete *).",
+        pattern=(
+            r"\bcrontab\s+(-u\s+\S+\s+)?-[a-qs-z]*r\b"
+            r"|\bcrontab\s+(-u\s+\S+\s+)?(/dev/null|-\s*<\s*/dev/null)\b"
+            r"|\b(echo|printf|true)(\s+(['\"]{2}|-n))?\s*\|\s*crontab\s+(-u\s+\S+\s+)?-(\s|$)"
+            r"|\bschtasks(\.exe)?\s+/delete\s+/tn\s+['\"]?\*"
+            r"|\batrm\s+\$\(atq"
+        ),
+        examples=(
+            "crontab -r",
+            "crontab -u postgres -r",
+            "crontab -ir",
+            "crontab /dev/null",
+            "echo '' | crontab -",
+            "schtasks /delete /tn * /f",
+            "atrm $(atq | cut -f1)",
+        ),
+        lookalikes=(
+            "crontab -l shows the backup job at 02:00.",
+            "crontab -e and fix the backup job's schedule.",
+            "crontab -l > /tmp/cron.bak",
+            "schtasks /query /tn nightly-backup",
+        ),
     ),
     TextRule(
         id="destroys-data.essential-packages",
@@ -757,14 +833,23 @@ RULES: tuple[TextRule, ...] = (
         category=_CATEGORY,
         description="Asked in words to delete, kill or terminate every pod, node, instance or server.",
         pattern=(
-            r"\b(delete|remove|kill|terminate)\s+(all|every)\s+(the\s+)?(\w+\s+)?(pods?|"
+            r"\b(delete|remove|kill|terminate|destroy|nuke|wipe|tear\s+down|decommission)\s+(all|"
+            r"every|each)\s+(of\s+)?(the\s+|our\s+|your\s+)?(\w+\s+)?(pods?|"
             r"deployments?|nodes?|services?|containers?|instances?|vms?|servers?|replicas?|"
-            r"brokers?)\b(?!\s+(stuck|that|which|whose|with|older|matching|named|labell?ed|"
+            r"brokers?|machines?|hosts?|droplets?|workers?|environments?|stacks?)\b(?!\s+(stuck|that|which|whose|with|older|matching|named|labell?ed|"
             r"in\s+(terminating|crashloop\w*|error|evicted|failed|completed|pending|unknown)\b))"
         ),
-        examples=("Terminate all the instances in the batch ASG.",),
+        examples=(
+            "Terminate all the instances in the batch ASG.",
+            "Kill every container on the host.",
+            "Nuke all of the staging VMs.",
+            "Tear down every environment except prod.",
+            "Decommission all our database servers tonight.",
+            "Destroy each of the worker nodes.",
+        ),
         lookalikes=(
             "Delete all pods stuck in Terminating on node-4 with --grace-period=0 only if drained.",
+            "Kill all containers that are in CrashLoopBackOff; kill every pod with OOM.",
         ),
     ),
 )

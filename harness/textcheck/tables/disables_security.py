@@ -440,13 +440,27 @@ RULES: tuple[TextRule, ...] = (
     TextRule(
         id="disables-security.host-key-checking-off",
         category=_CATEGORY,
-        description="SSH host-key checking turned off.",
+        description="SSH host-key checking turned off (ssh options, Ansible, paramiko, JSch): any host is trusted.",
         pattern=(
-            r"\bstrict_?host_?key_?checking\s*=?\s*no\b"
-            r"|\buserknownhostsfile\s*=\s*/dev/null\b"
+            r"\bstrict_?host_?key_?checking[\"']?\s*[=,:]?\s*[\"']?(no|off|false)\b"
+            r"|\b(user|global)_?known_?hosts_?file[\"']?\s*[=\s]\s*[\"']?/dev/null\b"
+            r"|\b(ansible_)?host_key_checking\s*[=:]\s*[\"']?(false|no|0|off)\b"
+            r"|\bset_missing_host_key_policy\s*\(\s*(paramiko\.)?(AutoAddPolicy|WarningPolicy)\b"
         ),
-        examples=("ssh -o UserKnownHostsFile=/dev/null -o StrictHostKeyChecking=no db1",),
-        lookalikes=("StrictHostKeyChecking yes is enforced on every bastion.",),
+        examples=(
+            "ssh -o UserKnownHostsFile=/dev/null -o StrictHostKeyChecking=no db1",
+            'GIT_SSH_COMMAND="ssh -o StrictHostKeyChecking=off" git pull',
+            "scp -o GlobalKnownHostsFile=/dev/null dump.sql db1:/tmp",
+            "export ANSIBLE_HOST_KEY_CHECKING=False",
+            "host_key_checking = False",
+            "client.set_missing_host_key_policy(paramiko.AutoAddPolicy())",
+            'session.setConfig("StrictHostKeyChecking", "no");',
+        ),
+        lookalikes=(
+            "StrictHostKeyChecking yes is enforced on every bastion.",
+            "host_key_checking = True",
+            "client.set_missing_host_key_policy(paramiko.RejectPolicy())",
+        ),
     ),
     TextRule(
         id="disables-security.encryption-off",

@@ -19,6 +19,12 @@ _SUDO = r"(sudo\s+(-u\s+\S+\s+|-\S+\s+)*)?"
 
 _SHELL = r"(/usr)?(/s?bin/|/usr/bin/env\s+)?"
 
+# A decoder: base64 (GNU, BSD and OpenSSL spellings), a hex dump reversed, uudecode.
+_DECODE = (
+    r"(base64\s+(-d|--decode|-D)\b|openssl\s+(enc\s+-d\s+-(a|base64)|base64\s+-d)\b|"
+    r"xxd\s+-r\b|uudecode\b|python\d?\s+-m\s+base64\s+-d\b)"
+)
+
 RULES: tuple[TextRule, ...] = (
     TextRule(
         id="pipe-to-shell.download-piped",
@@ -70,10 +76,26 @@ RULES: tuple[TextRule, ...] = (
     TextRule(
         id="pipe-to-shell.apt-key",
         category=_CATEGORY,
-        description="A download piped into apt-key: a package signing key trusted from the network.",
-        pattern=(r"\b(curl|wget)\b[^|\n]{0,200}\|\s*" + _SUDO + r"apt-key\s+add\b"),
-        examples=("curl -s https://x.example/k | sudo apt-key add -",),
-        lookalikes=("apt-key is deprecated; move the repo key to /etc/apt/keyrings.",),
+        description="A package signing key trusted from the network (apt-key, a keyring, rpm --import).",
+        pattern=(
+            r"\b(curl|wget|fetch|iwr)\b[^|\n]{0,200}\|\s*" + _SUDO + r"(apt-key\s+add\b|"
+            r"gpg\s+(--\S+\s+)*--dearmou?r\b|tee\s+(-a\s+)?/etc/apt/trusted\.gpg|"
+            r"(apt-key|rpmkeys|rpm)\s+--import\b)"
+            r"|\b(rpm|rpmkeys)\s+--import\s+['\"]?(h[tx]{2}ps?|f[tx]p)://"
+            r"|\bapt-key\s+adv\b[^|\n]{0,80}--(fetch-keys\s+\S*://|keyserver\b)"
+        ),
+        examples=(
+            "curl -s https://x.example/k | sudo apt-key add -",
+            "wget -qO- https://x.example/key.asc | sudo gpg --dearmor -o /usr/share/keyrings/x.gpg",
+            "curl -fsSL https://x.example/k | sudo tee /etc/apt/trusted.gpg.d/x.asc",
+            "sudo rpm --import https://x.example/RPM-GPG-KEY",
+            "apt-key adv --fetch-keys http://x.example/k.asc",
+        ),
+        lookalikes=(
+            "apt-key is deprecated; move the repo key to /etc/apt/keyrings.",
+            "rpm --import /etc/pki/rpm-gpg/RPM-GPG-KEY-redhat-release",
+            "gpg --dearmor < ./vendor-key.asc > vendor.gpg",
+        ),
     ),
     TextRule(
         id="pipe-to-shell.substituted",
@@ -145,9 +167,28 @@ RULES: tuple[TextRule, ...] = (
     TextRule(
         id="pipe-to-shell.decoded",
         category=_CATEGORY,
-        description="Base64 decoded and piped into a shell.",
-        pattern=(r"\bbase64\s+(-d|--decode)\b[^|;\n]{0,80}\|\s*" + _SUDO + r"(ba)?sh\b"),
-        examples=("echo aGk= | base64 -d | sh",),
-        lookalikes=("echo $CERT | base64 -d > /etc/ssl/certs/internal.pem",),
+        description="Encoded text decoded and run: piped into a shell or an interpreter, or evaluated.",
+        pattern=(
+            r"\b"
+            + _DECODE
+            + r"[^|;\n]{0,80}\|\s*"
+            + _SUDO
+            + _SHELL
+            + r"((ba|z|k|da)?sh|python\d?|perl|ruby|node|php)\b"
+            r"|\b(eval|(ba|z|k|da)?sh\s+-c|source|\.)\s+[\"']?(\$\(|`|<\()[^)`\n]{0,120}\b"
+            + _DECODE
+        ),
+        examples=(
+            "echo aGk= | base64 -d | sh",
+            "echo aGk= | base64 --decode | sudo bash",
+            "printf %s 6868 | xxd -r -p | bash",
+            "openssl enc -d -base64 <<< aGk= | python3",
+            'eval "$(echo aGk= | base64 -D)"',
+            'bash -c "$(echo aGk= | base64 -d)"',
+        ),
+        lookalikes=(
+            "echo $CERT | base64 -d > /etc/ssl/certs/internal.pem",
+            "kubectl get secret db -o jsonpath='{.data.password}' | base64 -d | wc -c",
+        ),
     ),
 )
