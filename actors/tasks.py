@@ -33,7 +33,7 @@ from pydantic import BaseModel
 
 from harness.contracts.errors import BackendError, ErrorCode, HarnessError, ProjectionError
 from harness.contracts.observation import Projection
-from harness.contracts.raw import RawResponse
+from harness.contracts.raw import RawResponse, by_reference
 from harness.ports import Projector, ToolBackend
 from harness.workspace import Workspace
 
@@ -168,8 +168,15 @@ class ToolOutcome:
 
 
 def run_tool(call: bytes) -> bytes:
-    """Task body of ``tool:<name>``: :func:`tool_outcome` of the packed arguments, packed."""
-    return pack(tool_outcome(*unpack(call)))
+    """Task body of ``tool:<name>``: :func:`tool_outcome` of the packed arguments, packed.
+
+    The call's last argument names the stores the caller holds: a raw made of one of them
+    travels back by reference (:func:`harness.contracts.raw.by_reference`), not as its frame.
+    """
+    *arguments, held = unpack(call)
+    outcome = tool_outcome(*arguments)
+    with by_reference(held):
+        return pack(outcome)
 
 
 def run_projector(call: bytes) -> bytes:

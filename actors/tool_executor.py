@@ -18,6 +18,12 @@ executor on a local Ray, 3.7-3.9 ms of CPU per call (driver and Ray processes) a
 2.3 ms for the plain task (``benchmarks/bench_tool_task.py``, 600 calls): ~9 ms of a run's
 six calls.
 
+A raw made of a log store's events comes back by reference when this process holds the same
+store (``holds``: the backends whose stores it keeps loaded, for a caller whose canonical store
+keeps such raws as their parts: the in-process store): the call names the stores it holds, the task sends their identity and the
+events' positions instead of compressing the events' JSON (~13 ms of CPU per demo run), and
+the raw is rebuilt here from the local copy (:mod:`harness.contracts.raw`, "By reference").
+
 A task whose worker dies with its process or node ends the call BACKEND_LOST (retryable:
 the model may call again, and the retry runs on a live node), not BACKEND_ERROR: the backend
 did not fail, the machine under it did. Each await runs under its timeout; on a timeout, or when the awaiting coroutine is cancelled
@@ -39,6 +45,7 @@ import asyncio
 import logging
 import weakref
 from collections import OrderedDict
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -59,7 +66,7 @@ from actors.tasks import (
 from harness.admission import ToolSlots
 from harness.contracts.errors import BackendError, ErrorCode, HarnessError, ProjectionError
 from harness.contracts.observation import Projection
-from harness.contracts.raw import RawResponse
+from harness.contracts.raw import RawResponse, held_sources
 
 __all__ = ["RayToolExecutor"]
 
@@ -89,6 +96,10 @@ class RayToolExecutor:
         tasks: The remote functions to submit (default: the process-wide ones).
         slots: Tool calls in flight at once from this process (default: as many tool tasks
             as the cluster runs at once, :func:`actors.factory.tool_task_capacity`).
+        holds: Backends of this process whose stores raws may refer to (see the module
+            docstring), kept alive by this executor: for a caller whose canonical store keeps
+            shared raws as their parts (any other store would compress them here instead).
+            None: every raw comes back as its frame.
     """
 
     def __init__(
@@ -97,8 +108,12 @@ class RayToolExecutor:
         *,
         tasks: ToolTasks | None = None,
         slots: int | None = None,
+        holds: Sequence[object] | None = None,
     ) -> None:
         self.tool_set_factory = tool_set_factory
+        self.by_reference = holds is not None
+        # The stores must outlive this executor's calls: the registry keeps them weakly.
+        self._holds = tuple(holds or ())
         self.key = tool_set_key(tool_set_factory)
         self.tasks = tasks or tool_tasks()
         self.slots = ToolSlots(slots or tool_task_capacity(self.tasks))
@@ -125,7 +140,16 @@ class RayToolExecutor:
                 after ``timeout_s``, BACKEND_LOST when the task's worker or node died, or
                 BACKEND_ERROR for any other failure.
         """
-        call = (self.key, self.tool_set_factory, tool_name, tool_call_id, request, max_raw_bytes)
+        held = held_sources() if self.by_reference else frozenset()
+        call = (
+            self.key,
+            self.tool_set_factory,
+            tool_name,
+            tool_call_id,
+            request,
+            max_raw_bytes,
+            held,
+        )
         task = self.tasks.tool(tool_name).remote(pack(call))
         outcome: ToolOutcome = await self._await(
             task,

@@ -98,7 +98,8 @@ class EmbeddedLogBackend:
         """
         if not isinstance(request, QueryLogsRequest):
             raise BackendError(ErrorCode.BACKEND_ERROR, "not a QueryLogsRequest")
-        selection = self._load(max_raw_bytes).select(
+        store = self._load(max_raw_bytes)
+        selection = store.select(
             start_ms=_epoch_ms(request.start),
             end_ms=_epoch_ms(request.end),
             services=frozenset(request.services),
@@ -114,9 +115,16 @@ class EmbeddedLogBackend:
             "limit_hit": selection.matched > self.max_events,
         }
         # Each event's JSON is kept by the store: the raw is assembled, never re-serialised,
-        # and a record in this process may hold it by reference (shared). Its size is known
-        # from the parts, so the cap is checked before anything is joined or compressed.
-        raw = RawResponse.of_parts(value, "events", selection.events_json, shared=True)
+        # and a record in this process may hold it by reference (shared), as may a process
+        # that holds the same store (source). Its size is known from the parts, so the cap is
+        # checked before anything is joined or compressed.
+        raw = RawResponse.of_parts(
+            value,
+            "events",
+            selection.events_json,
+            shared=True,
+            source=(store, selection.positions),
+        )
         RawCap(max_raw_bytes).charge(raw.size)
         return raw
 

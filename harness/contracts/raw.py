@@ -14,14 +14,29 @@ canonical record and handed to a projector — uses that each used to serialise 
 
 A record read back from the store carries the frame only; nothing is decompressed unless the
 raw is actually looked at (EvidenceGuard never does).
+
+**By reference.** A raw made of a store's shared items (the events of a log store, each event's
+JSON kept by the store) can cross to a process that holds *the same store* without its bytes:
+what is pickled is the store's identity (a SHA-256 of its content), the positions of the items
+and the object around them, and the receiver rebuilds the parts from its own copy (one
+reference per item, no compression, no copy). The sender pickles so only inside
+:func:`by_reference`, naming the stores the receiver declared it holds (:func:`held_sources`),
+so a receiver never meets a reference it cannot resolve; a raw of any other store, or with no
+such declaration, still travels as its frame. A log query's frame costs ~13 ms of CPU to make
+for the demo's two log calls (9.6 MB of JSON), the reference a few hundred bytes.
 """
 
 from __future__ import annotations
 
+import threading
+import weakref
+from array import array
 from bisect import bisect_left
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from itertools import accumulate
-from typing import Any
+from typing import Any, Protocol
 
 import pydantic_core
 import zstandard
@@ -30,10 +45,11 @@ from pydantic_core import core_schema
 
 from harness.contracts.errors import BackendError, ErrorCode
 
-__all__ = ["RawResponse"]
+__all__ = ["RawResponse", "SharedSource", "by_reference", "held_sources", "share_source"]
 
 _UNSET: Any = object()
-# Level 1: log JSON is repetitive enough to compress ~90x already, at 1-4 GB/s.
+# Level 1: log JSON compresses ~11x at it (the demo's log queries); faster levels gain little
+# CPU here and lose ratio.
 _COMPRESS_LEVEL = 1
 # Parts are compressed in chunks of about this many bytes (well inside a core's L2 cache).
 _CHUNK_BYTES = 128 * 1024
@@ -42,7 +58,16 @@ _CHUNK_BYTES = 128 * 1024
 class RawResponse:
     """One raw response; build it with :meth:`of`, :meth:`from_json` or :meth:`from_compressed`."""
 
-    __slots__ = ("__weakref__", "_compressed", "_json", "_parts", "_shared", "_value", "size")
+    __slots__ = (
+        "__weakref__",
+        "_compressed",
+        "_json",
+        "_parts",
+        "_shared",
+        "_source",
+        "_value",
+        "size",
+    )
 
     def __init__(
         self,
@@ -53,6 +78,7 @@ class RawResponse:
         value: Any = _UNSET,
         parts: _Parts | None = None,
         shared: bool = False,
+        source: tuple[SharedSource, array[int]] | None = None,
     ) -> None:
         if json is None and compressed is None and parts is None:
             raise ValueError("a raw response needs its JSON, its parts or its compressed form")
@@ -63,6 +89,8 @@ class RawResponse:
         self._value = value
         self._parts = parts
         self._shared = shared and parts is not None
+        # The store the parts are items of, and their positions in it (see "By reference").
+        self._source = source if self._shared else None
 
     @classmethod
     def of(cls, value: Any) -> RawResponse:
@@ -81,7 +109,13 @@ class RawResponse:
 
     @classmethod
     def of_parts(
-        cls, value: dict[str, Any], key: str, items: Sequence[bytes], *, shared: bool = False
+        cls,
+        value: dict[str, Any],
+        key: str,
+        items: Sequence[bytes],
+        *,
+        shared: bool = False,
+        source: tuple[SharedSource, Sequence[int]] | None = None,
     ) -> RawResponse:
         """The raw response of ``value`` whose list ``value[key]`` is already serialised.
 
@@ -96,6 +130,10 @@ class RawResponse:
         embedded log store keeps each event's JSON), so holding them costs references, not
         bytes: a store in this process may keep such a raw as its parts (:meth:`shared_parts`)
         instead of compressing it.
+
+        ``source``: the store the items come from and their positions in it, when ``shared``;
+        such a raw may cross to a process holding the same store by reference (see the module
+        docstring).
 
         Raises:
             BackendError: BACKEND_ERROR when the rest of the value has no JSON form.
@@ -120,7 +158,8 @@ class RawResponse:
             json = b"".join(head)
             return cls(size=len(json), json=json, value=value)
         parts = _Parts(b"".join(head), tuple(items), b"".join(tail))
-        return cls(size=parts.size, parts=parts, value=value, shared=shared)
+        held = None if source is None else (source[0], array("q", source[1]))
+        return cls(size=parts.size, parts=parts, value=value, shared=shared, source=held)
 
     @property
     def shared(self) -> bool:
@@ -137,7 +176,7 @@ class RawResponse:
         if not self._shared:
             return None
         assert self._parts is not None
-        return RawResponse(size=self.size, parts=self._parts, shared=True)
+        return RawResponse(size=self.size, parts=self._parts, shared=True, source=self._source)
 
     @classmethod
     def from_json(cls, json: bytes) -> RawResponse:
@@ -201,11 +240,21 @@ class RawResponse:
             self._value = pydantic_core.from_json(self.json)
         return self._value
 
-    def __reduce__(self) -> tuple[Any, tuple[bytes]]:
-        # Only the compressed frame crosses a process boundary, rebuilt by a module-level
-        # function: cloudpickle (Ray's serialiser) cannot find a bound classmethod under its
-        # qualified name, so it would pickle the method's code by value with every response
-        # (a sys.modules scan and ~1 KB per pickle, and a function built per unpickle).
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # Only the compressed frame (or a reference, see the module docstring) crosses a
+        # process boundary, rebuilt by a module-level function: cloudpickle (Ray's serialiser)
+        # cannot find a bound classmethod under its qualified name, so it would pickle the
+        # method's code by value with every response (a sys.modules scan and ~1 KB per pickle,
+        # and a function built per unpickle).
+        source = self._source
+        if source is not None and source[0].identity in _REFERENCES.get():
+            parts = self._parts
+            assert parts is not None
+            positions = source[1].tobytes()
+            return (
+                _from_source,
+                (source[0].identity, parts.head, positions, parts.tail, self.size),
+            )
         return (_from_compressed, (self.compressed,))
 
     def __eq__(self, other: object) -> bool:
@@ -274,6 +323,78 @@ class _Parts:
 
 def _from_compressed(compressed: bytes) -> RawResponse:
     return RawResponse.from_compressed(compressed)
+
+
+def _from_source(
+    identity: str, head: bytes, positions: bytes, tail: bytes, size: int
+) -> RawResponse:
+    """A raw pickled by reference, rebuilt from this process's copy of its store.
+
+    Raises:
+        ValueError: This process holds no store of that identity, or the rebuilt raw is not
+            the size it was (never, for a sender that honoured the receiver's declaration).
+    """
+    with _LOCK:
+        source = _SOURCES.get(identity)
+    if source is None:
+        raise ValueError("a raw refers to a store this process does not hold")
+    at = array("q")
+    at.frombytes(positions)
+    parts = _Parts(head, tuple(source.json_at(at)), tail)
+    if parts.size != size:
+        raise ValueError("a raw rebuilt by reference does not match its size")
+    return RawResponse(size=size, parts=parts, shared=True, source=(source, at))
+
+
+class SharedSource(Protocol):
+    """A store whose items a raw may be made of, and be pickled by reference to
+    (:mod:`harness.backends._log_store`'s LogStore)."""
+
+    @property
+    def identity(self) -> str:
+        """A digest of the store's content: equal identities, equal items at every position."""
+        ...
+
+    def json_at(self, positions: Sequence[int]) -> list[bytes]:
+        """The JSON of the items at ``positions``, in order."""
+        ...
+
+
+# The stores of this process (weakly: a store goes with its backend), and those whose
+# identity was asked for, by identity.
+_CANDIDATES: weakref.WeakSet[SharedSource] = weakref.WeakSet()
+_SOURCES: weakref.WeakValueDictionary[str, SharedSource] = weakref.WeakValueDictionary()
+_LOCK = threading.Lock()
+# The identities a pickle in this context may refer to (what the receiver holds).
+_REFERENCES: ContextVar[frozenset[str]] = ContextVar("raw_references", default=frozenset())
+
+
+def share_source(source: SharedSource) -> None:
+    """Make ``source`` a store raws may refer to in this process (see :func:`held_sources`).
+    Its identity is computed only when a sender asks what this process holds."""
+    with _LOCK:
+        _CANDIDATES.add(source)
+
+
+def held_sources() -> frozenset[str]:
+    """The identities of the stores this process holds: what a sender may refer to in the raws
+    it sends here (each store's identity is computed on the first ask)."""
+    with _LOCK:
+        candidates = list(_CANDIDATES)
+    identities = {source.identity: source for source in candidates}
+    with _LOCK:
+        _SOURCES.update(identities)
+    return frozenset(identities)
+
+
+@contextmanager
+def by_reference(identities: frozenset[str]) -> Iterator[None]:
+    """Within the block, a raw of a store named in ``identities`` pickles as a reference."""
+    token = _REFERENCES.set(identities)
+    try:
+        yield
+    finally:
+        _REFERENCES.reset(token)
 
 
 def _coerce(value: Any) -> Any:

@@ -20,6 +20,7 @@ from actors.pool import RunPool
 from actors.tasks import (
     ProjectionFailure,
     ToolOutcome,
+    embedded_tool_set,
     pack,
     run_tool,
     tool_outcome,
@@ -253,8 +254,8 @@ def test_a_call_and_its_outcome_cross_ray_packed_once() -> None:
     factory = ProbeToolSetFactory()
     key = tool_set_key(factory)
     call = (key, factory, "query_logs", "call_1", _request("pool"), 1 << 20)
-    packed = pack(call)
-    assert unpack(packed) == call
+    packed = pack((*call, frozenset()))  # the stores the caller holds: none
+    assert unpack(packed) == (*call, frozenset())
     # The task body: packed arguments in, the packed ToolOutcome out.
     outcome = unpack(run_tool(packed))
     assert isinstance(outcome, ToolOutcome) and isinstance(outcome.projection, Projection)
@@ -405,3 +406,25 @@ def test_pseudonym_marks_cross_the_task_boundary_beside_the_observation() -> Non
     assert "db01" not in projection.observation.model_dump_json()
     shown = crossed.projection.resolved(Pseudonyms()).model_dump_json()
     assert "connect <HOST#1> refused" in shown and "db01" not in shown
+
+
+def test_a_log_raw_comes_back_by_reference_when_the_caller_holds_the_store() -> None:
+    # The caller (this process) holds the demo store; the worker sends the events' positions
+    # instead of their compressed JSON, and the raw is rebuilt here, equal byte for byte.
+    request = QueryLogsRequest(start="2026-11-02T13:55:00Z", end="2026-11-02T14:10:00Z")
+    backend = embedded_tool_set().backends["query_logs"]
+    local = backend.fetch(request, max_raw_bytes=1 << 26)
+    executor = RayToolExecutor(holds=[backend])
+    raw = asyncio.run(
+        executor.execute(
+            "query_logs", request, 60.0, tool_call_id="call_ref", max_raw_bytes=1 << 26
+        )
+    )
+    assert raw.shared and raw.shared_parts() is not None  # rebuilt from this process's store
+    assert raw.json == local.json
+    plain = asyncio.run(
+        RayToolExecutor().execute(
+            "query_logs", request, 60.0, tool_call_id="call_frame", max_raw_bytes=1 << 26
+        )
+    )
+    assert not plain.shared and plain.json == local.json  # no declaration: the frame

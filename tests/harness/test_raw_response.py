@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
+import pickle
+from collections.abc import Sequence
 from typing import Any
 
 import pydantic_core
@@ -10,7 +14,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from harness.contracts.errors import BackendError
-from harness.contracts.raw import _CHUNK_BYTES, RawResponse
+from harness.contracts.raw import (
+    _CHUNK_BYTES,
+    RawResponse,
+    by_reference,
+    held_sources,
+    share_source,
+)
 
 _scalars = st.none() | st.booleans() | st.integers() | st.text() | st.floats(allow_nan=False)
 _json = st.recursive(
@@ -101,3 +111,46 @@ def test_chunk_borders_lose_and_add_nothing(sizes: list[int]) -> None:
     value = {"events": [pydantic_core.from_json(i) for i in items], "n": len(items)}
     raw = RawResponse.of_parts(value, "events", items)
     assert RawResponse.from_compressed(raw.compressed).json == RawResponse.of(value).json
+
+
+class _Items:
+    """A store of items, as a SharedSource: the raw's items are its items."""
+
+    def __init__(self, items: list[bytes]) -> None:
+        self.items = items
+        self.identity = hashlib.sha256(b"\n".join(items)).hexdigest()
+
+    def json_at(self, positions: Sequence[int]) -> list[bytes]:
+        return [self.items[p] for p in positions]
+
+
+def _shared_raw(store: _Items, positions: list[int]) -> RawResponse:
+    value = {"format": "x", "events": [json.loads(store.items[p]) for p in positions], "n": 2}
+    items = store.json_at(positions)
+    return RawResponse.of_parts(value, "events", items, shared=True, source=(store, positions))
+
+
+def test_a_shared_raw_crosses_by_reference_only_to_a_holder_that_declared_its_store() -> None:
+    store = _Items([json.dumps({"i": i, "msg": "x" * i}).encode() for i in range(50)])
+    share_source(store)
+    raw = _shared_raw(store, [3, 7, 8, 41])
+    assert store.identity in held_sources()
+    plain = pickle.dumps(raw)  # no declaration: the compressed frame
+    with by_reference(frozenset({store.identity})):
+        referred = pickle.dumps(raw)
+    assert b"_from_source" in referred and b"_from_compressed" in plain
+    back = pickle.loads(referred)
+    assert back.json == raw.json == pickle.loads(plain).json
+    assert back.shared and back.shared_parts() is not None  # made of this process's items
+    # A declaration naming other stores changes nothing.
+    with by_reference(frozenset({"0" * 64})):
+        assert b"_from_compressed" in pickle.dumps(raw)
+
+
+def test_a_reference_to_a_store_this_process_does_not_hold_is_refused() -> None:
+    store = _Items([b'{"a":1}', b'{"b":2}'])  # never shared here
+    raw = _shared_raw(store, [1, 0])
+    with by_reference(frozenset({store.identity})):
+        referred = pickle.dumps(raw)
+    with pytest.raises(ValueError, match="does not hold"):
+        pickle.loads(referred)
