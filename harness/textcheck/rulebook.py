@@ -10,13 +10,23 @@ it contains (its anchors: ``\\brm\\s+-r`` needs "rm", ``(drop|truncate)\\s+table
 anchors is a substring of it. An alternative whose anchors cannot be read (it may start with
 anything) always runs. The matches are those of the whole pattern: an anchor is a necessary
 condition, never a sufficient one.
+
+An alternative that runs is tried only where a match can begin. Most begin with a literal (the
+words of ``\\b(ignore|disregard)\\s+``, after zero-width assertions): its *starts*, read from
+the same parse. A case-insensitive pattern that begins with ``\\b`` gets no literal prefix from
+the regular expression compiler, which then tries the whole pattern at every position of the
+text; the book finds the starts' occurrences in the same automaton pass as the anchors and
+calls ``match`` at those positions only, which finds the matches ``finditer`` finds, in the same
+order (:meth:`RuleBook.matches`). Where a start cannot be told from the lower-cased text (a
+character that matches a Latin letter case-insensitively but lower-cases to another, such as
+the dotless ``ı``), or an alternative has no starts, the whole text is searched.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 
 # The parser and opcodes of the standard library's regular expressions (stable since 3.11).
@@ -26,7 +36,17 @@ from typing import Any, cast
 
 import ahocorasick
 
-__all__ = ["RuleBook", "TextRule", "alternatives", "anchors_of"]
+__all__ = [
+    "UNFOLDED",
+    "RuleBook",
+    "Starts",
+    "TextRule",
+    "alternatives",
+    "anchors_of",
+    "clauses_of",
+    "folds",
+    "starts_of",
+]
 
 # An anchor shorter than this is too common to tell anything ("a", "rm" still passes).
 _MIN_ANCHOR = 2
@@ -138,6 +158,225 @@ def anchors_of(pattern: str, flags: int = 0) -> frozenset[str] | None:
 _FLAGS = re.IGNORECASE
 """Every rule is case-insensitive: a text is compared with the anchors in lower case."""
 
+_ZERO_WIDTH = frozenset({sre.AT, sre.ASSERT, sre.ASSERT_NOT})
+_BEGINNING = frozenset({sre.AT_BEGINNING, sre.AT_BEGINNING_STRING})
+# Starts grow by joining literals and literal alternations (``(ba|z)?sh`` starts with "bash",
+# "zsh" or "sh"); past this many strings the shorter set is kept.
+_MAX_STARTS = 256
+_MAX_CLASS = 16  # a class of this many literals or fewer reads as its characters
+_REPEATS = (sre.MAX_REPEAT, sre.MIN_REPEAT, sre.POSSESSIVE_REPEAT)
+_ASCII_PREFIX = re.compile(r"[\x00-\x7f]*")
+
+# The characters outside ASCII that a case-insensitive pattern matches otherwise than their
+# lower case says: those whose lower case is not one character (``İ``), and those the regular
+# expression engine holds equal to a character with another lower case (``ı`` and "i", ``ſ``
+# and "s", ``ς`` and "σ", ``ϐ`` and "β", ``ᲀ`` and "в"...). In a text without them, a pattern's
+# literal occurs, lower-cased, where the lower-cased text holds it, at the same position; an
+# anchor or start that holds one is not used (a test walks every code point for this set).
+UNFOLDED = frozenset(
+    "\u00b5\u0130\u0131\u017f\u0345\u0390\u0392\u0395\u0398\u0399\u039a\u039c\u03a0\u03a1"
+    "\u03a3\u03a6\u03b0\u03b2\u03b5\u03b8\u03b9\u03ba\u03bc\u03c0\u03c1\u03c2\u03c3\u03c6"
+    "\u03d0\u03d1\u03d5\u03d6\u03f0\u03f1\u03f4\u03f5\u0412\u0414\u041e\u0421\u0422\u042a"
+    "\u0432\u0434\u043e\u0441\u0442\u044a\u0462\u0463\u1c80\u1c81\u1c82\u1c83\u1c84\u1c85"
+    "\u1c86\u1c87\u1c88\u1e60\u1e61\u1e9b\u1fbe\u1fd3\u1fe3\ua64a\ua64b\ufb05\ufb06"
+)
+
+
+def folds(text: str, lower: str) -> bool:
+    """Whether the lower-cased ``lower`` shows every literal of a pattern where and as it
+    matches ``text`` (see :data:`UNFOLDED`)."""
+    return text.isascii() or (len(lower) == len(text) and UNFOLDED.isdisjoint(text))
+
+
+@dataclass(frozen=True)
+class Starts:
+    """Where the matches of a pattern begin: at an occurrence of one of ``strings`` (lower-case
+    ASCII, none the prefix of another), or at the beginning of the text (``at_beginning``: the
+    pattern may begin with ``^`` there)."""
+
+    strings: frozenset[str]
+    at_beginning: bool = False
+
+
+def starts_of(pattern: str, flags: int = 0) -> Starts | None:
+    """Where every match of ``pattern`` begins (after its zero-width assertions), or None when
+    that cannot be read from its parse."""
+    try:
+        parsed = sre_parse.parse(pattern, flags)
+    except re.error:
+        return None
+    found = _Reader(multiline=bool(parsed.state.flags & re.MULTILINE)).of(list(parsed))
+    if found is None:
+        return None
+    # Cut at the first character outside ASCII (what begins with a start begins with its
+    # prefixes too): a start that begins with one is none.
+    cut = sorted({_ASCII_PREFIX.match(start).group() for start in found.strings}, key=len)  # type: ignore[union-attr]
+    if cut and cut[0] == "":
+        return None
+    # A start that begins with another adds no position.
+    kept: list[str] = []
+    for start in cut:
+        if not start.startswith(tuple(kept)):
+            kept.append(start)
+    return Starts(frozenset(kept), found.at_beginning)
+
+
+class _Reader:
+    """Reads the starts of a parsed pattern, within a budget of steps (an optional element
+    or an empty branch makes the starts of what follows it count too)."""
+
+    _BUDGET = 2000
+
+    def __init__(self, *, multiline: bool) -> None:
+        self.multiline = multiline
+        self.steps = 0
+
+    def of(self, items: list[tuple[object, object]]) -> Starts | None:
+        """The starts of the sequence ``items``: the strings of its leading literal elements,
+        joined, then the starts of the first element that is not one (with those of what
+        follows it where it may match nothing); None when a match may begin otherwise."""
+        self.steps += 1
+        if self.steps > self._BUDGET:
+            return None
+        head: frozenset[str] = frozenset({""})
+        for position, (op, arg) in enumerate(items):
+            if op is sre.AT and arg in _BEGINNING and head == {""} and not self.multiline:
+                # ``^`` before anything consumed: this way, the match begins at 0.
+                return Starts(frozenset(), at_beginning=True)
+            if op in _ZERO_WIDTH:
+                continue  # evaluated where the match begins, by ``match`` as by ``search``
+            exact = _exact(op, arg)
+            if exact is not None and "" not in exact:
+                grown = _joined(head, exact)
+                if grown is None:
+                    break
+                head = grown
+                continue
+            tails = self._element(op, arg, items[position + 1 :])
+            if tails is None:
+                break
+            grown = _joined(head, tails.strings)
+            if grown is None:
+                break
+            # After a literal, a ``^`` matches nowhere: only a way with nothing before it
+            # begins at 0.
+            return Starts(grown, tails.at_beginning and head == {""})
+        return None if "" in head else Starts(head)
+
+    def _element(self, op: object, arg: object, rest: list[tuple[object, object]]) -> Starts | None:
+        """The starts of an element followed by ``rest``."""
+        if op is sre.SUBPATTERN:
+            _group, add_flags, _del_flags, body = cast(tuple[Any, int, int, Any], arg)
+            if add_flags & re.MULTILINE:
+                return None
+            return self.of([*body, *rest])
+        if op is sre.BRANCH:
+            return self._union(self.of([*branch, *rest]) for branch in arg[1])  # type: ignore[index]
+        if op in _REPEATS:
+            low, high, body = cast(tuple[int, int, Any], arg)
+            once = [*body, *rest] if high == 1 else list(body)
+            if low >= 1:
+                return self.of(once)
+            return self._union(iter((self.of(list(rest)), self.of(once))))
+        return None
+
+    @staticmethod
+    def _union(ways: Iterator[Starts | None]) -> Starts | None:
+        strings: set[str] = set()
+        at_beginning = False
+        for way in ways:
+            if way is None:
+                return None
+            strings |= way.strings
+            at_beginning |= way.at_beginning
+        return Starts(frozenset(strings), at_beginning)
+
+
+def _joined(head: frozenset[str], tails: frozenset[str]) -> frozenset[str] | None:
+    joined = frozenset(h + t for h in head for t in tails)
+    return joined if len(joined) <= _MAX_STARTS else None
+
+
+def _exact(op: object, arg: object) -> frozenset[str] | None:
+    """The strings (in lower case) an element consumes, when it is made of literals: a literal,
+    a small class of literals, a group or alternation of them, one made optional; None
+    otherwise."""
+    if op is sre.LITERAL:
+        return frozenset({chr(arg).lower()})  # type: ignore[arg-type]
+    if op is sre.IN:
+        members = cast(list[tuple[object, object]], arg)
+        if len(members) <= _MAX_CLASS and all(kind is sre.LITERAL for kind, _ in members):
+            return frozenset(chr(code).lower() for _, code in members)  # type: ignore[arg-type]
+        return None
+    if op is sre.SUBPATTERN:
+        return _sequence_exact(list(arg[-1]))  # type: ignore[index]
+    if op is sre.BRANCH:
+        found: set[str] = set()
+        for branch in arg[1]:  # type: ignore[index]
+            exact = _sequence_exact(list(branch))
+            if exact is None:
+                return None
+            found |= exact
+        return frozenset(found)
+    if op in _REPEATS:
+        low, high, body = cast(tuple[int, int, Any], arg)
+        if low in (0, 1) and high == 1:
+            exact = _sequence_exact(list(body))
+            if exact is not None and low == 0:
+                exact |= {""}
+            return exact
+    return None
+
+
+def _sequence_exact(items: list[tuple[object, object]]) -> frozenset[str] | None:
+    found: frozenset[str] | None = frozenset({""})
+    for op, arg in items:
+        if op in _ZERO_WIDTH:
+            if op is sre.AT and arg in _BEGINNING:
+                return None  # where it may match is no string's business
+            continue
+        exact = _exact(op, arg)
+        if exact is None or found is None:
+            return None
+        found = _joined(found, exact)
+    return found
+
+
+def clauses_of(pattern: str, flags: int = 0) -> list[frozenset[str]]:
+    """Every set of anchors one of which each match of ``pattern`` contains: its literal runs,
+    the anchors of its alternations, those of the groups and repeats it needs (each a
+    necessary condition; :func:`anchors_of` is the most telling of the top-level ones)."""
+    try:
+        parsed = sre_parse.parse(pattern, flags)
+    except re.error:
+        return []
+    return list(dict.fromkeys(_clauses(list(parsed))))
+
+
+def _clauses(items: list[tuple[object, object]]) -> list[frozenset[str]]:
+    found: list[frozenset[str]] = []
+    run: list[str] = []
+    for op, arg in [*items, (None, None)]:
+        if op is sre.LITERAL:
+            run.append(chr(arg).lower())  # type: ignore[arg-type]
+            continue
+        if len(run) >= _MIN_ANCHOR:
+            found.append(frozenset({"".join(run)}))
+        if op is sre.SUBPATTERN:
+            found.extend(_clauses(list(arg[-1])))  # type: ignore[index]
+        elif op in _REPEATS and cast(tuple[int, int, Any], arg)[0] >= 1:
+            found.extend(_clauses(list(cast(tuple[int, int, Any], arg)[2])))
+        elif op is sre.BRANCH:
+            anchors = _element_anchors(op, arg)
+            if anchors is not None:
+                found.append(anchors)
+        if run and op is not None:
+            joined = _joined_prefixes("".join(run), op, arg)
+            if joined is not None:
+                found.append(joined)
+        run = []
+    return found
+
 
 @dataclass(frozen=True, kw_only=True)
 class TextRule:
@@ -171,15 +410,17 @@ class TextRule:
 
 class RuleBook:
     """:class:`TextRule` s checked in order, with one pass for the anchors of all of them (an
-    Aho-Corasick automaton: every occurrence of every anchor, overlapping ones included, in time
-    linear in the text), built on first use.
+    Aho-Corasick automaton: every occurrence of every anchor, overlapping ones included, in
+    time linear in the text), built on first use.
 
     The alternatives of all the rules are numbered in order, and each anchor names the ones
     that need it: a text runs the alternatives without anchors and those its anchors name, in
     their order, without a look at the hundreds of others (most texts hold few anchors). An
-    alternative is compiled the first time a text holds one of its anchors: a process that
-    imports the checks (each Ray worker among them) pays for the patterns it runs, not for
-    all of them.
+    alternative needs each of its other anchor sets too (:func:`clauses_of`), and is matched
+    only where its starts occur (:func:`starts_of`), in a text whose lower case shows them
+    (:func:`folds`). An alternative is compiled the first time a text holds one of its
+    anchors: a process that imports the checks (each Ray worker among them) pays for the
+    patterns it runs, not for all of them.
     """
 
     def __init__(self, rules: tuple[TextRule, ...]) -> None:
@@ -188,8 +429,12 @@ class RuleBook:
     @cached_property
     def _automaton(self) -> Any:
         automaton = ahocorasick.Automaton()
-        for anchor in self._index.needing:
-            automaton.add_word(anchor, anchor)
+        index = self._index
+        words = set(index.needing).union(
+            *(clause for clauses in index.clauses for clause in clauses)
+        )
+        for word in words:
+            automaton.add_word(word, word)
         automaton.make_automaton()
         return automaton
 
@@ -198,11 +443,15 @@ class RuleBook:
         numbered: list[tuple[TextRule, str]] = []
         needing: dict[str, list[int]] = {}
         always: list[int] = []
+        starts: list[Starts | None] = []
+        clauses: list[tuple[frozenset[str], ...]] = []
         for rule in self.rules:
             for source in alternatives(rule.pattern):
                 number = len(numbered)
                 numbered.append((rule, source))
+                starts.append(_starts_of(source))
                 anchors = _anchors_of(source)
+                clauses.append(_clauses_of(source, anchors))
                 if anchors is None:
                     always.append(number)
                 for anchor in anchors or ():
@@ -211,6 +460,8 @@ class RuleBook:
             numbered=tuple(numbered),
             needing={anchor: tuple(numbers) for anchor, numbers in needing.items()},
             always=frozenset(always),
+            starts=tuple(starts),
+            clauses=tuple(clauses),
             compiled=[None] * len(numbered),
         )
 
@@ -220,15 +471,50 @@ class RuleBook:
 
     def matches(self, text: str) -> Iterator[tuple[TextRule, re.Match[str]]]:
         """Every (rule, match) in rule order: each alternative's matches, alternative by
-        alternative."""
+        alternative, as its ``finditer`` finds them."""
         index = self._index
+        lower = text.lower()
+        hits = {anchor for _, anchor in self._automaton.iter(lower)}
         wanted = set(index.always)
-        for anchor in self.hits(text):
-            wanted.update(index.needing[anchor])
+        for anchor in hits:
+            wanted.update(index.needing.get(anchor, ()))
+        if not wanted:
+            return
+        folded = folds(text, lower)
         for number in sorted(wanted):
+            if folded and not all(hits.intersection(c) for c in index.clauses[number]):
+                continue  # a word every match holds is missing
             rule = index.numbered[number][0]
-            for match in index.pattern(number).finditer(text):
-                yield rule, match
+            pattern = index.pattern(number)
+            starts = index.starts[number] if folded else None
+            resume = 0
+            if starts is not None and starts.at_beginning:
+                opening = pattern.match(text)
+                if opening is not None and opening.end() == 0:
+                    starts = None  # an empty match: ``finditer`` may find another there
+                elif opening is not None:
+                    yield rule, opening
+                    resume = opening.end()
+                else:
+                    resume = 1
+            if starts is None:
+                for match in pattern.finditer(text):
+                    yield rule, match
+                continue
+            # As ``finditer``: the leftmost match, then the next from where it ended (a match
+            # at a start holds it, so none is empty).
+            locator = index.locator(number)
+            if locator is None:
+                continue
+            found = locator.search(lower, resume)
+            while found is not None:
+                position = found.start()
+                located = pattern.match(text, position)
+                if located is None:
+                    found = locator.search(lower, position + 1)
+                    continue
+                yield rule, located
+                found = locator.search(lower, located.end())
 
     def first(self, text: str) -> TextRule | None:
         """The first rule that matches ``text``, or None."""
@@ -250,6 +536,21 @@ def _anchors_of(source: str) -> frozenset[str] | None:
     return anchors_of(source, _FLAGS)
 
 
+@lru_cache(maxsize=2048)
+def _starts_of(source: str) -> Starts | None:
+    return starts_of(source, _FLAGS)
+
+
+def _clauses_of(source: str, anchors: frozenset[str] | None) -> tuple[frozenset[str], ...]:
+    """The anchor sets an alternative needs besides ``anchors`` (none holds a character of
+    :data:`UNFOLDED`)."""
+    return tuple(
+        clause
+        for clause in clauses_of(source, _FLAGS)
+        if clause != anchors and not any(UNFOLDED.intersection(word) for word in clause)
+    )
+
+
 # A run of letters in a pattern's source that is no escape's letter.
 _SOURCE_WORD = re.compile(r"(?<![\\a-zA-Z])[a-zA-Z]{2,}")
 
@@ -262,8 +563,14 @@ class _Index:
     """The numbers of the alternatives that need each anchor."""
     always: frozenset[int]
     """The numbers of the alternatives without anchors."""
+    starts: tuple[Starts | None, ...]
+    """Where each alternative's matches begin (:func:`starts_of`), or None."""
+    clauses: tuple[tuple[frozenset[str], ...], ...]
+    """The other anchor sets each alternative needs (:func:`clauses_of`)."""
     compiled: list[re.Pattern[str] | None]
     """Each alternative's pattern, once compiled."""
+    locators: dict[int, re.Pattern[str] | None] = field(default_factory=dict)
+    """Each alternative's starts as one pattern over lower-cased text, once compiled."""
 
     def pattern(self, number: int) -> re.Pattern[str]:
         """Alternative ``number``, compiled on first use (two threads may both compile it:
@@ -272,3 +579,16 @@ class _Index:
         if compiled is None:
             compiled = self.compiled[number] = re.compile(self.numbered[number][1], _FLAGS)
         return compiled
+
+    def locator(self, number: int) -> re.Pattern[str] | None:
+        """A case-sensitive pattern that finds alternative ``number``'s starts in lower-cased
+        text (the regular expression compiler skips ahead by their first characters), or None
+        when its matches begin only at the beginning."""
+        if number not in self.locators:
+            starts = self.starts[number]
+            strings = sorted(starts.strings) if starts is not None else []
+            # No start begins with another (:func:`starts_of`): any order finds each position.
+            self.locators[number] = (
+                re.compile("|".join(map(re.escape, strings))) if strings else None
+            )
+        return self.locators[number]
