@@ -38,6 +38,7 @@ import ahocorasick
 
 __all__ = [
     "UNFOLDED",
+    "Located",
     "RuleBook",
     "Starts",
     "TextRule",
@@ -165,7 +166,6 @@ _BEGINNING = frozenset({sre.AT_BEGINNING, sre.AT_BEGINNING_STRING})
 _MAX_STARTS = 256
 _MAX_CLASS = 16  # a class of this many literals or fewer reads as its characters
 _REPEATS = (sre.MAX_REPEAT, sre.MIN_REPEAT, sre.POSSESSIVE_REPEAT)
-_ASCII_PREFIX = re.compile(r"[\x00-\x7f]*")
 
 # The characters outside ASCII that a case-insensitive pattern matches otherwise than their
 # lower case says: those whose lower case is not one character (``İ``), and those the regular
@@ -180,6 +180,7 @@ UNFOLDED = frozenset(
     "\u0432\u0434\u043e\u0441\u0442\u044a\u0462\u0463\u1c80\u1c81\u1c82\u1c83\u1c84\u1c85"
     "\u1c86\u1c87\u1c88\u1e60\u1e61\u1e9b\u1fbe\u1fd3\u1fe3\ua64a\ua64b\ufb05\ufb06"
 )
+_FOLDED_PREFIX = re.compile(f"[^{''.join(sorted(UNFOLDED))}]*")
 
 
 def folds(text: str, lower: str) -> bool:
@@ -190,9 +191,9 @@ def folds(text: str, lower: str) -> bool:
 
 @dataclass(frozen=True)
 class Starts:
-    """Where the matches of a pattern begin: at an occurrence of one of ``strings`` (lower-case
-    ASCII, none the prefix of another), or at the beginning of the text (``at_beginning``: the
-    pattern may begin with ``^`` there)."""
+    """Where the matches of a pattern begin: at an occurrence of one of ``strings`` (in lower
+    case, none the prefix of another, none holding a character of :data:`UNFOLDED`), or at
+    the beginning of the text (``at_beginning``: the pattern may begin with ``^`` there)."""
 
     strings: frozenset[str]
     at_beginning: bool = False
@@ -208,9 +209,9 @@ def starts_of(pattern: str, flags: int = 0) -> Starts | None:
     found = _Reader(multiline=bool(parsed.state.flags & re.MULTILINE)).of(list(parsed))
     if found is None:
         return None
-    # Cut at the first character outside ASCII (what begins with a start begins with its
-    # prefixes too): a start that begins with one is none.
-    cut = sorted({_ASCII_PREFIX.match(start).group() for start in found.strings}, key=len)  # type: ignore[union-attr]
+    # Cut before the first character of :data:`UNFOLDED` (what begins with a start begins with
+    # its prefixes too): a start that begins with one is none.
+    cut = sorted({_FOLDED_PREFIX.match(start).group() for start in found.strings}, key=len)  # type: ignore[union-attr]
     if cut and cut[0] == "":
         return None
     # A start that begins with another adds no position.
@@ -487,34 +488,12 @@ class RuleBook:
             rule = index.numbered[number][0]
             pattern = index.pattern(number)
             starts = index.starts[number] if folded else None
-            resume = 0
-            if starts is not None and starts.at_beginning:
-                opening = pattern.match(text)
-                if opening is not None and opening.end() == 0:
-                    starts = None  # an empty match: ``finditer`` may find another there
-                elif opening is not None:
-                    yield rule, opening
-                    resume = opening.end()
-                else:
-                    resume = 1
             if starts is None:
                 for match in pattern.finditer(text):
                     yield rule, match
                 continue
-            # As ``finditer``: the leftmost match, then the next from where it ended (a match
-            # at a start holds it, so none is empty).
-            locator = index.locator(number)
-            if locator is None:
-                continue
-            found = locator.search(lower, resume)
-            while found is not None:
-                position = found.start()
-                located = pattern.match(text, position)
-                if located is None:
-                    found = locator.search(lower, position + 1)
-                    continue
-                yield rule, located
-                found = locator.search(lower, located.end())
+            for match in _located(pattern, index.locator(number), starts, text, lower):
+                yield rule, match
 
     def first(self, text: str) -> TextRule | None:
         """The first rule that matches ``text``, or None."""
@@ -527,6 +506,69 @@ class RuleBook:
         return frozenset(
             word.lower() for rule in self.rules for word in _SOURCE_WORD.findall(rule.pattern)
         )
+
+
+class Located:
+    """One pattern, matched only where its matches can begin (its :func:`starts_of`): the
+    matches ``finditer`` finds, in its order, without trying the pattern at every position."""
+
+    def __init__(self, pattern: re.Pattern[str]) -> None:
+        self.pattern = pattern
+        self.starts = starts_of(pattern.pattern, pattern.flags)
+        strings = sorted(self.starts.strings) if self.starts is not None else []
+        self._locator = _locator(strings)
+
+    def finditer(self, text: str, lower: str | None = None) -> Iterator[re.Match[str]]:
+        """``pattern.finditer(text)``; ``lower`` is ``text.lower()`` when the caller has it."""
+        lower = text.lower() if lower is None else lower
+        if self.starts is None or not folds(text, lower):
+            return self.pattern.finditer(text)
+        return _located(self.pattern, self._locator, self.starts, text, lower)
+
+    def search(self, text: str, lower: str | None = None) -> re.Match[str] | None:
+        """``pattern.search(text)``."""
+        return next(iter(self.finditer(text, lower)), None)
+
+
+def _located(
+    pattern: re.Pattern[str],
+    locator: re.Pattern[str] | None,
+    starts: Starts,
+    text: str,
+    lower: str,
+) -> Iterator[re.Match[str]]:
+    """As ``pattern.finditer(text)``: the leftmost match, then the next from where it ended,
+    tried at the beginning (when ``starts`` say a match may begin there) and where ``locator``
+    finds a start in ``lower`` (a match there holds its start, so none is empty). ``text`` must
+    :func:`fold <folds>` to ``lower``."""
+    resume = 0
+    if starts.at_beginning:
+        opening = pattern.match(text)
+        if opening is not None and opening.end() == 0:
+            # An empty match: ``finditer`` may find another one there.
+            yield from pattern.finditer(text)
+            return
+        if opening is not None:
+            yield opening
+        resume = opening.end() if opening is not None else 1
+    if locator is None:
+        return
+    found = locator.search(lower, resume)
+    while found is not None:
+        position = found.start()
+        match = pattern.match(text, position)
+        if match is None:
+            found = locator.search(lower, position + 1)
+            continue
+        yield match
+        found = locator.search(lower, match.end())
+
+
+def _locator(strings: list[str]) -> re.Pattern[str] | None:
+    """A case-sensitive pattern that finds any of ``strings`` (none the prefix of another, as
+    :func:`starts_of` gives them: any order finds each position), or None for none; the
+    regular expression compiler skips ahead by their first characters."""
+    return re.compile("|".join(map(re.escape, strings))) if strings else None
 
 
 @lru_cache(maxsize=2048)
@@ -581,14 +623,9 @@ class _Index:
         return compiled
 
     def locator(self, number: int) -> re.Pattern[str] | None:
-        """A case-sensitive pattern that finds alternative ``number``'s starts in lower-cased
-        text (the regular expression compiler skips ahead by their first characters), or None
-        when its matches begin only at the beginning."""
+        """Alternative ``number``'s starts as one pattern over lower-cased text, compiled on
+        first use (:func:`_locator`)."""
         if number not in self.locators:
             starts = self.starts[number]
-            strings = sorted(starts.strings) if starts is not None else []
-            # No start begins with another (:func:`starts_of`): any order finds each position.
-            self.locators[number] = (
-                re.compile("|".join(map(re.escape, strings))) if strings else None
-            )
+            self.locators[number] = _locator(sorted(starts.strings) if starts else [])
         return self.locators[number]

@@ -169,16 +169,19 @@ def test_starts_are_the_literals_every_match_begins_with() -> None:
     assert starts_of(r"\b(the\s+)?(correct|real)\s", re.I) == Starts(
         frozenset({"the", "correct", "real"})
     )
-    # A start that begins with another adds no position; one is cut before a character outside
-    # ASCII.
+    # A start that begins with another adds no position.
     assert starts_of(r"\b(do\s+not|don['’]?t)\s", re.I) == Starts(frozenset({"do"}))
+    # A start is cut before a character whose lower case does not say what it matches.
+    assert starts_of(r"\b(prüfe|check|dıe)\b", re.I) == Starts(
+        frozenset({"prüfe", "check", "d"})
+    )
     # ``^`` first: that way begins at the beginning of the text.
     assert starts_of(r"(^|[\n>])\s*x", re.I) == Starts(frozenset({"\n", ">"}), at_beginning=True)
     # A match that may begin with anything else has no starts.
     assert starts_of(r"\b\w+_x") is None
     assert starts_of(r"(^|\s)x") is None
     assert starts_of(r"a?") is None
-    assert starts_of(r"[àb]x") is None
+    assert starts_of(r"[ſb]x") is None
     # ``^`` of every line is only an assertion where the match begins.
     assert starts_of(r"(?m)^x") == Starts(frozenset({"x"}))
 
