@@ -93,6 +93,7 @@ _GROUPED = r"\d{1,3}(?:,\d{3})+"
 _NUMBER = re.compile(
     rf"(?<![a-z0-9_.])-?({_GROUPED}|\d+)(\.\d+)?(?:\s?{_UNITS})?(?![a-z0-9_]|\.\d)"
 )
+_NON_DIGIT = re.compile(r"\D")
 # Where a _NUMBER may begin: a hyphen or a digit, with none of its letters before it.
 _NUMBER_START = re.compile(r"[-\d](?<![a-z0-9_.][-\d])")
 # Each with the words one of which it needs (a cheap test that skips the regex), matched
@@ -305,7 +306,7 @@ def claims(statement: str) -> list[Claim]:
                 )
     for m in _tried_at(_NUMBER, _NUMBER_START, text) if digits else ():
         number = m.group(1).lstrip("-")
-        if len(re.sub(r"\D", "", number)) >= 2 or m.group(2):
+        if len(_NON_DIGIT.sub("", number)) >= 2 or m.group(2):
             add("number", _canonical_number(number, m.group(2)), m.group(0).strip(), m.span())
     unique: dict[tuple[str, str], Claim] = {}
     for _, claim in sorted(found, key=lambda pair: pair[0]):

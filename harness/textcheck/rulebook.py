@@ -431,9 +431,7 @@ class RuleBook:
     def _automaton(self) -> Any:
         automaton = ahocorasick.Automaton()
         index = self._index
-        words = set(index.needing).union(
-            *(clause for clauses in index.clauses for clause in clauses)
-        )
+        words = {*index.needing, *index.keyed}.union(*(w for sets in index.checks for w in sets))
         for word in words:
             automaton.add_word(word, word)
         automaton.make_automaton()
@@ -445,24 +443,36 @@ class RuleBook:
         needing: dict[str, list[int]] = {}
         always: list[int] = []
         starts: list[Starts | None] = []
-        clauses: list[tuple[frozenset[str], ...]] = []
+        keyed: dict[str, list[int]] = {}
+        keyless: list[int] = []
+        checks: list[tuple[frozenset[str], ...]] = []
         for rule in self.rules:
             for source in alternatives(rule.pattern):
                 number = len(numbered)
                 numbered.append((rule, source))
                 starts.append(_starts_of(source))
                 anchors = _anchors_of(source)
-                clauses.append(_clauses_of(source, anchors))
                 if anchors is None:
                     always.append(number)
                 for anchor in anchors or ():
                     needing.setdefault(anchor, []).append(number)
+                # In a text that folds, any set a match needs may name it: the most telling
+                # one does, and the others are checked.
+                sets = [*([anchors] if anchors is not None else []), *_clauses_of(source, anchors)]
+                key = max(sets, key=lambda words: (min(map(len, words)), -len(words)), default=None)
+                if key is None:
+                    keyless.append(number)
+                for anchor in key or ():
+                    keyed.setdefault(anchor, []).append(number)
+                checks.append(tuple(words for words in sets if words is not key))
         return _Index(
             numbered=tuple(numbered),
             needing={anchor: tuple(numbers) for anchor, numbers in needing.items()},
             always=frozenset(always),
             starts=tuple(starts),
-            clauses=tuple(clauses),
+            keyed={anchor: tuple(numbers) for anchor, numbers in keyed.items()},
+            keyless=frozenset(keyless),
+            checks=tuple(checks),
             compiled=[None] * len(numbered),
         )
 
@@ -476,14 +486,17 @@ class RuleBook:
         index = self._index
         lower = text.lower()
         hits = {anchor for _, anchor in self._automaton.iter(lower)}
-        wanted = set(index.always)
-        for anchor in hits:
-            wanted.update(index.needing.get(anchor, ()))
-        if not wanted:
-            return
         folded = folds(text, lower)
+        if folded:
+            wanted = set(index.keyless)
+            for anchor in hits:
+                wanted.update(index.keyed.get(anchor, ()))
+        else:
+            wanted = set(index.always)
+            for anchor in hits:
+                wanted.update(index.needing.get(anchor, ()))
         for number in sorted(wanted):
-            if folded and not all(hits.intersection(c) for c in index.clauses[number]):
+            if folded and not all(hits.intersection(words) for words in index.checks[number]):
                 continue  # a word every match holds is missing
             rule = index.numbered[number][0]
             pattern = index.pattern(number)
@@ -607,8 +620,13 @@ class _Index:
     """The numbers of the alternatives without anchors."""
     starts: tuple[Starts | None, ...]
     """Where each alternative's matches begin (:func:`starts_of`), or None."""
-    clauses: tuple[tuple[frozenset[str], ...], ...]
-    """The other anchor sets each alternative needs (:func:`clauses_of`)."""
+    keyed: dict[str, tuple[int, ...]]
+    """In a text that folds: the numbers of the alternatives each anchor names (each by the
+    most telling set of anchors it needs, :func:`clauses_of` with :func:`anchors_of`)."""
+    keyless: frozenset[int]
+    """In a text that folds: the numbers of the alternatives without any anchors."""
+    checks: tuple[tuple[frozenset[str], ...], ...]
+    """In a text that folds: the other sets of anchors each alternative needs."""
     compiled: list[re.Pattern[str] | None]
     """Each alternative's pattern, once compiled."""
     locators: dict[int, re.Pattern[str] | None] = field(default_factory=dict)
