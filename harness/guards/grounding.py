@@ -247,7 +247,12 @@ def _dates(text: str) -> list[tuple[str, str, tuple[int, int]]]:
 _GROUP_SPACE = re.compile(r"(?<=\d)[\u00a0\u2007\u2009\u202f](?=\d{3}(?!\d))")
 
 
+_GROUP_SPACES = frozenset("\u00a0\u2007\u2009\u202f")
+
+
 def _normalised(text: str) -> str:
+    if _GROUP_SPACES.isdisjoint(text):
+        return plain_lower(text)  # no space a thousands separator could be
     return plain_lower(_GROUP_SPACE.sub(",", text))
 
 

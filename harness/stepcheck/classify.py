@@ -113,6 +113,10 @@ _AMBIGUOUS = frozenset(
 )
 _SHELL_SIGNAL = re.compile(r"\s-{1,2}[\w@]|[|><`]|\$\(|\$\{?\w|\s/[\w.]|=|\s@")
 _CLAUSE_END = re.compile(r"[.!?](?=\s|$)|\s\((?=runbook|see)|,\s")
+# A word that may name a program: a lower-case letter that no word character, ``.``, ``/``,
+# ``-`` or ``@`` stands before (tested after it, so that the compiler skips to letters), then
+# what a program's name holds, up to a space or the end.
+_BARE_WORD = re.compile(r"([a-z](?<![\w./\-@][a-z])[\w.+\-]*)(?=\s|$)")
 _INTRODUCED = re.compile(
     r"(?:^|:\s+|\b(?:run|execute|type|use|via|with)\s+)(?P<cmd>[a-z][\w+\-]*\s+(?:[^\s,]+\s+){0,3}--?[a-z][^\n]*)",
     re.I,
@@ -263,7 +267,7 @@ class Allowlist:
 
     def _bare(self, prose: str) -> Iterator[str]:
         taken: list[tuple[int, int]] = []
-        for match in re.finditer(r"(?<![\w./\-@])([a-z][\w.+\-]*)(?=\s|$)", prose):
+        for match in _BARE_WORD.finditer(prose):
             word = match.group(1)
             if word not in self._known or any(a <= match.start() < b for a, b in taken):
                 continue
