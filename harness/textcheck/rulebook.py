@@ -206,6 +206,10 @@ def starts_of(pattern: str, flags: int = 0) -> Starts | None:
         parsed = sre_parse.parse(pattern, flags)
     except re.error:
         return None
+    return _parsed_starts(parsed)
+
+
+def _parsed_starts(parsed: Any) -> Starts | None:
     found = _Reader(multiline=bool(parsed.state.flags & re.MULTILINE)).of(list(parsed))
     if found is None:
         return None
@@ -442,7 +446,6 @@ class RuleBook:
         numbered: list[tuple[TextRule, str]] = []
         needing: dict[str, list[int]] = {}
         always: list[int] = []
-        starts: list[Starts | None] = []
         keyed: dict[str, list[int]] = {}
         keyless: list[int] = []
         checks: list[tuple[frozenset[str], ...]] = []
@@ -450,15 +453,14 @@ class RuleBook:
             for source in alternatives(rule.pattern):
                 number = len(numbered)
                 numbered.append((rule, source))
-                starts.append(_starts_of(source))
-                anchors = _anchors_of(source)
+                anchors, clauses = _read(source)
                 if anchors is None:
                     always.append(number)
                 for anchor in anchors or ():
                     needing.setdefault(anchor, []).append(number)
                 # In a text that folds, any set a match needs may name it: the most telling
                 # one does, and the others are checked.
-                sets = [*([anchors] if anchors is not None else []), *_clauses_of(source, anchors)]
+                sets = [*([anchors] if anchors is not None else []), *clauses]
                 key = max(sets, key=lambda words: (min(map(len, words)), -len(words)), default=None)
                 if key is None:
                     keyless.append(number)
@@ -469,7 +471,6 @@ class RuleBook:
             numbered=tuple(numbered),
             needing={anchor: tuple(numbers) for anchor, numbers in needing.items()},
             always=frozenset(always),
-            starts=tuple(starts),
             keyed={anchor: tuple(numbers) for anchor, numbers in keyed.items()},
             keyless=frozenset(keyless),
             checks=tuple(checks),
@@ -500,7 +501,7 @@ class RuleBook:
                 continue  # a word every match holds is missing
             rule = index.numbered[number][0]
             pattern = index.pattern(number)
-            starts = index.starts[number] if folded else None
+            starts = index.starts(number) if folded else None
             if starts is None:
                 for match in pattern.finditer(text):
                     yield rule, match
@@ -585,25 +586,27 @@ def _locator(strings: list[str]) -> re.Pattern[str] | None:
 
 
 @lru_cache(maxsize=2048)
-def _anchors_of(source: str) -> frozenset[str] | None:
-    """:func:`anchors_of` an alternative, read once per process (rules that two books share,
-    the pipe-to-shell ones, are parsed once)."""
-    return anchors_of(source, _FLAGS)
+def _read(source: str) -> tuple[frozenset[str] | None, tuple[frozenset[str], ...]]:
+    """An alternative's anchors (:func:`anchors_of`) and the other anchor sets it needs
+    (:func:`clauses_of`; none holds a character of :data:`UNFOLDED`), from one parse, once per
+    process (rules that two books share, the pipe-to-shell ones, are read once)."""
+    try:
+        parsed = sre_parse.parse(source, _FLAGS)
+    except re.error:
+        return None, ()
+    items = list(parsed)
+    anchors = _anchors(items)
+    clauses = tuple(
+        clause
+        for clause in dict.fromkeys(_clauses(items))
+        if clause != anchors and not any(UNFOLDED.intersection(word) for word in clause)
+    )
+    return anchors, clauses
 
 
 @lru_cache(maxsize=2048)
 def _starts_of(source: str) -> Starts | None:
     return starts_of(source, _FLAGS)
-
-
-def _clauses_of(source: str, anchors: frozenset[str] | None) -> tuple[frozenset[str], ...]:
-    """The anchor sets an alternative needs besides ``anchors`` (none holds a character of
-    :data:`UNFOLDED`)."""
-    return tuple(
-        clause
-        for clause in clauses_of(source, _FLAGS)
-        if clause != anchors and not any(UNFOLDED.intersection(word) for word in clause)
-    )
 
 
 # A run of letters in a pattern's source that is no escape's letter.
@@ -618,8 +621,6 @@ class _Index:
     """The numbers of the alternatives that need each anchor."""
     always: frozenset[int]
     """The numbers of the alternatives without anchors."""
-    starts: tuple[Starts | None, ...]
-    """Where each alternative's matches begin (:func:`starts_of`), or None."""
     keyed: dict[str, tuple[int, ...]]
     """In a text that folds: the numbers of the alternatives each anchor names (each by the
     most telling set of anchors it needs, :func:`clauses_of` with :func:`anchors_of`)."""
@@ -629,8 +630,9 @@ class _Index:
     """In a text that folds: the other sets of anchors each alternative needs."""
     compiled: list[re.Pattern[str] | None]
     """Each alternative's pattern, once compiled."""
-    locators: dict[int, re.Pattern[str] | None] = field(default_factory=dict)
-    """Each alternative's starts as one pattern over lower-cased text, once compiled."""
+    locators: dict[int, tuple[Starts | None, re.Pattern[str] | None]] = field(default_factory=dict)
+    """Each alternative's starts and the pattern that finds them in lower-cased text, read
+    and compiled on first use."""
 
     def pattern(self, number: int) -> re.Pattern[str]:
         """Alternative ``number``, compiled on first use (two threads may both compile it:
@@ -640,10 +642,22 @@ class _Index:
             compiled = self.compiled[number] = re.compile(self.numbered[number][1], _FLAGS)
         return compiled
 
+    def starts(self, number: int) -> Starts | None:
+        """Where alternative ``number``'s matches begin (:func:`starts_of`), read on first
+        use."""
+        return self._located(number)[0]
+
     def locator(self, number: int) -> re.Pattern[str] | None:
-        """Alternative ``number``'s starts as one pattern over lower-cased text, compiled on
-        first use (:func:`_locator`)."""
-        if number not in self.locators:
-            starts = self.starts[number]
-            self.locators[number] = _locator(sorted(starts.strings) if starts else [])
-        return self.locators[number]
+        """Alternative ``number``'s starts as one pattern over lower-cased text
+        (:func:`_locator`)."""
+        return self._located(number)[1]
+
+    def _located(self, number: int) -> tuple[Starts | None, re.Pattern[str] | None]:
+        found = self.locators.get(number)
+        if found is None:
+            starts = _starts_of(self.numbered[number][1])
+            found = self.locators[number] = (
+                starts,
+                _locator(sorted(starts.strings) if starts else []),
+            )
+        return found
