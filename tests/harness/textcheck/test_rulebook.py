@@ -14,6 +14,7 @@ from harness.textcheck.commands import _DANGEROUS
 from harness.textcheck.injections import _INJECTIONS
 from harness.textcheck.rulebook import (
     UNFOLDED,
+    Located,
     RuleBook,
     Starts,
     TextRule,
@@ -172,9 +173,7 @@ def test_starts_are_the_literals_every_match_begins_with() -> None:
     # A start that begins with another adds no position.
     assert starts_of(r"\b(do\s+not|don['’]?t)\s", re.I) == Starts(frozenset({"do"}))
     # A start is cut before a character whose lower case does not say what it matches.
-    assert starts_of(r"\b(prüfe|check|dıe)\b", re.I) == Starts(
-        frozenset({"prüfe", "check", "d"})
-    )
+    assert starts_of(r"\b(prüfe|check|dıe)\b", re.I) == Starts(frozenset({"prüfe", "check", "d"}))
     # ``^`` first: that way begins at the beginning of the text.
     assert starts_of(r"(^|[\n>])\s*x", re.I) == Starts(frozenset({"\n", ">"}), at_beginning=True)
     # A match that may begin with anything else has no starts.
@@ -264,3 +263,25 @@ def test_a_text_that_folds_otherwise_is_searched_whole() -> None:
     book = RuleBook((_rule("shell", r"\bsh\s+-c\s+curl\b"),))
     assert [m.span() for _, m in book.matches("run ſh -c curl x")] == [(4, 14)]
     assert [m.span() for _, m in book.matches("ıgnore; SH -c CURL x")] == [(8, 18)]
+
+
+def _located_patterns() -> list[re.Pattern[str]]:
+    from harness.stepcheck.rules import PROSE_RULES
+
+    return [
+        *(rule.regex for rule in PROSE_RULES),
+        re.compile(r"(^|\n)\s*system\s*:", re.I),
+        re.compile(r"(?m)^delete\s+/\S+"),
+        re.compile(r"^(system)?|\bsys\b", re.I),
+    ]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(TEXT, EXOTIC))
+def test_a_located_pattern_finds_what_finditer_finds(text: str) -> None:
+    for pattern in _located_patterns():
+        located = Located(pattern)
+        expected = [(m.span(), m.groups()) for m in pattern.finditer(text)]
+        assert [(m.span(), m.groups()) for m in located.finditer(text)] == expected, pattern
+        found, first = located.search(text), pattern.search(text)
+        assert (found and found.span()) == (first and first.span())
