@@ -37,7 +37,8 @@ Prints a readable table and, as its last line, one JSON object with the same fig
 Model: the offline demo model through the openai SDK on the embedded tool plane when
 ``harness.adapters.openai_model`` and ``harness.adapters.embedded`` import; otherwise a
 deterministic scripted diagnosis (``actors.testing.DirectedModel``) over probe tools. The
-output says which. Usage: ``python benchmarks/bench_run_plane.py [--repeats 3]``.
+output says which. Usage: ``python benchmarks/bench_run_plane.py [--repeats 3]``;
+``--breakdown-only`` prints the breakdown (4.) alone, without Ray, and its JSON line.
 """
 
 from __future__ import annotations
@@ -593,6 +594,18 @@ async def _breakdown(deps: RunDeps, question: str, args: Any) -> dict[str, Any]:
     }
 
 
+async def _breakdown_only(args: argparse.Namespace) -> dict[str, Any]:
+    """The breakdown alone, on the in-process deps (inline tools)."""
+    label, _, local_factory, question = _setup(args.model, "inline")
+    return {
+        "model": label,
+        "cpus": os.cpu_count(),
+        "repeats": args.repeats,
+        "goal_release_cpu_ms": GOAL_RELEASE_CPU_MS,
+        "breakdown": await _breakdown(local_factory(), question, args),
+    }
+
+
 async def _main(args: argparse.Namespace) -> dict[str, Any]:
     label, actor_factory, local_factory, question = _setup(args.model, args.tools)
     scripted = label.startswith("scripted")
@@ -689,6 +702,10 @@ def _print_table(figures: dict[str, Any]) -> None:
                 f"  ({','.join(row['result_types'])}; all in after {row['arrived_s']} s)"
             )
     _print_breakdown(figures["breakdown"])
+    _print_release_verdict(figures)
+
+
+def _print_release_verdict(figures: dict[str, Any]) -> None:
     guards = figures["breakdown"]["stages"]["guards"]["cpu_ms"]
     goal = figures["goal_release_cpu_ms"]
     if figures["breakdown"]["result_types"] != ["DiagnosisReport"]:
@@ -765,7 +782,19 @@ def main() -> None:
     parser.add_argument(
         "--breakdown-runs", type=int, default=8, help="sequential runs per breakdown batch"
     )
+    parser.add_argument(
+        "--breakdown-only",
+        action="store_true",
+        help="only the per-stage breakdown (4.), in process, without Ray: the release checks' "
+        "figure in a few seconds",
+    )
     args = parser.parse_args()
+    if args.breakdown_only:
+        figures = asyncio.run(_breakdown_only(args))
+        _print_breakdown(figures["breakdown"])
+        _print_release_verdict(figures)
+        print(json.dumps(figures))
+        return
     with local_ray(num_cpus=2):
         figures = asyncio.run(_main(args))
     _print_table(figures)

@@ -17,7 +17,11 @@ printed as its count of inputs and one SHA-256 (16 hex digits) of all its output
 - ``redact.blocks``: runs of eight lines redacted as one text (the rules that span lines);
 - ``redact.cli``: each file through ``harness redact``'s record reader;
 - ``checks.*``: the injection class and the dangerous-command class (as a next step, as an
-  answer, as advice) of each distinct line and each test string.
+  answer, as advice) of each distinct line and each test string; and what the release does
+  with each beside them: the line as released (``defang``), its outcome as a next step
+  (``step``: outcome, reason, commands) and the prose directive it carries (``directive``).
+
+``--no-redaction`` skips the ``redact.*`` sets (the checks alone).
 
 ``--dump DIR`` also writes each set's outputs, one JSON line per input, to ``DIR/<set>``.
 """
@@ -95,12 +99,25 @@ def _checks() -> dict[str, Callable[[str], str | None]]:
             continue
         if hasattr(commands, "dangerous_command"):
             break
-    return {
+    checks: dict[str, Callable[[str], Any]] = {
         "injection": injection,
         "dangerous": commands.dangerous_command,
         "prescribed": commands.prescribed_command,
         "advised": commands.advised_command,
     }
+    try:
+        from harness.release.links import ContentPolicy
+        from harness.stepcheck import Allowlist
+    except ImportError:  # a checkout from before the release's links and the step allowlist
+        return checks
+    policy, allowlist = ContentPolicy(), Allowlist()
+
+    def step(text: str) -> list[Any]:
+        verdict = allowlist.classify_step(text)
+        return [verdict.outcome, verdict.reason, list(verdict.commands)]
+
+    checks.update(defang=policy.defang, step=step, directive=allowlist.directive)
+    return checks
 
 
 def _corpora_root() -> Path | None:
@@ -225,6 +242,7 @@ def main() -> None:
     parser.add_argument("--dump", type=Path, help="write each set's outputs to DIR/<set>")
     parser.add_argument("--no-checks", action="store_true", help="redaction only")
     parser.add_argument("--no-stdlib", action="store_true", help="corpora only")
+    parser.add_argument("--no-redaction", action="store_true", help="the checks only")
     parser.add_argument(
         "--strings",
         type=Path,
@@ -243,7 +261,7 @@ def main() -> None:
         _Set(name, args.dump) for name in ("redact.lines", "redact.blocks", "redact.cli")
     )
     distinct: dict[str, None] = {}
-    for name, text in texts:
+    for name, text in texts if not args.no_redaction else ():
         lines = text.split("\n")
         for line in lines:
             distinct.setdefault(line)
@@ -259,11 +277,13 @@ def main() -> None:
         tests = _test_strings()
     if args.save_strings:
         args.save_strings.write_text("".join(json.dumps(t) + "\n" for t in tests))
-    for line in tests:
-        distinct.setdefault(line)
-    for line in distinct:
-        lines_set.add(line, redactor.redact(line))
-    results = [lines_set.close(), blocks_set.close(), cli_set.close()]
+    results = []
+    if not args.no_redaction:
+        for line in tests:
+            distinct.setdefault(line)
+        for line in distinct:
+            lines_set.add(line, redactor.redact(line))
+        results = [lines_set.close(), blocks_set.close(), cli_set.close()]
 
     if not args.no_checks:
         checks = _checks()

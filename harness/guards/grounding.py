@@ -21,11 +21,13 @@ slip past by its spelling:
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from functools import lru_cache
 
 from harness.text import plain_lower
+from harness.textcheck.rulebook import Located
 
 __all__ = [
     "Claim",
@@ -50,13 +52,19 @@ class Claim:
 
 
 _UNITS = r"(?:ms|s|sec|secs|seconds?|m|min|mins|minutes?|h|hrs?|hours?|d|days?|%|b|kb|mb|gb|tb|kib|mib|gib|tib)"
+# A pattern that begins with what may not stand before it (``(?<![a-z0-9])[a-z]``) is written
+# with its first character first and that test after it (``[a-z](?<![a-z0-9][a-z])``): the
+# same matches, and the compiler skips ahead to the characters a match can begin with instead
+# of trying the pattern at every position.
 _ID_PATTERNS = (
-    re.compile(r"(?<![a-z0-9])[a-z][a-z0-9]+-\d{2,}(?![a-z0-9])"),  # tickets, change ids: chg-4821
-    re.compile(r"(?<![a-z0-9_])[a-z]{2,}(?:_[a-z0-9]+)+(?![a-z0-9_])"),  # codes: db_pool_timeout
-    re.compile(r"(?<![a-z0-9_.-])[a-z][a-z0-9_-]*(?:\.[a-z0-9_-]+){2,}(?![a-z0-9_-])"),  # keys
-    re.compile(r"(?<![a-z0-9_.])[a-z][a-z0-9_]*\.[a-z][a-z0-9_]*(?=\s|$|[,;)])"),  # schema.table
+    re.compile(r"[a-z](?<![a-z0-9][a-z])[a-z0-9]+-\d{2,}(?![a-z0-9])"),  # change ids: chg-4821
+    re.compile(r"[a-z](?<![a-z0-9_][a-z])[a-z]+(?:_[a-z0-9]+)+(?![a-z0-9_])"),  # db_pool_timeout
+    re.compile(r"[a-z](?<![a-z0-9_.-][a-z])[a-z0-9_-]*(?:\.[a-z0-9_-]+){2,}(?![a-z0-9_-])"),  # keys
+    re.compile(
+        r"[a-z](?<![a-z0-9_.][a-z])[a-z0-9_]*\.[a-z][a-z0-9_]*(?=\s|$|[,;)])"
+    ),  # schema.table
 )
-_DATE_ISO = re.compile(r"(?<!\d)(\d{4})[-/](\d{1,2})[-/](\d{1,2})(?!\d)")
+_DATE_ISO = re.compile(r"(\d(?<!\d\d)\d{3})[-/](\d{1,2})[-/](\d{1,2})(?!\d)")
 _MONTHS = {
     m: i
     for i, names in enumerate(
@@ -72,27 +80,36 @@ _MONTHS = {
 }  # fmt: skip
 _MONTH = "|".join(sorted(_MONTHS, key=len, reverse=True))
 _DATE_DMY = re.compile(
-    rf"(?<![a-z0-9])(\d{{1,2}})(?:st|nd|rd|th)?\s+({_MONTH})\.?,?\s+(\d{{4}})(?!\d)"
+    rf"(\d(?<![a-z0-9]\d)\d?)(?:st|nd|rd|th)?\s+({_MONTH})\.?,?\s+(\d{{4}})(?!\d)"
 )
 _DATE_MDY = re.compile(
     rf"(?<![a-z0-9])({_MONTH})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+(\d{{4}})(?!\d)"
 )
 _TIME = re.compile(
-    r"(?<![\d:])(\d{1,2}):(\d{2})(?::(\d{2}))?(?:\.\d+)?(?:\s*(am|pm|a\.m\.|p\.m\.))?(?![\d:])"
+    r"(\d(?<![\d:]\d)\d?):(\d{2})(?::(\d{2}))?(?:\.\d+)?(?:\s*(am|pm|a\.m\.|p\.m\.))?(?![\d:])"
 )
 # Thousands separators: a comma (a plain space separates list items; see _GROUP_SPACE).
 _GROUPED = r"\d{1,3}(?:,\d{3})+"
 _NUMBER = re.compile(
     rf"(?<![a-z0-9_.])-?({_GROUPED}|\d+)(\.\d+)?(?:\s?{_UNITS})?(?![a-z0-9_]|\.\d)"
 )
-# Each with the words one of which it needs (a cheap test that skips the regex).
+_NON_DIGIT = re.compile(r"\D")
+# Where a _NUMBER may begin: a hyphen or a digit, with none of its letters before it.
+_NUMBER_START = re.compile(r"[-\d](?<![a-z0-9_.][-\d])")
+# Each with the words one of which it needs (a cheap test that skips the regex), matched
+# only where its matches can begin.
 _CHANGE_DIGITS = (
-    (re.compile(r"\bfrom\s+(\d+)\s+to\s+(\d+)\b"), ("from",)),
-    (re.compile(r"(?<![\d.])(\d+)\s*(?:->|→|=>|⇒)\s*(\d+)(?![\d.])"), ("->", "→", "=>", "⇒")),
+    (Located(re.compile(r"\bfrom\s+(\d+)\s+to\s+(\d+)\b")), ("from",)),
     (
-        re.compile(
-            r"\b(?:set|changed|lowered|raised|reduced|increased|dropped|cut|bumped)\s+"
-            r"(?:\w+\s+){0,6}?to\s+(\d+)\b"
+        Located(re.compile(r"(?<![\d.])(\d+)\s*(?:->|→|=>|⇒)\s*(\d+)(?![\d.])")),
+        ("->", "→", "=>", "⇒"),
+    ),
+    (
+        Located(
+            re.compile(
+                r"\b(?:set|changed|lowered|raised|reduced|increased|dropped|cut|bumped)\s+"
+                r"(?:\w+\s+){0,6}?to\s+(\d+)\b"
+            )
         ),
         ("to",),
     ),
@@ -101,6 +118,19 @@ _CHANGE_DIGITS = (
 # and number has one), a month's first three letters (every month name has them).
 _DIGIT = re.compile(r"\d")
 _MONTH_PREFIX = re.compile("jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec")
+# The month-first date, matched only where a month name begins; the day-first one searched
+# only in text that holds what follows its day (a month name, then a year).
+_DATE_MDY_LOCATED = Located(_DATE_MDY)
+_DATE_DMY_TAIL = Located(re.compile(rf"(?:{_MONTH})\.?,?\s+\d{{4}}(?!\d)"))
+# What a time and each kind of identifier needs, found by a literal the compiler looks for:
+# a digit, a colon and two digits; a hyphen and two digits; an underscore; a dot and a letter.
+_TIME_HINT = re.compile(r":(?<=\d:)(?=\d\d)")
+_ID_HINTS: tuple[re.Pattern[str] | str, ...] = (
+    re.compile(r"-(?=\d\d)"),
+    "_",
+    ".",
+    re.compile(r"\.(?=[a-z])"),
+)
 
 _UNITS_WORDS = {
     w: i
@@ -143,9 +173,7 @@ _WORD_NUMBER = re.compile(
     + r")(?:[\s-]+|\b)){1,8}"
 )
 # Any word _spelled reads as a number (a substring test: "none" passes too, harmlessly).
-_NUMBER_WORD = re.compile(
-    "|".join(sorted([*_UNITS_WORDS, *_TENS_WORDS, *_SCALE_WORDS], key=len, reverse=True))
-)
+_NUMBER_WORDS = tuple([*_UNITS_WORDS, *_TENS_WORDS, *_SCALE_WORDS])
 
 
 def _spelled(match: re.Match[str]) -> str:
@@ -203,11 +231,11 @@ def _dates(text: str) -> list[tuple[str, str, tuple[int, int]]]:
             )
     if _MONTH_PREFIX.search(text) is None:
         return found
-    for m in _DATE_DMY.finditer(text):
+    for m in _DATE_DMY.finditer(text) if _DATE_DMY_TAIL.search(text) else ():
         found.append(
             (f"{m.group(3)}-{_MONTHS[m.group(2)]:02d}-{int(m.group(1)):02d}", m.group(0), m.span())
         )
-    for m in _DATE_MDY.finditer(text):
+    for m in _DATE_MDY_LOCATED.finditer(text):
         found.append(
             (f"{m.group(3)}-{_MONTHS[m.group(1)]:02d}-{int(m.group(2)):02d}", m.group(0), m.span())
         )
@@ -219,14 +247,35 @@ def _dates(text: str) -> list[tuple[str, str, tuple[int, int]]]:
 _GROUP_SPACE = re.compile(r"(?<=\d)[\u00a0\u2007\u2009\u202f](?=\d{3}(?!\d))")
 
 
+_GROUP_SPACES = frozenset("\u00a0\u2007\u2009\u202f")
+
+
 def _normalised(text: str) -> str:
+    if _GROUP_SPACES.isdisjoint(text):
+        return plain_lower(text)  # no space a thousands separator could be
     return plain_lower(_GROUP_SPACE.sub(",", text))
+
+
+def _tried_at(
+    pattern: re.Pattern[str], starts: re.Pattern[str], text: str
+) -> Iterator[re.Match[str]]:
+    """``pattern.finditer(text)`` for a pattern whose every match begins where ``starts``
+    matches and holds a character: the pattern is tried there only."""
+    found = starts.search(text)
+    while found is not None:
+        position = found.start()
+        match = pattern.match(text, position)
+        if match is None:
+            found = starts.search(text, position + 1)
+            continue
+        yield match
+        found = starts.search(text, match.end())
 
 
 def claims(statement: str) -> list[Claim]:
     """What ``statement`` asserts, in order of appearance, without duplicates."""
     text = _normalised(statement)
-    if _NUMBER_WORD.search(text) is not None:
+    if any(word in text for word in _NUMBER_WORDS):
         text = _WORD_NUMBER.sub(_spelled, text)
     digits = _DIGIT.search(text) is not None
     found: list[tuple[int, Claim]] = []
@@ -244,23 +293,25 @@ def claims(statement: str) -> list[Claim]:
 
     for value, written, span in _dates(text):
         add("date", value, written, span)
-    for m in _TIME.finditer(text) if digits and ":" in text else ():
+    for m in _TIME.finditer(text) if digits and _TIME_HINT.search(text) else ():
         if int(m.group(1)) < 24 and int(m.group(2)) < 60:
             add("time", _canonical_time(*m.group(1, 2, 3, 4)), m.group(0), m.span())
-    for pattern in _ID_PATTERNS:
-        for m in pattern.finditer(text):
-            add("id", m.group(0), m.group(0), m.span())
-    for pattern, words in _CHANGE_DIGITS if digits else ():
-        if not any(word in text for word in words):
+    for pattern, hint in zip(_ID_PATTERNS, _ID_HINTS, strict=True):
+        if not (hint in text if isinstance(hint, str) else hint.search(text)):
             continue
         for m in pattern.finditer(text):
+            add("id", m.group(0), m.group(0), m.span())
+    for change, words in _CHANGE_DIGITS if digits else ():
+        if not any(word in text for word in words):
+            continue
+        for m in change.finditer(text):
             for group in range(1, (m.lastindex or 0) + 1):
                 add(
                     "number", _canonical_number(m.group(group), None), m.group(group), m.span(group)
                 )
-    for m in _NUMBER.finditer(text) if digits else ():
+    for m in _tried_at(_NUMBER, _NUMBER_START, text) if digits else ():
         number = m.group(1).lstrip("-")
-        if len(re.sub(r"\D", "", number)) >= 2 or m.group(2):
+        if len(_NON_DIGIT.sub("", number)) >= 2 or m.group(2):
             add("number", _canonical_number(number, m.group(2)), m.group(0).strip(), m.span())
     unique: dict[tuple[str, str], Claim] = {}
     for _, claim in sorted(found, key=lambda pair: pair[0]):
@@ -272,8 +323,8 @@ def claims(statement: str) -> list[Claim]:
 
 
 # What an item holds: every number (grouped or not, with its fraction) and every digit run.
-_GROUPED_NUMBER = re.compile(rf"(?<!\d)({_GROUPED}|\d+)(\.\d+)?")
-_DIGIT_RUN = re.compile(r"(?<!\d)\d+")
+_GROUPED_NUMBER = re.compile(r"(\d(?<!\d\d)(?:\d{0,2}(?:,\d{3})+|\d*))(\.\d+)?")
+_DIGIT_RUN = re.compile(r"\d(?<!\d\d)\d*")
 
 
 @dataclass(frozen=True, slots=True)
@@ -298,7 +349,7 @@ def _item_values(text: str) -> ItemValues:
             numbers.add(_canonical_number(m.group(1), None))
     for m in _DIGIT_RUN.finditer(normalised):  # every digit run, as written
         numbers.add(_canonical_number(m.group(0), None))
-    for m in _TIME.finditer(normalised) if ":" in normalised else ():
+    for m in _TIME.finditer(normalised) if _TIME_HINT.search(normalised) else ():
         value = _canonical_time(*m.group(1, 2, 3, 4))
         times.update((value, value[:5]))
     dates = frozenset(value for value, _, _ in _dates(normalised))

@@ -19,6 +19,7 @@ from publicsuffixlist import PublicSuffixList
 
 from harness.stepcheck import Allowlist
 from harness.text import INVISIBLE
+from harness.textcheck.rulebook import folds
 
 __all__ = ["ContentPolicy", "is_host_name", "showable"]
 
@@ -55,6 +56,12 @@ _HOST = re.compile(
 _IPV4 = re.compile(
     r"(?<![\w.\[])(?:25[0-5]|2[0-4]\d|1?\d?\d)(?:\.(?:25[0-5]|2[0-4]\d|1?\d?\d)){3}(?![\w\[]|\.\d)"
 )
+# What each pattern needs before it can match (a cheap test that skips the whole-text
+# search): a scheme's ``:/`` or ``:\\``, a protocol-relative ``//``, a ``www.`` host; a dotted
+# name's last dot between a letter or digit and a letter; a digit, a dot and a digit.
+_URL_MARKS = (":/", ":\\", "//")
+_HOST_DOT = re.compile(r"\.(?<=[a-z0-9]\.)(?=[a-z])", re.IGNORECASE)
+_DIGIT_DOT = re.compile(r"\.(?<=\d\.)(?=\d)")
 _FILE_EXTENSIONS = frozenset(
     [
         "md",
@@ -150,10 +157,18 @@ class ContentPolicy:
                 return match.group(0)
             return "\\\\" + match.group("host").replace(".", "[.]")
 
-        text = _URL.sub(rewrite, showable(text))
+        text = showable(text)
+        lower = text.lower()
+        # Words a pattern needs are looked for in the lower case where it shows them.
+        folded = folds(text, lower)
+        if any(mark in text for mark in _URL_MARKS) or "www." in lower or not folded:
+            text = _URL.sub(rewrite, text)
+            lower = text.lower()
         if ":" in text:
-            text = _SCRIPT_URI.sub(r"\1[:]", text)
-            text = _MAILTO.sub(mail, text)
+            if "script:" in lower or "data:" in lower or not folded:
+                text = _SCRIPT_URI.sub(r"\1[:]", text)
+            if "mailto:" in lower or not folded:
+                text = _MAILTO.sub(mail, text)
         if "\\\\" in text:
             text = _UNC.sub(unc, text)
 
@@ -168,6 +183,8 @@ class ContentPolicy:
             return ip if self.allows(ip) else ip.replace(".", "[.]")
 
         if "." in text:
-            text = _HOST.sub(host, text)
-            text = _IPV4.sub(address, text)
+            if _HOST_DOT.search(text):
+                text = _HOST.sub(host, text)
+            if _DIGIT_DOT.search(text):
+                text = _IPV4.sub(address, text)
         return text

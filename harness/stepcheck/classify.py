@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Any, Literal
 
 import bashlex
@@ -33,8 +34,10 @@ from harness.stepcheck.rules import (
     NEGATION,
     PROSE_RULES,
     CommandRule,
+    ProseRule,
 )
 from harness.textcheck import dangerous_command
+from harness.textcheck.rulebook import Located
 
 __all__ = ["Allowlist", "Outcome", "StepVerdict", "read_only_sql"]
 
@@ -110,6 +113,10 @@ _AMBIGUOUS = frozenset(
 )
 _SHELL_SIGNAL = re.compile(r"\s-{1,2}[\w@]|[|><`]|\$\(|\$\{?\w|\s/[\w.]|=|\s@")
 _CLAUSE_END = re.compile(r"[.!?](?=\s|$)|\s\((?=runbook|see)|,\s")
+# A word that may name a program: a lower-case letter that no word character, ``.``, ``/``,
+# ``-`` or ``@`` stands before (tested after it, so that the compiler skips to letters), then
+# what a program's name holds, up to a space or the end.
+_BARE_WORD = re.compile(r"([a-z](?<![\w./\-@][a-z])[\w.+\-]*)(?=\s|$)")
 _INTRODUCED = re.compile(
     r"(?:^|:\s+|\b(?:run|execute|type|use|via|with)\s+)(?P<cmd>[a-z][\w+\-]*\s+(?:[^\s,]+\s+){0,3}--?[a-z][^\n]*)",
     re.I,
@@ -213,10 +220,11 @@ class Allowlist:
         """The prose hazard a claim carries that tells its reader to act against safety
         (security off, alerts silenced, credentials moved, the incident dismissed), or None:
         a conclusion states what happened, it never tells anyone to do that."""
-        for rule in PROSE_RULES:
+        lower = text.lower()
+        for rule, located in _prose_rules():
             if rule.name not in _DIRECTIVES:
                 continue
-            for match in rule.regex.finditer(text):
+            for match in located.finditer(text, lower):
                 if not NEGATION.search(text, 0, match.start()):
                     return rule.name
         return None
@@ -259,7 +267,7 @@ class Allowlist:
 
     def _bare(self, prose: str) -> Iterator[str]:
         taken: list[tuple[int, int]] = []
-        for match in re.finditer(r"(?<![\w./\-@])([a-z][\w.+\-]*)(?=\s|$)", prose):
+        for match in _BARE_WORD.finditer(prose):
             word = match.group(1)
             if word not in self._known or any(a <= match.start() < b for a, b in taken):
                 continue
@@ -432,12 +440,19 @@ def _prose(text: str, *, commands_found: bool) -> StepVerdict | None:
     """The outcome the step's words give it: a hazard withholds it whatever else it holds; a
     change or a check counts only in a step without a command of its own."""
     outcomes: list[StepVerdict] = []
-    for rule in PROSE_RULES:
-        for match in rule.regex.finditer(text):
+    lower = text.lower()
+    for rule, located in _prose_rules():
+        if rule.outcome != "WITHHELD" and commands_found:
+            continue  # whatever its words, a step with commands is judged by them
+        for match in located.finditer(text, lower):
             if rule.outcome == "WITHHELD" and NEGATION.search(text, 0, match.start()):
-                continue
-            if rule.outcome != "WITHHELD" and commands_found:
                 continue
             outcomes.append(StepVerdict(outcome=rule.outcome, reason=rule.name))
             break
     return _worst(outcomes)
+
+
+@cache
+def _prose_rules() -> tuple[tuple[ProseRule, Located], ...]:
+    """Each prose rule with its pattern, matched only where its words begin."""
+    return tuple((rule, Located(rule.regex)) for rule in PROSE_RULES)

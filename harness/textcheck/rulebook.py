@@ -10,13 +10,23 @@ it contains (its anchors: ``\\brm\\s+-r`` needs "rm", ``(drop|truncate)\\s+table
 anchors is a substring of it. An alternative whose anchors cannot be read (it may start with
 anything) always runs. The matches are those of the whole pattern: an anchor is a necessary
 condition, never a sufficient one.
+
+An alternative that runs is tried only where a match can begin. Most begin with a literal (the
+words of ``\\b(ignore|disregard)\\s+``, after zero-width assertions): its *starts*, read from
+the same parse. A case-insensitive pattern that begins with ``\\b`` gets no literal prefix from
+the regular expression compiler, which then tries the whole pattern at every position of the
+text; the book finds the starts' occurrences in the same automaton pass as the anchors and
+calls ``match`` at those positions only, which finds the matches ``finditer`` finds, in the same
+order (:meth:`RuleBook.matches`). Where a start cannot be told from the lower-cased text (a
+character that matches a Latin letter case-insensitively but lower-cases to another, such as
+the dotless ``ı``), or an alternative has no starts, the whole text is searched.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 
 # The parser and opcodes of the standard library's regular expressions (stable since 3.11).
@@ -26,7 +36,18 @@ from typing import Any, cast
 
 import ahocorasick
 
-__all__ = ["RuleBook", "TextRule", "alternatives", "anchors_of"]
+__all__ = [
+    "UNFOLDED",
+    "Located",
+    "RuleBook",
+    "Starts",
+    "TextRule",
+    "alternatives",
+    "anchors_of",
+    "clauses_of",
+    "folds",
+    "starts_of",
+]
 
 # An anchor shorter than this is too common to tell anything ("a", "rm" still passes).
 _MIN_ANCHOR = 2
@@ -138,6 +159,229 @@ def anchors_of(pattern: str, flags: int = 0) -> frozenset[str] | None:
 _FLAGS = re.IGNORECASE
 """Every rule is case-insensitive: a text is compared with the anchors in lower case."""
 
+_ZERO_WIDTH = frozenset({sre.AT, sre.ASSERT, sre.ASSERT_NOT})
+_BEGINNING = frozenset({sre.AT_BEGINNING, sre.AT_BEGINNING_STRING})
+# Starts grow by joining literals and literal alternations (``(ba|z)?sh`` starts with "bash",
+# "zsh" or "sh"); past this many strings the shorter set is kept.
+_MAX_STARTS = 256
+_MAX_CLASS = 16  # a class of this many literals or fewer reads as its characters
+_REPEATS = (sre.MAX_REPEAT, sre.MIN_REPEAT, sre.POSSESSIVE_REPEAT)
+
+# The characters outside ASCII that a case-insensitive pattern matches otherwise than their
+# lower case says: those whose lower case is not one character (``İ``), and those the regular
+# expression engine holds equal to a character with another lower case (``ı`` and "i", ``ſ``
+# and "s", ``ς`` and "σ", ``ϐ`` and "β", ``ᲀ`` and "в"...). In a text without them, a pattern's
+# literal occurs, lower-cased, where the lower-cased text holds it, at the same position; an
+# anchor or start that holds one is not used (a test walks every code point for this set).
+UNFOLDED = frozenset(
+    "\u00b5\u0130\u0131\u017f\u0345\u0390\u0392\u0395\u0398\u0399\u039a\u039c\u03a0\u03a1"
+    "\u03a3\u03a6\u03b0\u03b2\u03b5\u03b8\u03b9\u03ba\u03bc\u03c0\u03c1\u03c2\u03c3\u03c6"
+    "\u03d0\u03d1\u03d5\u03d6\u03f0\u03f1\u03f4\u03f5\u0412\u0414\u041e\u0421\u0422\u042a"
+    "\u0432\u0434\u043e\u0441\u0442\u044a\u0462\u0463\u1c80\u1c81\u1c82\u1c83\u1c84\u1c85"
+    "\u1c86\u1c87\u1c88\u1e60\u1e61\u1e9b\u1fbe\u1fd3\u1fe3\ua64a\ua64b\ufb05\ufb06"
+)
+_FOLDED_PREFIX = re.compile(f"[^{''.join(sorted(UNFOLDED))}]*")
+
+
+def folds(text: str, lower: str) -> bool:
+    """Whether the lower-cased ``lower`` shows every literal of a pattern where and as it
+    matches ``text`` (see :data:`UNFOLDED`)."""
+    return text.isascii() or (len(lower) == len(text) and UNFOLDED.isdisjoint(text))
+
+
+@dataclass(frozen=True)
+class Starts:
+    """Where the matches of a pattern begin: at an occurrence of one of ``strings`` (in lower
+    case, none the prefix of another, none holding a character of :data:`UNFOLDED`), or at
+    the beginning of the text (``at_beginning``: the pattern may begin with ``^`` there)."""
+
+    strings: frozenset[str]
+    at_beginning: bool = False
+
+
+def starts_of(pattern: str, flags: int = 0) -> Starts | None:
+    """Where every match of ``pattern`` begins (after its zero-width assertions), or None when
+    that cannot be read from its parse."""
+    try:
+        parsed = sre_parse.parse(pattern, flags)
+    except re.error:
+        return None
+    return _parsed_starts(parsed)
+
+
+def _parsed_starts(parsed: Any) -> Starts | None:
+    found = _Reader(multiline=bool(parsed.state.flags & re.MULTILINE)).of(list(parsed))
+    if found is None:
+        return None
+    # Cut before the first character of :data:`UNFOLDED` (what begins with a start begins with
+    # its prefixes too): a start that begins with one is none.
+    cut = sorted({_FOLDED_PREFIX.match(start).group() for start in found.strings}, key=len)  # type: ignore[union-attr]
+    if cut and cut[0] == "":
+        return None
+    # A start that begins with another adds no position.
+    kept: list[str] = []
+    for start in cut:
+        if not start.startswith(tuple(kept)):
+            kept.append(start)
+    return Starts(frozenset(kept), found.at_beginning)
+
+
+class _Reader:
+    """Reads the starts of a parsed pattern, within a budget of steps (an optional element
+    or an empty branch makes the starts of what follows it count too)."""
+
+    _BUDGET = 2000
+
+    def __init__(self, *, multiline: bool) -> None:
+        self.multiline = multiline
+        self.steps = 0
+
+    def of(self, items: list[tuple[object, object]]) -> Starts | None:
+        """The starts of the sequence ``items``: the strings of its leading literal elements,
+        joined, then the starts of the first element that is not one (with those of what
+        follows it where it may match nothing); None when a match may begin otherwise."""
+        self.steps += 1
+        if self.steps > self._BUDGET:
+            return None
+        head: frozenset[str] = frozenset({""})
+        for position, (op, arg) in enumerate(items):
+            if op is sre.AT and arg in _BEGINNING and head == {""} and not self.multiline:
+                # ``^`` before anything consumed: this way, the match begins at 0.
+                return Starts(frozenset(), at_beginning=True)
+            if op in _ZERO_WIDTH:
+                continue  # evaluated where the match begins, by ``match`` as by ``search``
+            exact = _exact(op, arg)
+            if exact is not None and "" not in exact:
+                grown = _joined(head, exact)
+                if grown is None:
+                    break
+                head = grown
+                continue
+            tails = self._element(op, arg, items[position + 1 :])
+            if tails is None:
+                break
+            grown = _joined(head, tails.strings)
+            if grown is None:
+                break
+            # After a literal, a ``^`` matches nowhere: only a way with nothing before it
+            # begins at 0.
+            return Starts(grown, tails.at_beginning and head == {""})
+        return None if "" in head else Starts(head)
+
+    def _element(self, op: object, arg: object, rest: list[tuple[object, object]]) -> Starts | None:
+        """The starts of an element followed by ``rest``."""
+        if op is sre.SUBPATTERN:
+            _group, add_flags, _del_flags, body = cast(tuple[Any, int, int, Any], arg)
+            if add_flags & re.MULTILINE:
+                return None
+            return self.of([*body, *rest])
+        if op is sre.BRANCH:
+            return self._union(self.of([*branch, *rest]) for branch in arg[1])  # type: ignore[index]
+        if op in _REPEATS:
+            low, high, body = cast(tuple[int, int, Any], arg)
+            once = [*body, *rest] if high == 1 else list(body)
+            if low >= 1:
+                return self.of(once)
+            return self._union(iter((self.of(list(rest)), self.of(once))))
+        return None
+
+    @staticmethod
+    def _union(ways: Iterator[Starts | None]) -> Starts | None:
+        strings: set[str] = set()
+        at_beginning = False
+        for way in ways:
+            if way is None:
+                return None
+            strings |= way.strings
+            at_beginning |= way.at_beginning
+        return Starts(frozenset(strings), at_beginning)
+
+
+def _joined(head: frozenset[str], tails: frozenset[str]) -> frozenset[str] | None:
+    joined = frozenset(h + t for h in head for t in tails)
+    return joined if len(joined) <= _MAX_STARTS else None
+
+
+def _exact(op: object, arg: object) -> frozenset[str] | None:
+    """The strings (in lower case) an element consumes, when it is made of literals: a literal,
+    a small class of literals, a group or alternation of them, one made optional; None
+    otherwise."""
+    if op is sre.LITERAL:
+        return frozenset({chr(arg).lower()})  # type: ignore[arg-type]
+    if op is sre.IN:
+        members = cast(list[tuple[object, object]], arg)
+        if len(members) <= _MAX_CLASS and all(kind is sre.LITERAL for kind, _ in members):
+            return frozenset(chr(code).lower() for _, code in members)  # type: ignore[arg-type]
+        return None
+    if op is sre.SUBPATTERN:
+        return _sequence_exact(list(arg[-1]))  # type: ignore[index]
+    if op is sre.BRANCH:
+        found: set[str] = set()
+        for branch in arg[1]:  # type: ignore[index]
+            exact = _sequence_exact(list(branch))
+            if exact is None:
+                return None
+            found |= exact
+        return frozenset(found)
+    if op in _REPEATS:
+        low, high, body = cast(tuple[int, int, Any], arg)
+        if low in (0, 1) and high == 1:
+            exact = _sequence_exact(list(body))
+            if exact is not None and low == 0:
+                exact |= {""}
+            return exact
+    return None
+
+
+def _sequence_exact(items: list[tuple[object, object]]) -> frozenset[str] | None:
+    found: frozenset[str] | None = frozenset({""})
+    for op, arg in items:
+        if op in _ZERO_WIDTH:
+            if op is sre.AT and arg in _BEGINNING:
+                return None  # where it may match is no string's business
+            continue
+        exact = _exact(op, arg)
+        if exact is None or found is None:
+            return None
+        found = _joined(found, exact)
+    return found
+
+
+def clauses_of(pattern: str, flags: int = 0) -> list[frozenset[str]]:
+    """Every set of anchors one of which each match of ``pattern`` contains: its literal runs,
+    the anchors of its alternations, those of the groups and repeats it needs (each a
+    necessary condition; :func:`anchors_of` is the most telling of the top-level ones)."""
+    try:
+        parsed = sre_parse.parse(pattern, flags)
+    except re.error:
+        return []
+    return list(dict.fromkeys(_clauses(list(parsed))))
+
+
+def _clauses(items: list[tuple[object, object]]) -> list[frozenset[str]]:
+    found: list[frozenset[str]] = []
+    run: list[str] = []
+    for op, arg in [*items, (None, None)]:
+        if op is sre.LITERAL:
+            run.append(chr(arg).lower())  # type: ignore[arg-type]
+            continue
+        if len(run) >= _MIN_ANCHOR:
+            found.append(frozenset({"".join(run)}))
+        if op is sre.SUBPATTERN:
+            found.extend(_clauses(list(arg[-1])))  # type: ignore[index]
+        elif op in _REPEATS and cast(tuple[int, int, Any], arg)[0] >= 1:
+            found.extend(_clauses(list(cast(tuple[int, int, Any], arg)[2])))
+        elif op is sre.BRANCH:
+            anchors = _element_anchors(op, arg)
+            if anchors is not None:
+                found.append(anchors)
+        if run and op is not None:
+            joined = _joined_prefixes("".join(run), op, arg)
+            if joined is not None:
+                found.append(joined)
+        run = []
+    return found
+
 
 @dataclass(frozen=True, kw_only=True)
 class TextRule:
@@ -171,15 +415,17 @@ class TextRule:
 
 class RuleBook:
     """:class:`TextRule` s checked in order, with one pass for the anchors of all of them (an
-    Aho-Corasick automaton: every occurrence of every anchor, overlapping ones included, in time
-    linear in the text), built on first use.
+    Aho-Corasick automaton: every occurrence of every anchor, overlapping ones included, in
+    time linear in the text), built on first use.
 
     The alternatives of all the rules are numbered in order, and each anchor names the ones
     that need it: a text runs the alternatives without anchors and those its anchors name, in
     their order, without a look at the hundreds of others (most texts hold few anchors). An
-    alternative is compiled the first time a text holds one of its anchors: a process that
-    imports the checks (each Ray worker among them) pays for the patterns it runs, not for
-    all of them.
+    alternative needs each of its other anchor sets too (:func:`clauses_of`), and is matched
+    only where its starts occur (:func:`starts_of`), in a text whose lower case shows them
+    (:func:`folds`). An alternative is compiled the first time a text holds one of its
+    anchors: a process that imports the checks (each Ray worker among them) pays for the
+    patterns it runs, not for all of them.
     """
 
     def __init__(self, rules: tuple[TextRule, ...]) -> None:
@@ -188,8 +434,10 @@ class RuleBook:
     @cached_property
     def _automaton(self) -> Any:
         automaton = ahocorasick.Automaton()
-        for anchor in self._index.needing:
-            automaton.add_word(anchor, anchor)
+        index = self._index
+        words = {*index.needing, *index.keyed}.union(*(w for sets in index.checks for w in sets))
+        for word in words:
+            automaton.add_word(word, word)
         automaton.make_automaton()
         return automaton
 
@@ -198,19 +446,34 @@ class RuleBook:
         numbered: list[tuple[TextRule, str]] = []
         needing: dict[str, list[int]] = {}
         always: list[int] = []
+        keyed: dict[str, list[int]] = {}
+        keyless: list[int] = []
+        checks: list[tuple[frozenset[str], ...]] = []
         for rule in self.rules:
             for source in alternatives(rule.pattern):
                 number = len(numbered)
                 numbered.append((rule, source))
-                anchors = _anchors_of(source)
+                anchors, clauses = _read(source)
                 if anchors is None:
                     always.append(number)
                 for anchor in anchors or ():
                     needing.setdefault(anchor, []).append(number)
+                # In a text that folds, any set a match needs may name it: the most telling
+                # one does, and the others are checked.
+                sets = [*([anchors] if anchors is not None else []), *clauses]
+                key = max(sets, key=lambda words: (min(map(len, words)), -len(words)), default=None)
+                if key is None:
+                    keyless.append(number)
+                for anchor in key or ():
+                    keyed.setdefault(anchor, []).append(number)
+                checks.append(tuple(words for words in sets if words is not key))
         return _Index(
             numbered=tuple(numbered),
             needing={anchor: tuple(numbers) for anchor, numbers in needing.items()},
             always=frozenset(always),
+            keyed={anchor: tuple(numbers) for anchor, numbers in keyed.items()},
+            keyless=frozenset(keyless),
+            checks=tuple(checks),
             compiled=[None] * len(numbered),
         )
 
@@ -220,14 +483,30 @@ class RuleBook:
 
     def matches(self, text: str) -> Iterator[tuple[TextRule, re.Match[str]]]:
         """Every (rule, match) in rule order: each alternative's matches, alternative by
-        alternative."""
+        alternative, as its ``finditer`` finds them."""
         index = self._index
-        wanted = set(index.always)
-        for anchor in self.hits(text):
-            wanted.update(index.needing[anchor])
+        lower = text.lower()
+        hits = {anchor for _, anchor in self._automaton.iter(lower)}
+        folded = folds(text, lower)
+        if folded:
+            wanted = set(index.keyless)
+            for anchor in hits:
+                wanted.update(index.keyed.get(anchor, ()))
+        else:
+            wanted = set(index.always)
+            for anchor in hits:
+                wanted.update(index.needing.get(anchor, ()))
         for number in sorted(wanted):
+            if folded and not all(hits.intersection(words) for words in index.checks[number]):
+                continue  # a word every match holds is missing
             rule = index.numbered[number][0]
-            for match in index.pattern(number).finditer(text):
+            pattern = index.pattern(number)
+            starts = index.starts(number) if folded else None
+            if starts is None:
+                for match in pattern.finditer(text):
+                    yield rule, match
+                continue
+            for match in _located(pattern, index.locator(number), starts, text, lower):
                 yield rule, match
 
     def first(self, text: str) -> TextRule | None:
@@ -243,11 +522,91 @@ class RuleBook:
         )
 
 
+class Located:
+    """One pattern, matched only where its matches can begin (its :func:`starts_of`): the
+    matches ``finditer`` finds, in its order, without trying the pattern at every position."""
+
+    def __init__(self, pattern: re.Pattern[str]) -> None:
+        self.pattern = pattern
+        self.starts = starts_of(pattern.pattern, pattern.flags)
+        strings = sorted(self.starts.strings) if self.starts is not None else []
+        self._locator = _locator(strings)
+
+    def finditer(self, text: str, lower: str | None = None) -> Iterator[re.Match[str]]:
+        """``pattern.finditer(text)``; ``lower`` is ``text.lower()`` when the caller has it."""
+        lower = text.lower() if lower is None else lower
+        if self.starts is None or not folds(text, lower):
+            return self.pattern.finditer(text)
+        return _located(self.pattern, self._locator, self.starts, text, lower)
+
+    def search(self, text: str, lower: str | None = None) -> re.Match[str] | None:
+        """``pattern.search(text)``."""
+        return next(iter(self.finditer(text, lower)), None)
+
+
+def _located(
+    pattern: re.Pattern[str],
+    locator: re.Pattern[str] | None,
+    starts: Starts,
+    text: str,
+    lower: str,
+) -> Iterator[re.Match[str]]:
+    """As ``pattern.finditer(text)``: the leftmost match, then the next from where it ended,
+    tried at the beginning (when ``starts`` say a match may begin there) and where ``locator``
+    finds a start in ``lower`` (a match there holds its start, so none is empty). ``text`` must
+    :func:`fold <folds>` to ``lower``."""
+    resume = 0
+    if starts.at_beginning:
+        opening = pattern.match(text)
+        if opening is not None and opening.end() == 0:
+            # An empty match: ``finditer`` may find another one there.
+            yield from pattern.finditer(text)
+            return
+        if opening is not None:
+            yield opening
+        resume = opening.end() if opening is not None else 1
+    if locator is None:
+        return
+    found = locator.search(lower, resume)
+    while found is not None:
+        position = found.start()
+        match = pattern.match(text, position)
+        if match is None:
+            found = locator.search(lower, position + 1)
+            continue
+        yield match
+        found = locator.search(lower, match.end())
+
+
+def _locator(strings: list[str]) -> re.Pattern[str] | None:
+    """A case-sensitive pattern that finds any of ``strings`` (none the prefix of another, as
+    :func:`starts_of` gives them: any order finds each position), or None for none; the
+    regular expression compiler skips ahead by their first characters."""
+    return re.compile("|".join(map(re.escape, strings))) if strings else None
+
+
 @lru_cache(maxsize=2048)
-def _anchors_of(source: str) -> frozenset[str] | None:
-    """:func:`anchors_of` an alternative, read once per process (rules that two books share,
-    the pipe-to-shell ones, are parsed once)."""
-    return anchors_of(source, _FLAGS)
+def _read(source: str) -> tuple[frozenset[str] | None, tuple[frozenset[str], ...]]:
+    """An alternative's anchors (:func:`anchors_of`) and the other anchor sets it needs
+    (:func:`clauses_of`; none holds a character of :data:`UNFOLDED`), from one parse, once per
+    process (rules that two books share, the pipe-to-shell ones, are read once)."""
+    try:
+        parsed = sre_parse.parse(source, _FLAGS)
+    except re.error:
+        return None, ()
+    items = list(parsed)
+    anchors = _anchors(items)
+    clauses = tuple(
+        clause
+        for clause in dict.fromkeys(_clauses(items))
+        if clause != anchors and not any(UNFOLDED.intersection(word) for word in clause)
+    )
+    return anchors, clauses
+
+
+@lru_cache(maxsize=2048)
+def _starts_of(source: str) -> Starts | None:
+    return starts_of(source, _FLAGS)
 
 
 # A run of letters in a pattern's source that is no escape's letter.
@@ -262,8 +621,18 @@ class _Index:
     """The numbers of the alternatives that need each anchor."""
     always: frozenset[int]
     """The numbers of the alternatives without anchors."""
+    keyed: dict[str, tuple[int, ...]]
+    """In a text that folds: the numbers of the alternatives each anchor names (each by the
+    most telling set of anchors it needs, :func:`clauses_of` with :func:`anchors_of`)."""
+    keyless: frozenset[int]
+    """In a text that folds: the numbers of the alternatives without any anchors."""
+    checks: tuple[tuple[frozenset[str], ...], ...]
+    """In a text that folds: the other sets of anchors each alternative needs."""
     compiled: list[re.Pattern[str] | None]
     """Each alternative's pattern, once compiled."""
+    locators: dict[int, tuple[Starts | None, re.Pattern[str] | None]] = field(default_factory=dict)
+    """Each alternative's starts and the pattern that finds them in lower-cased text, read
+    and compiled on first use."""
 
     def pattern(self, number: int) -> re.Pattern[str]:
         """Alternative ``number``, compiled on first use (two threads may both compile it:
@@ -272,3 +641,23 @@ class _Index:
         if compiled is None:
             compiled = self.compiled[number] = re.compile(self.numbered[number][1], _FLAGS)
         return compiled
+
+    def starts(self, number: int) -> Starts | None:
+        """Where alternative ``number``'s matches begin (:func:`starts_of`), read on first
+        use."""
+        return self._located(number)[0]
+
+    def locator(self, number: int) -> re.Pattern[str] | None:
+        """Alternative ``number``'s starts as one pattern over lower-cased text
+        (:func:`_locator`)."""
+        return self._located(number)[1]
+
+    def _located(self, number: int) -> tuple[Starts | None, re.Pattern[str] | None]:
+        found = self.locators.get(number)
+        if found is None:
+            starts = _starts_of(self.numbered[number][1])
+            found = self.locators[number] = (
+                starts,
+                _locator(sorted(starts.strings) if starts else []),
+            )
+        return found
