@@ -24,6 +24,7 @@ the dotless ``ı``), or an alternative has no starts, the whole text is searched
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -199,20 +200,37 @@ class Starts:
     at_beginning: bool = False
 
 
-def starts_of(pattern: str, flags: int = 0) -> Starts | None:
+def starts_of(pattern: str, flags: int = 0, *, ascii_text: bool = False) -> Starts | None:
     """Where every match of ``pattern`` begins (after its zero-width assertions), or None when
-    that cannot be read from its parse."""
+    that cannot be read from its parse.
+
+    ``ascii_text``: where its matches in an ASCII text begin. A start holding a character that
+    matches no ASCII character, in any case, cannot occur there and is left out (a pattern
+    whose words are in Cyrillic, Greek or CJK as well as in English is located in English
+    text by its English words; without this, one Cyrillic ``с``, which folds unlike ``c``,
+    leaves the whole pattern to be tried at every position).
+    """
     try:
         parsed = sre_parse.parse(pattern, flags)
     except re.error:
         return None
-    return _parsed_starts(parsed)
+    return _parsed_starts(parsed, ascii_text=ascii_text)
 
 
-def _parsed_starts(parsed: Any) -> Starts | None:
+@functools.cache
+def _matches_ascii(char: str) -> bool:
+    """Whether ``char``, as a case-insensitive literal, matches some ASCII character."""
+    literal = re.compile(re.escape(char), re.IGNORECASE)
+    return any(literal.fullmatch(chr(code)) for code in range(128))
+
+
+def _parsed_starts(parsed: Any, *, ascii_text: bool = False) -> Starts | None:
     found = _Reader(multiline=bool(parsed.state.flags & re.MULTILINE)).of(list(parsed))
     if found is None:
         return None
+    if ascii_text:
+        reachable = frozenset(start for start in found.strings if all(map(_matches_ascii, start)))
+        found = Starts(reachable, found.at_beginning)
     # Cut before the first character of :data:`UNFOLDED` (what begins with a start begins with
     # its prefixes too): a start that begins with one is none.
     cut = sorted({_FOLDED_PREFIX.match(start).group() for start in found.strings}, key=len)  # type: ignore[union-attr]
@@ -230,7 +248,7 @@ class _Reader:
     """Reads the starts of a parsed pattern, within a budget of steps (an optional element
     or an empty branch makes the starts of what follows it count too)."""
 
-    _BUDGET = 2000
+    _BUDGET = 20000
 
     def __init__(self, *, multiline: bool) -> None:
         self.multiline = multiline
@@ -531,10 +549,16 @@ class Located:
         self.starts = starts_of(pattern.pattern, pattern.flags)
         strings = sorted(self.starts.strings) if self.starts is not None else []
         self._locator = _locator(strings)
+        # In an ASCII text (most texts) only the starts an ASCII text can hold count.
+        self.ascii_starts = starts_of(pattern.pattern, pattern.flags, ascii_text=True)
+        ascii_strings = sorted(self.ascii_starts.strings) if self.ascii_starts is not None else []
+        self._ascii_locator = _locator(ascii_strings)
 
     def finditer(self, text: str, lower: str | None = None) -> Iterator[re.Match[str]]:
         """``pattern.finditer(text)``; ``lower`` is ``text.lower()`` when the caller has it."""
         lower = text.lower() if lower is None else lower
+        if text.isascii() and self.ascii_starts is not None:
+            return _located(self.pattern, self._ascii_locator, self.ascii_starts, text, lower)
         if self.starts is None or not folds(text, lower):
             return self.pattern.finditer(text)
         return _located(self.pattern, self._locator, self.starts, text, lower)

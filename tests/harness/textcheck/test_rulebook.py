@@ -183,6 +183,13 @@ def test_starts_are_the_literals_every_match_begins_with() -> None:
     assert starts_of(r"[ſb]x") is None
     # ``^`` of every line is only an assertion where the match begins.
     assert starts_of(r"(?m)^x") == Starts(frozenset({"x"}))
+    # In an ASCII text only starts an ASCII text can hold count: a Cyrillic word (whose "с"
+    # folds unlike "c") no longer leaves the pattern to be tried everywhere; "ſ" matches "s".
+    mixed = r"\b(install|скачай(те)?)\b"
+    assert starts_of(mixed, re.I) is None
+    assert starts_of(mixed, re.I, ascii_text=True) == Starts(frozenset({"install"}))
+    assert starts_of(r"\b(скачай|下载)\b", re.I, ascii_text=True) == Starts(frozenset())
+    assert starts_of(r"\b(install|ſkip)\b", re.I, ascii_text=True) is None
 
 
 def test_clauses_are_every_anchor_set_a_match_needs() -> None:
