@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -45,8 +44,6 @@ from tests.fixtures.logmining.generate import SYSTEMS, VALIDATION  # noqa: E402
 from tests.fixtures.logmining.generate import load as load_fixture  # noqa: E402
 from tests.fixtures.logmining.generate_more import MORE_TUNING, MORE_VALIDATION  # noqa: E402
 
-_MARK = re.compile(r"<(HOST|POD|IP)~[0-9a-f]{6}\.\d+>")
-
 
 def _digest(value: Any) -> str:
     text = value if isinstance(value, str) else json.dumps(value, default=str)
@@ -67,7 +64,8 @@ def _projection_digests(name: str, events: list[dict[str, Any]]) -> dict[str, st
         # Marks as their bare class: the view before per-run pseudonyms, comparable across
         # versions; then as a new run numbers them.
         f"observation:{name}": _digest(
-            _MARK.sub(r"<\1>", projection.observation.model_dump_json())
+            # No projection's values: every mark resolves to its bare class.
+            Pseudonyms().resolve(projection.observation.model_dump_json(), "", ())
         ),
         f"observation-numbered:{name}": _digest(
             projection.resolved(Pseudonyms()).model_dump_json()

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 
@@ -135,17 +135,25 @@ def _element_anchors(op: object, arg: object) -> frozenset[str] | None:
     if op is sre.SUBPATTERN:
         return _anchors(list(arg[-1]))  # type: ignore[index]
     if op is sre.BRANCH:
-        found: set[str] = set()
-        for branch in arg[1]:  # type: ignore[index]
-            anchors = _anchors(list(branch))
-            if anchors is None:
-                return None
-            found |= anchors
-        return frozenset(found)
+        return _every_branch(arg, _anchors)
     if op in (sre.MAX_REPEAT, sre.MIN_REPEAT, sre.POSSESSIVE_REPEAT):
         low, _high, body = cast(tuple[int, int, Any], arg)
         return _anchors(list(body)) if low >= 1 else None
     return None
+
+
+def _every_branch(
+    arg: object, of: Callable[[list[tuple[object, object]]], frozenset[str] | None]
+) -> frozenset[str] | None:
+    """The union of ``of`` over the branches of an alternation (``arg`` of a BRANCH); None
+    when it is None for any branch."""
+    found: set[str] = set()
+    for branch in arg[1]:  # type: ignore[index]
+        strings = of(list(branch))
+        if strings is None:
+            return None
+        found |= strings
+    return frozenset(found)
 
 
 def anchors_of(pattern: str, flags: int = 0) -> frozenset[str] | None:
@@ -334,13 +342,7 @@ def _exact(op: object, arg: object) -> frozenset[str] | None:
     if op is sre.SUBPATTERN:
         return _sequence_exact(list(arg[-1]))  # type: ignore[index]
     if op is sre.BRANCH:
-        found: set[str] = set()
-        for branch in arg[1]:  # type: ignore[index]
-            exact = _sequence_exact(list(branch))
-            if exact is None:
-                return None
-            found |= exact
-        return frozenset(found)
+        return _every_branch(arg, _sequence_exact)
     if op in _REPEATS:
         low, high, body = cast(tuple[int, int, Any], arg)
         if low in (0, 1) and high == 1:
