@@ -6,7 +6,10 @@ the task machinery's, not a backend's) after ``--warmup`` calls that start the w
 build their tool sets. CPU is measured, not wall time (the machine is shared): the driver's
 ``time.process_time`` and the user+system time of every process Ray started under it (GCS,
 raylet, workers; psutil over the driver's descendants), each as the difference over the timed
-calls. Prints a table and, as its last line, one JSON object with the same figures.
+calls. Prints a table and, as its last line, one JSON object with the same figures. The
+calls started together are handed over in one loop iteration, so ``--concurrency`` is also the
+calls each task carries (``RayToolExecutor``, "One task per turn"); ``--concurrency 1`` is one
+task per call.
 
 To compare two versions of the executor side by side, run the script twice in one session
 with ``PYTHONPATH`` pointing at each checkout. Usage:
