@@ -10,9 +10,9 @@ another round trip. A raw over the byte limit the caller gave (``max_raw_bytes``
 budget may still book) is not projected; a raw this executor did not produce, or did not
 project, is projected by a task of its own, ``project:<name>``.
 
-One task per turn: the calls that reach ``execute`` in the same iteration of the event loop
-(the calls of one model turn, each once it holds a slot: the boundary starts them together)
-travel as one task, named by their tools (``tool:query_logs+query_mysql``), and run there one
+One task per turn: the calls of one model turn (:data:`harness.ports.TOOL_TURN`) that reach
+``execute`` in the same iteration of the event loop (each once it holds a slot: the turn
+starts them together) travel as one task, named by their tools (``tool:query_logs+query_mysql``), and run there one
 after the other. Ray's own machinery is most of a small call's cost: five calls of the probe
 tools cost 1.9 ms of CPU each (caller, raylet and workers) as five tasks and 0.64 ms as one
 (``benchmarks/bench_tool_task.py --concurrency 5``); a demo run's eight calls come in three
@@ -22,7 +22,8 @@ turn's calls no longer overlap on an idle node (on a busy one the CPU they spent
 what they gain); and a call that hangs holds the calls after it in its task until their own
 timeouts (BACKEND_TIMEOUT for them too; a call whose timeout passed before it started is not
 started at all). A turn waits for all of its calls before the model is asked again, so only a
-hang past the timeout costs its peers their results.
+hang past the timeout costs its peers their results; calls of different turns, and so of
+different runs, never share a task.
 
 Trade-off: the projection runs before the raw returns, so it adds to ``execute``'s
 latency instead of overlapping with the caller storing the raw, as a two-item generator task
@@ -81,6 +82,7 @@ from harness.admission import ToolSlots
 from harness.contracts.errors import BackendError, ErrorCode, HarnessError, ProjectionError
 from harness.contracts.observation import Projection
 from harness.contracts.raw import RawResponse, held_sources
+from harness.ports import TOOL_TURN
 
 __all__ = ["RayToolExecutor"]
 
@@ -148,8 +150,8 @@ class RayToolExecutor:
         """Tasks cancelled because of a timeout or a cancelled caller (results discarded)."""
         # Keyed by the identity of the raw object this executor handed out.
         self._kept: OrderedDict[int, _Kept] = OrderedDict()
-        self._open: _Batch | None = None
-        """The batch of this loop iteration, until it is submitted."""
+        self._open: dict[object, _Batch] = {}
+        """Each turn's batch of this loop iteration, until it is submitted."""
 
     async def execute(
         self,
@@ -160,8 +162,8 @@ class RayToolExecutor:
         tool_call_id: str,
         max_raw_bytes: int,
     ) -> RawResponse:
-        """Run the tool's backend and its projector in a ``tool:`` task, with the calls handed
-        over in the same iteration of the event loop.
+        """Run the tool's backend and its projector in a ``tool:`` task, with the calls of
+        its turn handed over in the same iteration of the event loop.
 
         The projection (or its failure) is kept for :meth:`project`, never the raw.
 
@@ -217,22 +219,28 @@ class RayToolExecutor:
         return result
 
     def _join(self, call: ToolCall) -> tuple[_Batch, int]:
-        """Add ``call`` to the batch of this loop iteration (opening one, whose submission
-        runs once the callers already scheduled have handed theirs over); its index there."""
-        batch = self._open
+        """Add ``call`` to its turn's batch of this loop iteration (opening one, submitted
+        once the callers already scheduled have handed theirs over); its index there.
+
+        A call made outside a turn has a batch of its own."""
+        turn = TOOL_TURN.get()
+        batch = None if turn is None else self._open.get(turn)
         if batch is None:
             loop = asyncio.get_running_loop()
-            batch = self._open = _Batch(outcomes=loop.create_future())
+            batch = _Batch(outcomes=loop.create_future())
             # Nobody may be left to read a failure: reading it here keeps asyncio quiet.
             batch.outcomes.add_done_callback(lambda f: f.cancelled() or f.exception())
-            loop.call_soon(self._submit, batch)
+            if turn is not None:
+                self._open[turn] = batch
+            loop.call_soon(self._submit, turn, batch)
         batch.calls.append(call)
         batch.waiting += 1
         return batch, len(batch.calls) - 1
 
-    def _submit(self, batch: _Batch) -> None:
+    def _submit(self, turn: object | None, batch: _Batch) -> None:
         """Submit the batch as one task, unless every caller has already left it."""
-        self._open = None
+        if turn is not None:
+            del self._open[turn]
         if batch.waiting == 0:
             batch.outcomes.cancel()
             return

@@ -41,6 +41,7 @@ from harness.contracts.observation import Projection, RagObservation
 from harness.contracts.raw import RawResponse
 from harness.contracts.results import Cancelled
 from harness.contracts.status import RunStatus
+from harness.ports import TOOL_TURN
 from harness.projectors.logs import LogsProjector
 from harness.redaction import Pseudonyms
 from harness.tools.arguments import QueryLogsRequest, SearchKnowledgeRequest
@@ -65,6 +66,16 @@ def _execute(
     return executor.execute(
         tool, request, timeout_s, tool_call_id=call_id, max_raw_bytes=max_raw_bytes
     )
+
+
+async def _turn(*calls: Any) -> list[Any]:
+    """``calls`` made as one model turn (a task of its own, so its context is its own)."""
+
+    async def turn() -> list[Any]:
+        TOOL_TURN.set(object())
+        return list(await asyncio.gather(*calls, return_exceptions=True))
+
+    return await asyncio.create_task(turn())
 
 
 def _projected_in(projection: Any) -> list[str]:
@@ -94,13 +105,12 @@ def test_calls_handed_over_together_are_one_task_and_keep_their_own_outcomes(
     async def main() -> tuple[list[str], BaseException]:
         requests = [_request("pool"), _request("@tool_raise=RECORD_TOO_LARGE"), _request("db")]
         tools = ["query_mysql", "query_logs", "query_logs"]
-        # One model turn: the boundary starts its calls together.
-        done = await asyncio.gather(
+        # One model turn: the turn starts its calls together.
+        done = await _turn(
             *(
                 _execute(executor, tool, request, 10.0, call_id=f"call_{i}")
                 for i, (tool, request) in enumerate(zip(tools, requests, strict=True))
-            ),
-            return_exceptions=True,
+            )
         )
         first, failed, last = done
         assert isinstance(failed, BaseException)
@@ -115,13 +125,36 @@ def test_calls_handed_over_together_are_one_task_and_keep_their_own_outcomes(
     assert executor.cancelled_tasks == 0
 
 
+def test_calls_of_different_turns_or_of_no_turn_never_share_a_task(tmp_path: Path) -> None:
+    executor = RayToolExecutor(ProbeToolSetFactory(str(tmp_path)))
+
+    def logs() -> Any:
+        return _execute(executor, "query_logs", _request(), 10.0)
+
+    def mysql() -> Any:
+        return _execute(executor, "query_mysql", _request(), 10.0)
+
+    async def main() -> list[list[str]]:
+        # Two runs' turns, started in the same loop iteration, and two calls of no turn.
+        done = await asyncio.gather(
+            _turn(logs(), logs()), _turn(mysql(), mysql()), asyncio.gather(logs(), mysql())
+        )
+        return [[raw.value()["task_name"] for raw in raws] for raws in done]
+
+    assert asyncio.run(main()) == [
+        ["tool:query_logs"] * 2,
+        ["tool:query_mysql"] * 2,
+        ["tool:query_logs", "tool:query_mysql"],
+    ]
+
+
 def test_a_caller_that_times_out_leaves_its_peers_task_running(tmp_path: Path) -> None:
     executor = RayToolExecutor(ProbeToolSetFactory(str(tmp_path)))
 
     async def main() -> tuple[BaseException | RawResponse, ...]:
         slow = _execute(executor, "query_logs", _request("@tool_sleep_s=1 @token=slow"), 0.3)
         fast = _execute(executor, "query_logs", _request("pool"), 30.0, call_id="call_2")
-        return tuple(await asyncio.gather(slow, fast, return_exceptions=True))
+        return tuple(await _turn(slow, fast))
 
     timed_out, raw = asyncio.run(main())
     assert isinstance(timed_out, BackendError)
@@ -139,7 +172,7 @@ def test_the_last_caller_to_leave_cancels_the_task(tmp_path: Path) -> None:
             _execute(executor, "query_logs", _request("@tool_sleep_s=30 @token=both"), 1.0),
             _execute(executor, "query_mysql", _request("never"), 2.0, call_id="call_2"),
         ]
-        done = await asyncio.gather(*calls, return_exceptions=True)
+        done = await _turn(*calls)
         await file_appears(tmp_path / "both.cancelled")
         return done
 
