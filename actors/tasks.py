@@ -1,26 +1,23 @@
-"""Stateless tool work that runs as Ray remote tasks: backend calls and their projections.
+"""Stateless tool work that runs as Ray remote tasks: a backend call and its projection.
 
 The bodies here are plain functions: :func:`tool_outcome` (the raw response and its
 projection, as one :class:`ToolOutcome`) and :func:`projection_of` (a projection on its own).
 :mod:`actors.factory` turns their wire forms, :func:`run_tool` and :func:`run_projector`, into
-remote functions named ``tool:<names>`` and ``project:<name>``. One ``tool:`` task runs the
-calls one caller hands over at once (a model turn's, :class:`actors.tool_executor.
-RayToolExecutor`), named by their tools (``tool:query_logs+query_mysql``). A worker process
-builds its backends and projectors once, from a picklable *tool set factory*, and keeps them
-for every later task it runs (building a tool plane opens databases and indexes; doing it per
-call would cost more than the call).
+remote functions named ``tool:<name>`` and ``project:<name>``. A worker process builds its
+backends and projectors once, from a picklable *tool set factory*, and keeps them for every
+later task it runs (building a tool plane opens databases and indexes; doing it per call
+would cost more than the call).
 
 A task's arguments and its result cross Ray *packed* (:func:`pack`): pickled once, by the
 standard pickler, into one ``bytes`` value that Ray moves as it is. Handed the arguments one
 by one, Ray serialises each on its own and cloudpickle walks every object of a result in
 Python; packed, a call costs less CPU on both sides (``benchmarks/bench_tool_task.py``).
 
-Errors leave a task as a :class:`~harness.contracts.errors.HarnessError` only, and a call's
-error as a value beside its peers' outcomes: an unexpected exception is reduced to its stable
-code here, so the caller never needs the class of an adapter's exception to unpickle it, and no
-exception text crosses the process boundary. A projection that fails inside ``tool:`` does not
-fail the call (its raw is good): it travels as a :class:`ProjectionFailure` value, a code and
-safe context.
+Errors leave a task as a :class:`~harness.contracts.errors.HarnessError` only: an unexpected
+exception is reduced to its stable code here, so the caller never needs the class of an
+adapter's exception to unpickle it, and no exception text crosses the process boundary. A
+projection that fails inside ``tool:<name>`` does not fail the task (its raw is good): it
+travels as a :class:`ProjectionFailure` value, a code and safe context.
 """
 
 from __future__ import annotations
@@ -28,7 +25,6 @@ from __future__ import annotations
 import hashlib
 import logging
 import pickle
-import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -43,7 +39,6 @@ from harness.workspace import Workspace
 
 __all__ = [
     "ProjectionFailure",
-    "ToolCall",
     "ToolOutcome",
     "ToolSet",
     "ToolSetFactory",
@@ -165,45 +160,23 @@ class ProjectionFailure:
 # RawResponse (pickled as its compressed frame) and a pydantic Projection.
 @dataclass(frozen=True, kw_only=True, slots=True)
 class ToolOutcome:
-    """What one call of a ``tool:`` task gives: the raw response and what projecting it gave."""
+    """What one ``tool:<name>`` task returns: the raw response and what projecting it gave."""
 
     raw: RawResponse
     projection: Projection | ProjectionFailure | None
     """The projection, its failure, or None when the raw was over the byte limit (not tried)."""
 
 
-ToolCall = tuple[str, str, BaseModel, int, float]
-"""One call of a ``tool:<names>`` task: tool name, tool call id, request, the raw's byte
-limit (``max_raw_bytes``) and the caller's timeout in seconds."""
-
-
 def run_tool(call: bytes) -> bytes:
-    """Task body of ``tool:<names>``: the outcomes of the packed calls, in order, packed.
+    """Task body of ``tool:<name>``: :func:`tool_outcome` of the packed arguments, packed.
 
-    The packed arguments are the tool set's key and factory, the stores the caller holds and
-    the calls (:data:`ToolCall`). Each call's outcome is its :class:`ToolOutcome` or the
-    HarnessError it failed with, as a value, so that one call's failure is not its peers'.
-    The calls run one after the other: a call whose timeout has passed since the task began
-    is not started (its caller has stopped waiting) and ends BACKEND_TIMEOUT. A raw made of a
-    store the caller holds travels back by reference
-    (:func:`harness.contracts.raw.by_reference`), not as its frame.
+    The call's last argument names the stores the caller holds: a raw made of one of them
+    travels back by reference (:func:`harness.contracts.raw.by_reference`), not as its frame.
     """
-    key, factory, held, calls = unpack(call)
-    began = time.monotonic()
-    outcomes: list[ToolOutcome | HarnessError] = []
-    for tool_name, tool_call_id, request, max_raw_bytes, timeout_s in calls:
-        if time.monotonic() - began >= timeout_s:
-            context = {"tool": tool_name}
-            outcomes.append(BackendError(ErrorCode.BACKEND_TIMEOUT, "not started", context))
-            continue
-        try:
-            outcome = tool_outcome(key, factory, tool_name, tool_call_id, request, max_raw_bytes)
-        except HarnessError as err:
-            outcomes.append(err)
-        else:
-            outcomes.append(outcome)
+    *arguments, held = unpack(call)
+    outcome = tool_outcome(*arguments)
     with by_reference(held):
-        return pack(outcomes)
+        return pack(outcome)
 
 
 def run_projector(call: bytes) -> bytes:
@@ -219,7 +192,7 @@ def tool_outcome(
     request: BaseModel,
     max_raw_bytes: int,
 ) -> ToolOutcome:
-    """The backend call, then its projection, in one result (a call's outcome in ``tool:``).
+    """The backend call, then its projection, in one result (what ``tool:<name>`` returns).
 
     The raw response is serialised here once (only its compressed frame travels back); the
     projection is built in the same worker from the backend's own value: no second task, no
@@ -264,8 +237,8 @@ def projection_of(
     request: BaseModel,
     raw: RawResponse,
 ) -> Projection:
-    """The bounded observation of a raw response that did not come from a ``tool:`` task of
-    the caller (parsed here, from its bytes): what ``project:<name>`` returns."""
+    """The bounded observation of a raw response that did not come from a ``tool:<name>``
+    task of the caller (parsed here, from its bytes): what ``project:<name>`` returns."""
     try:
         tool_set = _tool_set(key, factory)
         value = raw.value()

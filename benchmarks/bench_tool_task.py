@@ -6,9 +6,7 @@ the task machinery's, not a backend's) after ``--warmup`` calls that start the w
 build their tool sets. CPU is measured, not wall time (the machine is shared): the driver's
 ``time.process_time`` and the user+system time of every process Ray started under it (GCS,
 raylet, workers; psutil over the driver's descendants), each as the difference over the timed
-calls. Prints a table and, as its last line, one JSON object with the same figures. The
-calls started together are one model turn, so ``--concurrency`` is also the calls each task
-carries (``RayToolExecutor``, "One task per turn"); ``--concurrency 1`` is one task per call.
+calls. Prints a table and, as its last line, one JSON object with the same figures.
 
 To compare two versions of the executor side by side, run the script twice in one session
 with ``PYTHONPATH`` pointing at each checkout. Usage:
@@ -30,7 +28,6 @@ import actors
 from actors.factory import local_ray
 from actors.testing import ProbeToolSetFactory
 from actors.tool_executor import RayToolExecutor
-from harness.ports import TOOL_TURN
 from harness.tools.arguments import SearchKnowledgeRequest
 
 
@@ -55,12 +52,8 @@ async def _calls(executor: RayToolExecutor, calls: int, concurrency: int) -> Non
         )
         await executor.project("search_knowledge", call_id, request, raw, 30.0)
 
-    async def turn(start: int) -> None:
-        TOOL_TURN.set(object())  # in this task's own context: the calls are one model turn
-        await asyncio.gather(*(one(i) for i in range(start, min(calls, start + concurrency))))
-
     for start in range(0, calls, concurrency):
-        await asyncio.create_task(turn(start))
+        await asyncio.gather(*(one(i) for i in range(start, min(calls, start + concurrency))))
 
 
 def _batch(executor: RayToolExecutor, calls: int, concurrency: int) -> dict[str, float]:

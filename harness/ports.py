@@ -7,7 +7,6 @@ implement them; fakes in ``harness/testing`` implement them for tests.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from contextvars import ContextVar
 from datetime import datetime
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
@@ -20,7 +19,6 @@ from harness.contracts.observation import Projection
 from harness.contracts.raw import RawResponse
 
 __all__ = [
-    "TOOL_TURN",
     "CanonicalStore",
     "Clock",
     "Projector",
@@ -30,14 +28,6 @@ __all__ = [
 ]
 
 T = TypeVar("T")
-
-TOOL_TURN: ContextVar[object | None] = ContextVar("tool_turn", default=None)
-"""The model turn a tool call is made in (one object per turn), None outside one.
-
-The calls of one turn are independent of each other and awaited together before the model is
-asked again, so an executor may run them as one unit of work (a Ray task); calls of different
-turns, and so of different runs, it never joins: one run's slow call cannot hold another's.
-"""
 
 
 class Timer(Protocol):
@@ -155,8 +145,6 @@ class ToolExecutor(Protocol):
     and gives it back once ``project`` returned: that bounds the tool work in flight, and
     the timeouts passed to both methods start from their call, never from the wait for a
     slot. ``execute`` and ``project`` enforce their timeout from the moment they are called.
-    Calls made in one turn (:data:`TOOL_TURN`) may run together; each still keeps its own
-    timeout and outcome.
     """
 
     slots: ToolSlots

@@ -6,7 +6,6 @@ import asyncio
 
 from harness.contracts.envelope import ToolBoundaryResult, ToolCallEnvelope
 from harness.contracts.models import ChatMessage, ModelReply
-from harness.ports import TOOL_TURN
 from harness.run.boundary import ToolBoundary
 
 __all__ = ["run_tool_calls"]
@@ -21,9 +20,8 @@ async def run_tool_calls(
     model wrote. The calls start in the model's order, and each one's admission (checks,
     reservations, duplicate scope) runs before its first await, so admission keeps that order;
     then they execute concurrently on the run's loop — one loop, so budget, control and trace
-    state need no lock and trace sequence numbers stay gap-free — as one turn
-    (:data:`~harness.ports.TOOL_TURN`: the executor may run them together). The tool messages
-    follow the model's order whatever order the calls finish in.
+    state need no lock and trace sequence numbers stay gap-free. The tool messages follow the
+    model's order whatever order the calls finish in.
     """
     messages.append(
         ChatMessage(role="assistant", content=reply.content, tool_calls=reply.tool_calls)
@@ -37,12 +35,8 @@ async def run_tool_calls(
         )
         for call in reply.tool_calls
     ]
-    turn = TOOL_TURN.set(object())  # the calls' tasks take it with the context they copy
-    try:
-        async with asyncio.TaskGroup() as group:
-            tasks = [group.create_task(boundary.call(envelope)) for envelope in envelopes]
-    finally:
-        TOOL_TURN.reset(turn)
+    async with asyncio.TaskGroup() as group:
+        tasks = [group.create_task(boundary.call(envelope)) for envelope in envelopes]
     results = [task.result() for task in tasks]
     for call, result in zip(reply.tool_calls, results, strict=True):
         # The protocol needs a tool message per call id; an invalid id is echoed bounded.

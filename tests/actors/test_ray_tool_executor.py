@@ -41,7 +41,6 @@ from harness.contracts.observation import Projection, RagObservation
 from harness.contracts.raw import RawResponse
 from harness.contracts.results import Cancelled
 from harness.contracts.status import RunStatus
-from harness.ports import TOOL_TURN
 from harness.projectors.logs import LogsProjector
 from harness.redaction import Pseudonyms
 from harness.tools.arguments import QueryLogsRequest, SearchKnowledgeRequest
@@ -68,16 +67,6 @@ def _execute(
     )
 
 
-async def _turn(*calls: Any) -> list[Any]:
-    """``calls`` made as one model turn (a task of its own, so its context is its own)."""
-
-    async def turn() -> list[Any]:
-        TOOL_TURN.set(object())
-        return list(await asyncio.gather(*calls, return_exceptions=True))
-
-    return await asyncio.create_task(turn())
-
-
 def _projected_in(projection: Any) -> list[str]:
     observation = projection.observation
     assert isinstance(observation, RagObservation)
@@ -95,90 +84,6 @@ def test_a_tool_call_is_one_named_task_that_projects_its_own_raw(tmp_path: Path)
         return raw.value()["task_name"], _projected_in(projection)
 
     assert asyncio.run(main()) == ("tool:query_logs", ["tool:query_logs"])
-
-
-def test_calls_handed_over_together_are_one_task_and_keep_their_own_outcomes(
-    tmp_path: Path,
-) -> None:
-    executor = RayToolExecutor(ProbeToolSetFactory(str(tmp_path)))
-
-    async def main() -> tuple[list[str], BaseException]:
-        requests = [_request("pool"), _request("@tool_raise=RECORD_TOO_LARGE"), _request("db")]
-        tools = ["query_mysql", "query_logs", "query_logs"]
-        # One model turn: the turn starts its calls together.
-        done = await _turn(
-            *(
-                _execute(executor, tool, request, 10.0, call_id=f"call_{i}")
-                for i, (tool, request) in enumerate(zip(tools, requests, strict=True))
-            )
-        )
-        first, failed, last = done
-        assert isinstance(failed, BaseException)
-        projected = await executor.project("query_logs", "call_2", requests[2], last, 10.0)
-        assert projected.observation.tool_call_id == "call_2"
-        return [raw.value()["task_name"] for raw in (first, last)], failed
-
-    names, failed = asyncio.run(main())
-    assert names == ["tool:query_logs+query_mysql"] * 2
-    # One call's failure is its own: its peers in the task got their raws.
-    assert isinstance(failed, HarnessError) and failed.error_code is ErrorCode.RECORD_TOO_LARGE
-    assert executor.cancelled_tasks == 0
-
-
-def test_calls_of_different_turns_or_of_no_turn_never_share_a_task(tmp_path: Path) -> None:
-    executor = RayToolExecutor(ProbeToolSetFactory(str(tmp_path)))
-
-    def logs() -> Any:
-        return _execute(executor, "query_logs", _request(), 10.0)
-
-    def mysql() -> Any:
-        return _execute(executor, "query_mysql", _request(), 10.0)
-
-    async def main() -> list[list[str]]:
-        # Two runs' turns, started in the same loop iteration, and two calls of no turn.
-        done = await asyncio.gather(
-            _turn(logs(), logs()), _turn(mysql(), mysql()), asyncio.gather(logs(), mysql())
-        )
-        return [[raw.value()["task_name"] for raw in raws] for raws in done]
-
-    assert asyncio.run(main()) == [
-        ["tool:query_logs"] * 2,
-        ["tool:query_mysql"] * 2,
-        ["tool:query_logs", "tool:query_mysql"],
-    ]
-
-
-def test_a_caller_that_times_out_leaves_its_peers_task_running(tmp_path: Path) -> None:
-    executor = RayToolExecutor(ProbeToolSetFactory(str(tmp_path)))
-
-    async def main() -> tuple[BaseException | RawResponse, ...]:
-        slow = _execute(executor, "query_logs", _request("@tool_sleep_s=1 @token=slow"), 0.3)
-        fast = _execute(executor, "query_logs", _request("pool"), 30.0, call_id="call_2")
-        return tuple(await _turn(slow, fast))
-
-    timed_out, raw = asyncio.run(main())
-    assert isinstance(timed_out, BackendError)
-    assert timed_out.error_code is ErrorCode.BACKEND_TIMEOUT
-    # The peer still waited: the task ran on, the slow call finished, the peer got its raw.
-    assert isinstance(raw, RawResponse) and raw.value()["task_name"] == "tool:query_logs"
-    assert (tmp_path / "slow.finished").exists() and executor.cancelled_tasks == 0
-
-
-def test_the_last_caller_to_leave_cancels_the_task(tmp_path: Path) -> None:
-    executor = RayToolExecutor(ProbeToolSetFactory(str(tmp_path)))
-
-    async def main() -> list[BaseException | RawResponse]:
-        calls = [
-            _execute(executor, "query_logs", _request("@tool_sleep_s=30 @token=both"), 1.0),
-            _execute(executor, "query_mysql", _request("never"), 2.0, call_id="call_2"),
-        ]
-        done = await _turn(*calls)
-        await file_appears(tmp_path / "both.cancelled")
-        return done
-
-    done = asyncio.run(main())
-    assert [getattr(e, "error_code", e) for e in done] == [ErrorCode.BACKEND_TIMEOUT] * 2
-    assert not (tmp_path / "both.finished").exists() and executor.cancelled_tasks == 1
 
 
 def test_a_raw_it_did_not_project_gets_a_projection_task(tmp_path: Path) -> None:
@@ -345,25 +250,18 @@ def test_the_tool_task_returns_the_raw_with_its_projection_or_its_failure() -> N
     assert pickle.loads(pickle.dumps(failed)) == failed
 
 
-def test_a_turns_calls_and_their_outcomes_cross_ray_packed_once() -> None:
+def test_a_call_and_its_outcome_cross_ray_packed_once() -> None:
     factory = ProbeToolSetFactory()
     key = tool_set_key(factory)
-    calls = [
-        ("query_logs", "call_1", _request("pool"), 1 << 20, 10.0),
-        ("query_mysql", "call_2", _request("@tool_raise=RECORD_TOO_LARGE"), 1 << 20, 10.0),
-        ("query_logs", "call_3", _request("late"), 1 << 20, 0.0),  # its caller has left
-    ]
-    packed = pack((key, factory, frozenset(), calls))  # the stores the caller holds: none
-    assert unpack(packed) == (key, factory, frozenset(), calls)
-    # The task body: packed arguments in, the packed outcomes out, one per call, in order.
-    outcome, failed, late = unpack(run_tool(packed))
+    call = (key, factory, "query_logs", "call_1", _request("pool"), 1 << 20)
+    packed = pack((*call, frozenset()))  # the stores the caller holds: none
+    assert unpack(packed) == (*call, frozenset())
+    # The task body: packed arguments in, the packed ToolOutcome out.
+    outcome = unpack(run_tool(packed))
     assert isinstance(outcome, ToolOutcome) and isinstance(outcome.projection, Projection)
-    direct = tool_outcome(key, factory, "query_logs", "call_1", _request("pool"), 1 << 20)
+    direct = tool_outcome(*call)
     assert outcome.projection == direct.projection
     assert outcome.raw.value().keys() == direct.raw.value().keys()  # the probe stamps its pid
-    # A call's failure is a value beside its peers' outcomes, not the task's failure.
-    assert isinstance(failed, HarnessError) and failed.error_code is ErrorCode.RECORD_TOO_LARGE
-    assert isinstance(late, BackendError) and late.error_code is ErrorCode.BACKEND_TIMEOUT
     # A factory the standard pickler refuses (a closure) is packed by cloudpickle instead.
     probe = ProbeToolSetFactory()
     closure = lambda: probe()  # noqa: E731 - the point is a callable pickle cannot name
