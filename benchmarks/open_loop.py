@@ -9,8 +9,9 @@ with mean ``1 / r``.
 The capacity of a system under such load is the highest rate at which a chosen latency
 figure (here: the p99 of the harness overhead over the model's time) stays within a limit
 with no failed run; :func:`find_capacity` brackets it by doubling the rate until a level
-fails, then bisects. Pure code (no Ray, no HTTP): ``benchmarks/bench_serve.py`` measures a
-level; the tests in ``tests/meta/test_open_loop.py`` drive the search with a model system.
+fails, then bisects. Pure code (no Ray, no HTTP): ``benchmarks/serve_open_loop.py`` measures a
+level through the HTTP API (part 3 of ``bench_serve.py``); the tests in
+``tests/meta/test_open_loop.py`` drive the search with a model system.
 """
 
 from __future__ import annotations
