@@ -1,5 +1,5 @@
-"""HTTP API benchmark: diagnoses/s through Ray Serve beside the same runs in process, and
-bursts of async submissions against a model slowed to 10 s per call.
+"""HTTP API benchmark: diagnoses/s through Ray Serve beside the same runs in process; bursts
+and open-loop load against a model slowed to 10 s per call.
 
 Prints a readable table and, as its last line, one JSON object with the same figures.
 
@@ -58,6 +58,7 @@ from collections import Counter
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from open_loop import percentile
 from ray_processes import CpuMeter
 from serve_api import (
     Api,
@@ -65,7 +66,6 @@ from serve_api import (
     deploy,
     diagnosis_body,
     free_port,
-    latency_percentile,
     undeploy,
     verdict,
     warm,
@@ -146,8 +146,8 @@ async def _timed_batch(
         kinds = await asyncio.gather(*(guarded(n) for n in range(runs)))
     return {
         "runs_per_s": runs / cpu.wall_s,
-        "p50_ms": 1000 * latency_percentile(latencies, 50),
-        "p99_ms": 1000 * latency_percentile(latencies, 99),
+        "p50_ms": 1000 * percentile(latencies, 50),
+        "p99_ms": 1000 * percentile(latencies, 99),
         "ray_cpu_ms_per_run": 1000 * cpu.ray_s / runs,
         "driver_cpu_ms_per_run": 1000 * cpu.own_s / runs,
         "ray_cpu_ms_per_run_by_process": {
@@ -362,7 +362,7 @@ def _print_throughput(f: dict[str, Any]) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="a small smoke run")
     parser.add_argument(
         "--tools",

@@ -34,7 +34,6 @@ __all__ = [
     "deploy",
     "diagnosis_body",
     "free_port",
-    "latency_percentile",
     "undeploy",
     "verdict",
     "warm",
@@ -141,16 +140,6 @@ def diagnosis_body(question: str, *, wait: bool, deadline_s: float, n: int) -> d
         "deadline_s": deadline_s,
         "wait": wait,
     }
-
-
-def latency_percentile(values: list[float], q: float) -> float:
-    """The nearest-rank ``q``-th percentile of the throughput and burst figures (NaN for no
-    values). At an exact rank it rounds half to even, so it can pick one rank above
-    ``open_loop.percentile`` (which the open-loop levels use)."""
-    if not values:
-        return float("nan")
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, max(0, round(q / 100 * len(ordered) + 0.5) - 1))]
 
 
 async def warm(api: Api, runs: int) -> None:

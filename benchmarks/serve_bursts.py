@@ -23,8 +23,9 @@ from collections import Counter
 from typing import Any
 
 import httpx
+from open_loop import percentile
 from ray_processes import CpuMeter, ray_memory
-from serve_api import Api, api_client, diagnosis_body, latency_percentile, verdict
+from serve_api import Api, api_client, diagnosis_body, verdict
 from serve_runs import Sampler, classify, collect_runs
 
 from harness.embedded.demo import INCIDENT_QUESTION
@@ -86,8 +87,8 @@ async def measure_burst(api: Api, n: int, args: argparse.Namespace) -> dict[str,
         "answers": dict(sorted(classes.items())),
         "errors": sum(c for k, c in classes.items() if not k.startswith(("accepted", "429 "))),
         "submit_wall_s": round(submitting.wall_s, 2),
-        "submit_p50_ms": round(1000 * latency_percentile(latencies, 50), 1),
-        "submit_p99_ms": round(1000 * latency_percentile(latencies, 99), 1),
+        "submit_p50_ms": round(1000 * percentile(latencies, 50), 1),
+        "submit_p99_ms": round(1000 * percentile(latencies, 99), 1),
         "submit_ray_cpu_ms_per_request": round(1000 * submitting.ray_s / n, 2),
         "peak_in_flight_desk": sampler.peak_desk,
         "peak_in_flight_actors": sampler.peak_actors,
@@ -111,13 +112,13 @@ async def measure_burst(api: Api, n: int, args: argparse.Namespace) -> dict[str,
         # failed one: counted apart, and against the "errors 0" goal.
         "fallback_runs": sum(c for k, c in outcomes.items() if k == "released SafeFallback"),
         "tool_errors": sum(1 for v in views for t in v["tools"] if t != "READY"),
-        "overhead_p50_ms": round(1000 * latency_percentile(overheads, 50), 1),
-        "overhead_p99_ms": round(1000 * latency_percentile(overheads, 99), 1),
+        "overhead_p50_ms": round(1000 * percentile(overheads, 50), 1),
+        "overhead_p99_ms": round(1000 * percentile(overheads, 99), 1),
         "overhead_max_ms": round(1000 * max(overheads, default=float("nan")), 1),
-        "to_start_p50_ms": round(1000 * latency_percentile(queued, 50), 1),
-        "to_start_p99_ms": round(1000 * latency_percentile(queued, 99), 1),
-        "tool_queue_wait_p50_ms": round(latency_percentile(tool_waits, 50), 1),
-        "tool_queue_wait_p99_ms": round(latency_percentile(tool_waits, 99), 1),
+        "to_start_p50_ms": round(1000 * percentile(queued, 50), 1),
+        "to_start_p99_ms": round(1000 * percentile(queued, 99), 1),
+        "tool_queue_wait_p50_ms": round(percentile(tool_waits, 50), 1),
+        "tool_queue_wait_p99_ms": round(percentile(tool_waits, 99), 1),
         "tool_queue_wait_max_ms": round(max(tool_waits, default=float("nan")), 1),
         "model_calls_per_run": dict(Counter(v["model_calls"] for v in views)),
         "tool_calls": dict(Counter(t for v in views for t in v["tools"])),
