@@ -15,7 +15,7 @@ An alternative that runs is tried only where a match can begin. Most begin with 
 words of ``\\b(ignore|disregard)\\s+``, after zero-width assertions): its *starts*, read from
 the same parse. A case-insensitive pattern that begins with ``\\b`` gets no literal prefix from
 the regular expression compiler, which then tries the whole pattern at every position of the
-text; the book finds the starts' occurrences in the same automaton pass as the anchors and
+text; the book finds the starts' occurrences in one pass of an Aho-Corasick automaton and
 calls ``match`` at those positions only, which finds the matches ``finditer`` finds, in the same
 order (:meth:`RuleBook.matches`). Where a start cannot be told from the lower-cased text (a
 character that matches a Latin letter case-insensitively but lower-cases to another, such as
@@ -572,15 +572,15 @@ class Located:
 
 def _located(
     pattern: re.Pattern[str],
-    locator: re.Pattern[str] | None,
+    locator: Any,
     starts: Starts,
     text: str,
     lower: str,
 ) -> Iterator[re.Match[str]]:
     """As ``pattern.finditer(text)``: the leftmost match, then the next from where it ended,
     tried at the beginning (when ``starts`` say a match may begin there) and where ``locator``
-    finds a start in ``lower`` (a match there holds its start, so none is empty). ``text`` must
-    :func:`fold <folds>` to ``lower``."""
+    (:func:`_locator`) finds a start in ``lower`` (a match there holds its start, so none is
+    empty). ``text`` must :func:`fold <folds>` to ``lower``."""
     resume = 0
     if starts.at_beginning:
         opening = pattern.match(text)
@@ -593,22 +593,30 @@ def _located(
         resume = opening.end() if opening is not None else 1
     if locator is None:
         return
-    found = locator.search(lower, resume)
-    while found is not None:
-        position = found.start()
-        match = pattern.match(text, position)
-        if match is None:
-            found = locator.search(lower, position + 1)
+    # Every position where a start occurs, from one pass over the text (the automaton holds
+    # each start's length); tried in order, skipping those inside a match already found.
+    positions = sorted({end - length + 1 for end, length in locator.iter(lower, resume)})
+    for position in positions:
+        if position < resume:
             continue
-        yield match
-        found = locator.search(lower, match.end())
+        match = pattern.match(text, position)
+        if match is not None:
+            yield match
+            resume = match.end()
 
 
-def _locator(strings: list[str]) -> re.Pattern[str] | None:
-    """A case-sensitive pattern that finds any of ``strings`` (none the prefix of another, as
-    :func:`starts_of` gives them: any order finds each position), or None for none; the
-    regular expression compiler skips ahead by their first characters."""
-    return re.compile("|".join(map(re.escape, strings))) if strings else None
+def _locator(strings: list[str]) -> Any:
+    """An Aho-Corasick automaton that finds every occurrence of any of ``strings`` (case
+    sensitive, each with its length), or None for none. One pass over the text finds them
+    all: an alternation of a hundred words, tried by the regular expression engine at each
+    position its first characters allow, cost several times more."""
+    if not strings:
+        return None
+    automaton = ahocorasick.Automaton()
+    for string in strings:
+        automaton.add_word(string, len(string))
+    automaton.make_automaton()
+    return automaton
 
 
 @lru_cache(maxsize=2048)
@@ -656,9 +664,9 @@ class _Index:
     """In a text that folds: the other sets of anchors each alternative needs."""
     compiled: list[re.Pattern[str] | None]
     """Each alternative's pattern, once compiled."""
-    locators: dict[int, tuple[Starts | None, re.Pattern[str] | None]] = field(default_factory=dict)
-    """Each alternative's starts and the pattern that finds them in lower-cased text, read
-    and compiled on first use."""
+    locators: dict[int, tuple[Starts | None, Any]] = field(default_factory=dict)
+    """Each alternative's starts and the automaton that finds them in lower-cased text, read
+    and built on first use."""
 
     def pattern(self, number: int) -> re.Pattern[str]:
         """Alternative ``number``, compiled on first use (two threads may both compile it:
@@ -673,12 +681,12 @@ class _Index:
         use."""
         return self._located(number)[0]
 
-    def locator(self, number: int) -> re.Pattern[str] | None:
-        """Alternative ``number``'s starts as one pattern over lower-cased text
+    def locator(self, number: int) -> Any:
+        """Alternative ``number``'s starts as one automaton over lower-cased text
         (:func:`_locator`)."""
         return self._located(number)[1]
 
-    def _located(self, number: int) -> tuple[Starts | None, re.Pattern[str] | None]:
+    def _located(self, number: int) -> tuple[Starts | None, Any]:
         found = self.locators.get(number)
         if found is None:
             starts = _starts_of(self.numbered[number][1])
