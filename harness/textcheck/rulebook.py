@@ -29,6 +29,7 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
+from operator import itemgetter
 
 # The parser and opcodes of the standard library's regular expressions (stable since 3.11).
 from re import _constants as sre  # type: ignore[attr-defined]
@@ -52,6 +53,8 @@ __all__ = [
 
 # An anchor shorter than this is too common to tell anything ("a", "rm" still passes).
 _MIN_ANCHOR = 2
+# The anchor of one of the automaton's (end, anchor) hits.
+_anchor = itemgetter(1)
 
 
 def alternatives(pattern: str) -> list[str]:
@@ -506,18 +509,17 @@ class RuleBook:
         alternative, as its ``finditer`` finds them."""
         index = self._index
         lower = text.lower()
-        hits = {anchor for _, anchor in self._automaton.iter(lower)}
+        hits = set(map(_anchor, self._automaton.iter(lower)))
         folded = folds(text, lower)
-        if folded:
-            wanted = set(index.keyless)
-            for anchor in hits:
-                wanted.update(index.keyed.get(anchor, ()))
-        else:
-            wanted = set(index.always)
-            for anchor in hits:
-                wanted.update(index.needing.get(anchor, ()))
+        wanted = set(index.keyless if folded else index.always)
+        naming = index.keyed if folded else index.needing
+        for anchor in hits:
+            numbers = naming.get(anchor)
+            if numbers is not None:
+                wanted.update(numbers)
+        checks = index.checks
         for number in sorted(wanted):
-            if folded and not all(hits.intersection(words) for words in index.checks[number]):
+            if folded and any(hits.isdisjoint(words) for words in checks[number]):
                 continue  # a word every match holds is missing
             rule = index.numbered[number][0]
             pattern = index.pattern(number)
