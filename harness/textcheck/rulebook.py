@@ -519,7 +519,7 @@ class RuleBook:
                 wanted.update(numbers)
         checks = index.checks
         for number in sorted(wanted):
-            if folded and any(hits.isdisjoint(words) for words in checks[number]):
+            if folded and any(map(hits.isdisjoint, checks[number])):
                 continue  # a word every match holds is missing
             rule = index.numbered[number][0]
             pattern = index.pattern(number)
