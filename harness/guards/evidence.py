@@ -42,6 +42,7 @@ from harness.contracts.verdicts import IssueCode, ValidationIssue
 from harness.guards.grounding import (
     EvidenceIndex,
     ItemValues,
+    claims,
     content_words,
     shares_subject,
     ungrounded_tokens,
@@ -222,6 +223,13 @@ class EvidenceGuard:
             issues.append(
                 ValidationIssue(code=IssueCode.MISSING_EVIDENCE, conclusion_id=conclusion.id)
             )
+        # What the statement claims, read once for the subject and the grounding checks.
+        grounded = self.check_grounding and bool(cited_items)
+        claimed = (
+            claims(conclusion.statement)
+            if grounded or conclusion.kind is ConclusionKind.ROOT_CAUSE
+            else []
+        )
         if conclusion.kind is ConclusionKind.ROOT_CAUSE:
             if not set(found_tools) & _OBSERVED_FACT_TOOLS:
                 issues.append(
@@ -230,16 +238,17 @@ class EvidenceGuard:
                     )
                 )
             elif not any(
-                shares_subject(conclusion.statement, item, memo) for item in observed_items
+                shares_subject(conclusion.statement, item, memo, claimed=claimed)
+                for item in observed_items
             ):
                 issues.append(
                     ValidationIssue(
                         code=IssueCode.ROOT_CAUSE_UNRELATED_FACT, conclusion_id=conclusion.id
                     )
                 )
-        if self.check_grounding and cited_items:
+        if grounded:
             index = EvidenceIndex(cited_items, memo)
-            for token in ungrounded_tokens(conclusion.statement, index)[:5]:
+            for token in ungrounded_tokens(conclusion.statement, index, claimed=claimed)[:5]:
                 issues.append(
                     ValidationIssue(
                         code=IssueCode.UNGROUNDED_TOKEN,

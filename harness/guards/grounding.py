@@ -390,14 +390,21 @@ class EvidenceIndex:
         return re.search(pattern, self._text) is not None
 
 
-def ungrounded_tokens(statement: str, evidence: EvidenceIndex | list[str] | str) -> list[str]:
-    """The claims of ``statement`` the evidence does not hold, as written in the statement."""
+def ungrounded_tokens(
+    statement: str,
+    evidence: EvidenceIndex | list[str] | str,
+    *,
+    claimed: list[Claim] | None = None,
+) -> list[str]:
+    """The claims of ``statement`` the evidence does not hold, as written in the statement.
+    ``claimed`` is :func:`claims` of ``statement`` when the caller has read them already."""
     index = (
         evidence
         if isinstance(evidence, EvidenceIndex)
         else EvidenceIndex([evidence] if isinstance(evidence, str) else evidence)
     )
-    return [claim.text for claim in claims(statement) if not index.holds(claim)]
+    found = claims(statement) if claimed is None else claimed
+    return [claim.text for claim in found if not index.holds(claim)]
 
 
 # ---------------------------------------------------------------- subjects
@@ -503,17 +510,23 @@ def content_words(text: str) -> set[str]:
 
 
 def shares_subject(
-    statement: str, item_text: str, memo: dict[str, ItemValues] | None = None
+    statement: str,
+    item_text: str,
+    memo: dict[str, ItemValues] | None = None,
+    *,
+    claimed: list[Claim] | None = None,
 ) -> bool:
     """Whether an item is about what the statement is about.
 
     It is when the item holds one of the statement's identifiers (a ticket, a dotted key, an
     error code), a name the statement uses (a service such as ``checkout-api``), or at least
     two of its distinctive words (a template's wording). Numbers alone never tie them.
-    ``memo`` is :class:`EvidenceIndex`'s.
+    ``memo`` is :class:`EvidenceIndex`'s; ``claimed`` is :func:`claims` of ``statement`` when
+    the caller has read them already.
     """
     index = EvidenceIndex([item_text], memo)
-    if any(index.holds(c) for c in claims(statement) if c.kind == "id"):
+    found = claims(statement) if claimed is None else claimed
+    if any(index.holds(c) for c in found if c.kind == "id"):
         return True
     folded = plain_lower(statement)
     if any(index.mentions(name) for name in _NAME.findall(folded)):

@@ -235,16 +235,18 @@ class ReleasePolicy:
             if check.problem is not None:
                 withheld.append((check, check.problem))
                 continue
-            if dangerous_command(check.step.text) is not None:
+            # What the step asks for, parsed and judged against the allowlist: unknown is
+            # never released (docs/architecture.md, "Next steps: parsed commands ..."). The
+            # verdict carries the blocklist's class too, so the text is scanned for dangerous
+            # commands once.
+            action = self.content.allowlist.classify_step(check.step.text)
+            if action.blocklisted is not None:
                 withheld.append((check, "DANGEROUS"))
                 continue
             found = injection(check.step.text)
             if found is not None:
                 issues.append(_injection_issue(found, detail=f"next_step={index}"))
                 continue
-            # What the step asks for, parsed and judged against the allowlist: unknown is
-            # never released (docs/architecture.md, "Next steps: parsed commands ...").
-            action = self.content.allowlist.classify_step(check.step.text)
             if action.outcome == "WITHHELD":
                 withheld.append((check, action.reason))
                 continue

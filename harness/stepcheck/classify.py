@@ -147,11 +147,14 @@ _DIRECTIVES = frozenset(
 
 @dataclass(frozen=True, kw_only=True)
 class StepVerdict:
-    """A step's outcome, why (a rule name or a reason code), and the commands it held."""
+    """A step's outcome, why (a rule name or a reason code), the commands it held, and the
+    dangerous-command class the blocklist found in its text (None: none), which the release
+    names on its own."""
 
     outcome: Outcome
     reason: str
     commands: tuple[str, ...] = ()
+    blocklisted: str | None = None
 
     @property
     def released(self) -> bool:
@@ -214,7 +217,12 @@ class Allowlist:
         worst = _worst(verdicts)
         if worst is None:
             worst = StepVerdict(outcome="WITHHELD", reason="NO_KNOWN_ACTION")
-        return StepVerdict(outcome=worst.outcome, reason=worst.reason, commands=tuple(commands))
+        return StepVerdict(
+            outcome=worst.outcome,
+            reason=worst.reason,
+            commands=tuple(commands),
+            blocklisted=blocklisted,
+        )
 
     def directive(self, text: str) -> str | None:
         """The prose hazard a claim carries that tells its reader to act against safety

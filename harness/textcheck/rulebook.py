@@ -15,7 +15,7 @@ An alternative that runs is tried only where a match can begin. Most begin with 
 words of ``\\b(ignore|disregard)\\s+``, after zero-width assertions): its *starts*, read from
 the same parse. A case-insensitive pattern that begins with ``\\b`` gets no literal prefix from
 the regular expression compiler, which then tries the whole pattern at every position of the
-text; the book finds the starts' occurrences in the same automaton pass as the anchors and
+text; the book finds the starts' occurrences in one pass of an Aho-Corasick automaton and
 calls ``match`` at those positions only, which finds the matches ``finditer`` finds, in the same
 order (:meth:`RuleBook.matches`). Where a start cannot be told from the lower-cased text (a
 character that matches a Latin letter case-insensitively but lower-cases to another, such as
@@ -29,6 +29,7 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
+from operator import itemgetter
 
 # The parser and opcodes of the standard library's regular expressions (stable since 3.11).
 from re import _constants as sre  # type: ignore[attr-defined]
@@ -52,6 +53,8 @@ __all__ = [
 
 # An anchor shorter than this is too common to tell anything ("a", "rm" still passes).
 _MIN_ANCHOR = 2
+# The anchor of one of the automaton's (end, anchor) hits.
+_anchor = itemgetter(1)
 
 
 def alternatives(pattern: str) -> list[str]:
@@ -506,18 +509,17 @@ class RuleBook:
         alternative, as its ``finditer`` finds them."""
         index = self._index
         lower = text.lower()
-        hits = {anchor for _, anchor in self._automaton.iter(lower)}
+        hits = set(map(_anchor, self._automaton.iter(lower)))
         folded = folds(text, lower)
-        if folded:
-            wanted = set(index.keyless)
-            for anchor in hits:
-                wanted.update(index.keyed.get(anchor, ()))
-        else:
-            wanted = set(index.always)
-            for anchor in hits:
-                wanted.update(index.needing.get(anchor, ()))
+        wanted = set(index.keyless if folded else index.always)
+        naming = index.keyed if folded else index.needing
+        for anchor in hits:
+            numbers = naming.get(anchor)
+            if numbers is not None:
+                wanted.update(numbers)
+        checks = index.checks
         for number in sorted(wanted):
-            if folded and not all(hits.intersection(words) for words in index.checks[number]):
+            if folded and any(map(hits.isdisjoint, checks[number])):
                 continue  # a word every match holds is missing
             rule = index.numbered[number][0]
             pattern = index.pattern(number)
@@ -572,15 +574,15 @@ class Located:
 
 def _located(
     pattern: re.Pattern[str],
-    locator: re.Pattern[str] | None,
+    locator: Any,
     starts: Starts,
     text: str,
     lower: str,
 ) -> Iterator[re.Match[str]]:
     """As ``pattern.finditer(text)``: the leftmost match, then the next from where it ended,
     tried at the beginning (when ``starts`` say a match may begin there) and where ``locator``
-    finds a start in ``lower`` (a match there holds its start, so none is empty). ``text`` must
-    :func:`fold <folds>` to ``lower``."""
+    (:func:`_locator`) finds a start in ``lower`` (a match there holds its start, so none is
+    empty). ``text`` must :func:`fold <folds>` to ``lower``."""
     resume = 0
     if starts.at_beginning:
         opening = pattern.match(text)
@@ -593,22 +595,30 @@ def _located(
         resume = opening.end() if opening is not None else 1
     if locator is None:
         return
-    found = locator.search(lower, resume)
-    while found is not None:
-        position = found.start()
-        match = pattern.match(text, position)
-        if match is None:
-            found = locator.search(lower, position + 1)
+    # Every position where a start occurs, from one pass over the text (the automaton holds
+    # each start's length); tried in order, skipping those inside a match already found.
+    positions = sorted({end - length + 1 for end, length in locator.iter(lower, resume)})
+    for position in positions:
+        if position < resume:
             continue
-        yield match
-        found = locator.search(lower, match.end())
+        match = pattern.match(text, position)
+        if match is not None:
+            yield match
+            resume = match.end()
 
 
-def _locator(strings: list[str]) -> re.Pattern[str] | None:
-    """A case-sensitive pattern that finds any of ``strings`` (none the prefix of another, as
-    :func:`starts_of` gives them: any order finds each position), or None for none; the
-    regular expression compiler skips ahead by their first characters."""
-    return re.compile("|".join(map(re.escape, strings))) if strings else None
+def _locator(strings: list[str]) -> Any:
+    """An Aho-Corasick automaton that finds every occurrence of any of ``strings`` (case
+    sensitive, each with its length), or None for none. One pass over the text finds them
+    all: an alternation of a hundred words, tried by the regular expression engine at each
+    position its first characters allow, cost several times more."""
+    if not strings:
+        return None
+    automaton = ahocorasick.Automaton()
+    for string in strings:
+        automaton.add_word(string, len(string))
+    automaton.make_automaton()
+    return automaton
 
 
 @lru_cache(maxsize=2048)
@@ -656,9 +666,9 @@ class _Index:
     """In a text that folds: the other sets of anchors each alternative needs."""
     compiled: list[re.Pattern[str] | None]
     """Each alternative's pattern, once compiled."""
-    locators: dict[int, tuple[Starts | None, re.Pattern[str] | None]] = field(default_factory=dict)
-    """Each alternative's starts and the pattern that finds them in lower-cased text, read
-    and compiled on first use."""
+    locators: dict[int, tuple[Starts | None, Any]] = field(default_factory=dict)
+    """Each alternative's starts and the automaton that finds them in lower-cased text, read
+    and built on first use."""
 
     def pattern(self, number: int) -> re.Pattern[str]:
         """Alternative ``number``, compiled on first use (two threads may both compile it:
@@ -673,12 +683,12 @@ class _Index:
         use."""
         return self._located(number)[0]
 
-    def locator(self, number: int) -> re.Pattern[str] | None:
-        """Alternative ``number``'s starts as one pattern over lower-cased text
+    def locator(self, number: int) -> Any:
+        """Alternative ``number``'s starts as one automaton over lower-cased text
         (:func:`_locator`)."""
         return self._located(number)[1]
 
-    def _located(self, number: int) -> tuple[Starts | None, re.Pattern[str] | None]:
+    def _located(self, number: int) -> tuple[Starts | None, Any]:
         found = self.locators.get(number)
         if found is None:
             starts = _starts_of(self.numbered[number][1])
