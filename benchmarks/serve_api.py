@@ -31,6 +31,7 @@ from serve.deps import ApiLimits
 __all__ = [
     "Api",
     "api_client",
+    "create",
     "deploy",
     "diagnosis_body",
     "free_port",
@@ -140,6 +141,17 @@ def diagnosis_body(question: str, *, wait: bool, deadline_s: float, n: int) -> d
         "deadline_s": deadline_s,
         "wait": wait,
     }
+
+
+async def create(client: httpx.AsyncClient, n: int) -> httpx.Response | httpx.HTTPError:
+    """One async create of the demo question (no ``wait``), or the transport error it met."""
+    try:
+        return await client.post(
+            "/v1/diagnoses",
+            json=diagnosis_body(INCIDENT_QUESTION, wait=False, deadline_s=1800, n=n),
+        )
+    except httpx.HTTPError as exc:
+        return exc
 
 
 async def warm(api: Api, runs: int) -> None:

@@ -25,10 +25,8 @@ from typing import Any
 import httpx
 from open_loop import percentile
 from ray_processes import CpuMeter, ray_memory
-from serve_api import Api, api_client, diagnosis_body, verdict
-from serve_runs import Sampler, classify, collect_runs
-
-from harness.embedded.demo import INCIDENT_QUESTION
+from serve_api import Api, api_client, create, verdict
+from serve_runs import Sampler, classify, collect_runs, drained
 
 __all__ = ["measure_burst", "print_bursts"]
 
@@ -47,14 +45,9 @@ async def measure_burst(api: Api, n: int, args: argparse.Namespace) -> dict[str,
         async def submit(i: int) -> httpx.Response | BaseException:
             async with gate:
                 t0 = time.perf_counter()
-                try:
-                    response = await client.post(
-                        "/v1/diagnoses",
-                        json=diagnosis_body(INCIDENT_QUESTION, wait=False, deadline_s=1800, n=i),
-                    )
-                except httpx.HTTPError as exc:
-                    return exc
-                latencies.append(time.perf_counter() - t0)
+                response = await create(client, i)
+                if isinstance(response, httpx.Response):
+                    latencies.append(time.perf_counter() - t0)
                 return response
 
         sampler.start()
@@ -68,12 +61,7 @@ async def measure_burst(api: Api, n: int, args: argparse.Namespace) -> dict[str,
         ]
         # Every admitted run ends before its views are read (and before the next burst).
         with CpuMeter() as running:
-            first = sampler.samples
-            deadline = time.monotonic() + args.drain_timeout_s
-            while sampler.samples <= first or sampler.desk or sampler.actors:
-                if time.monotonic() > deadline:
-                    break
-                await asyncio.sleep(1.0)
+            await drained(sampler, args.drain_timeout_s, poll_s=1.0)
         await sampler.stop()
         views = await collect_runs(client, run_ids, args)
     overheads = [v["overhead_s"] for v in views if v["overhead_s"] is not None]

@@ -25,10 +25,8 @@ from typing import Any
 import httpx
 from open_loop import Level, find_capacity, percentile, poisson_arrivals
 from ray_processes import CpuMeter
-from serve_api import Api, api_client, diagnosis_body, verdict
-from serve_runs import Sampler, classify, collect_runs
-
-from harness.embedded.demo import INCIDENT_QUESTION
+from serve_api import Api, api_client, create, verdict
+from serve_runs import Sampler, classify, collect_runs, drained
 
 __all__ = ["measure_open_loop", "print_open_loop"]
 
@@ -52,14 +50,8 @@ async def _open_level(api: Api, rate: float, args: argparse.Namespace, seed: int
             await asyncio.sleep(max(0.0, at - (time.perf_counter() - t0)))
             lateness.append(time.perf_counter() - t0 - at)
             at_wall = datetime.now(UTC)
-            try:
-                response = await client.post(
-                    "/v1/diagnoses",
-                    json=diagnosis_body(INCIDENT_QUESTION, wait=False, deadline_s=1800, n=i),
-                )
-            except httpx.HTTPError as exc:
-                return exc
-            if response.status_code in (200, 202):
+            response = await create(client, i)
+            if isinstance(response, httpx.Response) and response.status_code in (200, 202):
                 sent[response.json()["run_id"]] = at_wall
             return response
 
@@ -69,12 +61,7 @@ async def _open_level(api: Api, rate: float, args: argparse.Namespace, seed: int
             answers = await asyncio.gather(*(arrive(i, at) for i, at in enumerate(arrivals)))
             arriving_s = time.perf_counter() - t0
             in_flight = list(sampler.desk_samples)
-            first = sampler.samples
-            deadline = time.monotonic() + args.drain_timeout_s
-            while sampler.samples <= first or sampler.desk or sampler.actors:
-                if time.monotonic() > deadline:
-                    break
-                await asyncio.sleep(0.5)
+            await drained(sampler, args.drain_timeout_s, poll_s=0.5)
         await sampler.stop()
         views = await collect_runs(client, list(sent), args, sent)
     classes = Counter(classify(a) for a in answers)

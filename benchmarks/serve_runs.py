@@ -26,7 +26,7 @@ from serve_api import Api
 
 from actors.factory import RAY_NAMESPACE
 
-__all__ = ["Sampler", "classify", "collect_runs"]
+__all__ = ["Sampler", "classify", "collect_runs", "drained"]
 
 
 class Sampler:
@@ -103,6 +103,17 @@ class Sampler:
         await asyncio.gather(self._count, return_exceptions=True)
         if self._with_memory:
             await asyncio.to_thread(self._memory.join)
+
+
+async def drained(sampler: Sampler, timeout_s: float, poll_s: float) -> None:
+    """Return once every admitted run has ended (a sample taken after the call shows none
+    placed at the desk or hosted by an actor) or ``timeout_s`` passed."""
+    first = sampler.samples
+    deadline = time.monotonic() + timeout_s
+    while sampler.samples <= first or sampler.desk or sampler.actors:
+        if time.monotonic() > deadline:
+            return
+        await asyncio.sleep(poll_s)
 
 
 def classify(response: httpx.Response | BaseException) -> str:
