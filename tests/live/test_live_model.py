@@ -213,10 +213,10 @@ def test_a_real_small_model_goes_down_the_diagnosis_path(
         deadline_s = min(RUN_DEADLINE_S, left - SHORT_RUN_S * later)
         assert deadline_s > 5, "no time left for the remaining runs"
         ask(index, question, deadline_s)
-    # Greedy decoding of this model is not the same on every machine (the server's prompt
-    # cache changes how a prompt is batched, and with it the rounding): one CI run drafted
-    # nothing valid for any question. The incident is asked again while time is left, until
-    # a draft reaches EvidenceGuard; every run still keeps the invariants above.
+    # Greedy decoding of this model does not give the same replies on every machine: a CI run
+    # of the commit that passed here drafted nothing valid for any question. The incident is
+    # asked again while time is left, until a draft reaches EvidenceGuard; every run still
+    # keeps the invariants above.
     while evidence == 0:
         left = WALL_S - 60 - (time.monotonic() - STARTED)
         if left < SHORT_RUN_S:
