@@ -18,18 +18,26 @@ executor on a local Ray, 3.7-3.9 ms of CPU per call (driver and Ray processes) a
 2.3 ms for the plain task (``benchmarks/bench_tool_task.py``, 600 calls): ~9 ms of a run's
 six calls.
 
+Not batched: the calls of one model turn as one task cost a third of the CPU (five probe calls:
+1.87 -> 0.64 ms each), but couple the calls. Run one after the other, a slow query in a sick
+database starves the log query beside it; run on the worker's threads, a cancel no longer stops
+a blocking backend (Ray interrupts the main thread only); either way, a lost node takes the
+turn's finished calls with it. One task per call keeps each call's timeout, cancel and loss its
+own (built and reverted: commit e272b3a).
+
 A raw made of a log store's events comes back by reference when this process holds the same
 store (``holds``: the backends whose stores it keeps loaded, for a caller whose canonical store
-keeps such raws as their parts: the in-process store): the call names the stores it holds, the task sends their identity and the
-events' positions instead of compressing the events' JSON (~13 ms of CPU per demo run), and
-the raw is rebuilt here from the local copy (:mod:`harness.contracts.raw`, "By reference").
+keeps such raws as their parts: the in-process store): the call names the stores it holds, and
+the task sends their identity and the events' positions instead of compressing the events'
+JSON (~13 ms of CPU per demo run); the raw is rebuilt here from the local copy
+(:mod:`harness.contracts.raw`, "By reference").
 
 A task whose worker dies with its process or node ends the call BACKEND_LOST (retryable:
 the model may call again, and the retry runs on a live node), not BACKEND_ERROR: the backend
-did not fail, the machine under it did. Each await runs under its timeout; on a timeout, or when the awaiting coroutine is cancelled
-(the run was cancelled or hit its deadline), the task is cancelled: in-flight work is stopped
-and its result, should it still arrive, is never read. The contract is that of
-``InlineToolExecutor``.
+did not fail, the machine under it did. Each await runs under its timeout; on a timeout, or
+when the awaiting coroutine is cancelled (the run was cancelled or hit its deadline), the task
+is cancelled: in-flight work is stopped and its result, should it still arrive, is never read.
+The contract is that of ``InlineToolExecutor``.
 
 Admission: the executor's ``slots`` are shared by every run of the process (a RunActor's),
 as many as the cluster runs tool tasks at once unless set (``HARNESS_TOOL_SLOTS``). A caller
