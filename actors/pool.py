@@ -272,7 +272,16 @@ class RunPool(BaseRunPool[ActorSlot]):
 
     # ------------------------------------------------------------------ hosting
 
+    async def _started(self, entry: RunEntry[ActorSlot | None]) -> None:
+        """Wait for the run's start if it is on its way to the actor: an async actor keeps no
+        order between calls, so a read sent meanwhile can overtake the start and find no run
+        there. Reads then go to wherever the start left the run (its slot, or none)."""
+        starting = self._starting.get(entry.run_id)
+        if starting is not None and not starting.done():
+            await asyncio.wait({starting})
+
     async def _progress(self, entry: RunEntry[ActorSlot | None]) -> RunSnapshot:
+        await self._started(entry)
         slot = entry.slot
         if not entry.settled and slot is not None and slot.alive:
             try:
@@ -294,6 +303,7 @@ class RunPool(BaseRunPool[ActorSlot]):
         if entry.slot is None and not entry.settled:
             # Waiting for a slot: nothing to watch on an actor yet; look again shortly.
             await asyncio.wait({entry.done}, timeout=min(timeout_s, _PENDING_WATCH_S))
+        await self._started(entry)
         slot = entry.slot
         if not entry.settled and slot is not None and slot.alive:
             try:
@@ -312,11 +322,10 @@ class RunPool(BaseRunPool[ActorSlot]):
     async def _stop(self, entry: RunEntry[ActorSlot | None], slot: ActorSlot) -> bool:
         starting = self._starting.get(entry.run_id)
         if starting is not None and not starting.done():
-            # An async actor keeps no order between calls: a cancel sent while the run's start
-            # is on its way can reach the actor first, find no run there, and be lost while
-            # the run goes on. Decide once the start is over, on what it left: the run on its
+            # A cancel that overtook the start would be lost while the run goes on (see
+            # _started). Decide once the start is over, on what it left: the run on its
             # actor, waiting to be placed again, or refused.
-            await asyncio.wait({starting})
+            await self._started(entry)
             return await self._cancel(entry)
         try:
             won: bool = await resolve(
@@ -330,6 +339,10 @@ class RunPool(BaseRunPool[ActorSlot]):
     async def _timeline(
         self, entry: RunEntry[ActorSlot | None], slot: ActorSlot
     ) -> list[TraceEvent] | None:
+        await self._started(entry)
+        if entry.slot is None:  # to be placed again
+            return []
+        slot = entry.slot
         if not slot.alive:
             return None
         try:
