@@ -193,3 +193,36 @@ def test_readiness_is_degraded_without_the_audit_and_refused_without_redis() -> 
         {"error_code": "UNAVAILABLE", "message": "not ready: redis"},
     )
     assert (refused.status_code, refused.json()["error_code"]) == (503, "UNAVAILABLE")
+
+
+def test_every_dependency_of_every_route_runs_on_the_event_loop() -> None:
+    # FastAPI runs a plain ``def`` dependency (or endpoint) in its thread pool: a thread hop
+    # per request, about a tenth of a replica's CPU under load. Every one here is async.
+    import inspect
+
+    from fastapi.dependencies.models import Dependant
+    from fastapi.routing import APIRoute
+
+    def calls(dependant: Dependant) -> Iterator[tuple[str, Any]]:
+        if dependant.call is not None:
+            yield dependant.name or getattr(dependant.call, "__name__", "?"), dependant.call
+        for sub in dependant.dependencies:
+            yield from calls(sub)
+
+    from serve.routes import ROUTERS
+
+    routes = [r for router in ROUTERS for r in router.routes if isinstance(r, APIRoute)]
+    assert len(routes) >= 9
+    sync = sorted(
+        {
+            f"{route.path}: {name}"
+            for route in routes
+            for name, call in calls(route.dependant)
+            if not (
+                inspect.iscoroutinefunction(call)
+                or inspect.isasyncgenfunction(call)
+                or inspect.iscoroutinefunction(getattr(call, "__call__", None))
+            )
+        }
+    )
+    assert sync == []
