@@ -71,7 +71,7 @@ from serve_api import (
     warm,
 )
 from serve_bursts import measure_burst, print_bursts
-from serve_open_loop import measure_open_loop, print_open_loop
+from serve_open_loop import measure_floor, measure_open_loop, print_open_loop
 
 from actors.deps import EmbeddedDepsFactory
 from actors.factory import local_ray
@@ -306,6 +306,13 @@ async def _main(args: argparse.Namespace) -> dict[str, Any]:
                 figures["http"]["runs_per_s"] / 2 if "http" in figures else 2.0
             )
             figures["open_loop"] = await measure_open_loop(api, args, start)
+            if args.floor_runs:
+                figures["open_loop_floor"] = await measure_floor(
+                    lambda delay_s: SlowedDeps(
+                        EmbeddedDepsFactory(tool_execution="inline"), delay_s
+                    )(),
+                    args.floor_runs,
+                )
         if args.burst:
             figures["burst"] = await measure_burst(api, args.burst, args)
         if args.burst and args.overload:
@@ -417,6 +424,12 @@ def main() -> None:
         help="shares of the capacity measured after the search",
     )
     parser.add_argument("--open-connections", type=int, default=64)
+    parser.add_argument(
+        "--floor-runs",
+        type=int,
+        default=8,
+        help="runs alone in process measuring the overhead's floor (after the open loop; 0: none)",
+    )
     parser.add_argument("--seed", type=int, default=40, help="first Poisson schedule's seed")
     parser.add_argument("--replicas", type=int, default=1)
     parser.add_argument("--max-ongoing", type=int, default=1000)

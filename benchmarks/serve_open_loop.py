@@ -19,6 +19,7 @@ import asyncio
 import statistics
 import time
 from collections import Counter
+from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
@@ -28,7 +29,13 @@ from ray_processes import CpuMeter
 from serve_api import Api, api_client, create, verdict
 from serve_runs import Sampler, classify, collect_runs, drained
 
-__all__ = ["measure_open_loop", "print_open_loop"]
+from harness.diagnosis import RunDeps
+
+__all__ = ["measure_floor", "measure_open_loop", "print_open_loop"]
+
+_FLOOR_DELAY_S = 0.2
+"""The model's delay in the floor's runs: the floor is what a run spends outside its model
+calls, which the delay's length does not change; a short one keeps the measure short."""
 
 
 async def _open_level(api: Api, rate: float, args: argparse.Namespace, seed: int) -> Level:
@@ -120,6 +127,42 @@ async def _open_level(api: Api, rate: float, args: argparse.Namespace, seed: int
     return level
 
 
+async def measure_floor(slowed: Callable[[float], RunDeps], runs: int) -> dict[str, Any]:
+    """The overhead of a run alone, in this process, on the same slowed model: from its start
+    to its result, less its model calls x the delay. Nothing queues and nothing crosses a
+    process, so no level's p50 through HTTP can be lower: the run's own CPU (the checks, the
+    tools, the stand-in model's compute, which the overhead counts as the harness's) is in it.
+
+    Args:
+        slowed: Builds the in-process deps (inline tools) whose model calls sleep the delay.
+        runs: Runs measured, one after the other, after one warm-up run.
+    """
+    from harness.contracts.ingress import RunRequest
+    from harness.diagnosis import DiagnosisRun
+    from harness.embedded.demo import INCIDENT_QUESTION, WINDOW_END
+
+    deps = slowed(_FLOOR_DELAY_S)
+    request = RunRequest(question=INCIDENT_QUESTION, as_of=WINDOW_END, deadline_s=300)
+    overheads: list[float] = []
+    cpus: list[float] = []
+    for n in range(runs + 1):
+        run = DiagnosisRun(request, deps)
+        wall0, cpu0 = time.perf_counter(), time.process_time()
+        await run.execute()
+        wall, cpu = time.perf_counter() - wall0, time.process_time() - cpu0
+        calls = run.snapshot().model_calls or 0
+        if n:  # the first run warms caches
+            overheads.append(wall - calls * _FLOOR_DELAY_S)
+            cpus.append(cpu)
+    return {
+        "runs": runs,
+        "delay_s": _FLOOR_DELAY_S,
+        "overhead_p50_ms": round(1000 * statistics.median(overheads), 1),
+        "overhead_min_ms": round(1000 * min(overheads), 1),
+        "cpu_ms_per_run": round(1000 * statistics.median(cpus), 1),
+    }
+
+
 async def measure_open_loop(
     api: Api, args: argparse.Namespace, start_rate: float
 ) -> dict[str, Any]:
@@ -197,9 +240,17 @@ def print_open_loop(f: dict[str, Any]) -> None:
         f"{o['broke_at_per_s']}); Ray CPU in ms per run admitted, cores = Ray processes and "
         f"this client over the level"
     )
+    goal = f["goals"]["overhead_p99_ms"]
+    floor = f.get("open_loop_floor")
+    if floor is not None:
+        print(
+            f"  floor: a run alone in process on the same slowed model spends "
+            f"{floor['overhead_p50_ms']} ms outside its model calls (p50 of {floor['runs']}; "
+            f"min {floor['overhead_min_ms']}; its CPU {floor['cpu_ms_per_run']} ms): no level's "
+            f"p50 is lower; the p99 goal is {goal:g} ms"
+        )
     half = o["levels"].get("50%")
     if half is not None:
-        goal = f["goals"]["overhead_p99_ms"]
         print(
             f"  overhead p99 at 50% of capacity {half['overhead_p99_ms']} ms: "
             f"{verdict(half['overhead_p99_ms'] <= goal)} <= {goal:g} ms"
