@@ -91,6 +91,8 @@ def prose_value(text: str, match: re.Match[str]) -> tuple[str | None, int]:
         return None, match.end()  # the "key" is itself a value (grant_type=client_credentials)
     if key_strength_at(text, start, key) != 2 or not _prose_credential(value):
         return None, match.end()
+    if quote is None and _names_an_object(key, match.group("sep"), value):
+        return None, match.end()
     if match.group("sep").strip().rstrip(":：").lower() == "to" and not _TO_KEYS.search(
         skeleton(key)
     ):
@@ -105,6 +107,35 @@ def prose_value(text: str, match: re.Match[str]) -> tuple[str | None, int]:
         # so the key=value rule takes the pair at that key's own hint.
         return None, match.end()
     return key + match.group("sep") + SECRET, match.end()
+
+
+# Keys that name a thing a system stores under a name of its own (a Kubernetes secret, a
+# Vault token, a CLI's auth command group), as opposed to a value (a password, a passphrase):
+# right after one, with nothing between, a kebab-case word is that thing's name or a
+# subcommand (``kubectl get secret db-credentials``, ``gcloud auth print-access-token``,
+# ``vault token lookup-self``), not its value.
+_OBJECT_KEYS = frozenset(
+    {"auth", "secret", "secrets", "token", "tokens", "credential", "credentials", "creds",
+     "key", "keys", "apikey", "cookie", "cookies", "certificate", "cert"}
+)  # fmt: skip
+# Lower-case ASCII words joined by single hyphens, two or more: names and subcommands. Digits
+# or capitals make a value credential-shaped again (``Corvid-Harbor-77``).
+_KEBAB_NAME = re.compile(r"[a-z]+(?:-[a-z]+)+")
+_WORDS = re.compile(r"[a-z]+")
+
+
+def _names_an_object(key: str, sep: str, value: str) -> bool:
+    """Whether a prose "value" is the name of what an object key names: the key is an object
+    noun, nothing but space joins them (``the secret is X`` states a value), and the word is a
+    kebab-case name."""
+    if sep.strip():
+        return False
+    words = _WORDS.findall(skeleton(key))  # ``API_KEY``, ``db.secret``: the last word counts
+    return (
+        bool(words)
+        and words[-1] in _OBJECT_KEYS
+        and _KEBAB_NAME.fullmatch(value.rstrip(".,;:!?)")) is not None
+    )
 
 
 # Keys of languages where a bare ``to`` says "is" (Polish, Czech).

@@ -548,9 +548,18 @@ RULES: tuple[Rule, ...] = (
             "用户登录失败 密码=Hunter2024! 用户=张三",
             "pass\u200bword=ZeroW1dth!",
             "passphrase=correct horse battery staple",
+            # A kebab-case value after a value noun, or stated with a copula, is a value.
+            "password correct-horse-battery-staple",
+            "the secret is correct-horse-battery-staple",
         ),
         lookalikes=(
             "token=expired user=bob",
+            # Right after an object noun (a secret, a token, an auth command group), a
+            # kebab-case word is the object's name or a subcommand.
+            "gcloud auth print-access-token",
+            "kubectl get secret db-credentials -o yaml",
+            "vault token lookup-self",
+            "rotate the secret checkout-db-password in vault",
             "password: !ENV ${DB_PASSWORD}",
             # A variable named like a key is a reference, in any shell's syntax.
             "curl --user $USER:$PASS https://api.example.com/v1/health",
