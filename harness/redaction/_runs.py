@@ -28,7 +28,10 @@ _PREFIXED = (
     r"(?:gh[pousr]_|github_pat_)[A-Za-z0-9_]{16,}"
     r"|gl(?:pat|ptt|rt|dt|cbt|imt|oas|ft|soat|ffct|agent|cil)-[A-Za-z0-9_\-.]{16,}"
     r"|GR1348941[A-Za-z0-9_\-]{16,}"
-    r"|xox[abposre]-[A-Za-z0-9\-]{8,}|xoxe\.xox[bp]-\d-[A-Za-z0-9]{8,}|xapp-\d-[A-Za-z0-9\-]{8,}"
+    # Slack. A legacy ``xoxo-`` token goes on with its team number; ``xoxo-`` before a word
+    # is the word "xoxo" (``2018-xoxo-indieweb.jpg``).
+    r"|xox[abpsre]-[A-Za-z0-9\-]{8,}|xoxo-\d[A-Za-z0-9\-]{7,}"
+    r"|xoxe\.xox[bp]-\d-[A-Za-z0-9]{8,}|xapp-\d-[A-Za-z0-9\-]{8,}"
     r"|(?:sk|rk|pk)_(?:live|test|prod)_[A-Za-z0-9]{8,}"
     r"|sk-(?:proj-|ant-(?:api\d\d-)?)?[A-Za-z0-9_\-]{16,}"
     r"|(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|APKA)[A-Z0-9]{16}"

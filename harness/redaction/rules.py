@@ -887,6 +887,8 @@ RULES: tuple[Rule, ...] = (
             "token ghp_A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8",
             "alice@example.com/ghp_A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8",
             "cached Zq8vLw3nPx7TqGh4KHGh2cy5aTmFxR3B==4E1B2C3D ok",
+            "legacy slack xoxo-523423-234243-234233-e039d02840a0b9379c",
+            "slack token xoxb-abcdefghijklmnop",
         ),
         lookalikes=(
             "request_id=203db13e-70c7-462b-9a3d-bf32640cb0be status=500 latency_ms=1834",
@@ -895,6 +897,8 @@ RULES: tuple[Rule, ...] = (
             "version=907a70c31012f037b64ce4228c38fb2918f135d2",
             "TerminateInstances i-0a1b2c3d4e5f67890 in vpc-1a2b3c4d subnet-0fedcba9876543210",
             "Node gke-prod-default-pool-1a2b3c4d-xk9z status is now: NodeNotReady",
+            # A Slack prefix that is a word: a legacy xoxo- token starts with a number.
+            "GET /images/2018-250-xoxo-indieweb-1.jpg 200",
         ),
     ),
     Rule(
