@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import random
-from typing import Any
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
 
 import pytest
 
@@ -87,30 +88,38 @@ def test_exactly_one_terminal_state_per_run_through_actors() -> None:
     assert all(a.started > 0 and a.load == 0 for a in actors)
 
 
+T = TypeVar("T")
+
+
+def _racing_their_starts(prefix: str, one: Callable[[RunDesk], Awaitable[T]]) -> list[T]:
+    """``one`` (a submit and what races it), 8 at once, 8 rounds, on a desk over 2 actors x 4."""
+
+    async def main() -> list[T]:
+        desk = RunDesk(lambda: RunPool(2, 4, FakeDepsFactory(), name_prefix=prefix))
+        await desk.start()
+        try:
+            outcomes: list[T] = []
+            for _ in range(8):
+                outcomes += await asyncio.gather(*(one(desk) for _ in range(8)))
+            return outcomes
+        finally:
+            await desk.close()
+
+    return asyncio.run(main())
+
+
 def test_a_cancel_sent_while_its_run_starts_on_an_actor_still_decides() -> None:
     # The run desk places each run in a task of its own, so a cancel can reach the pool while
     # the run's start is on its way to the actor; an async actor keeps no order between calls,
     # and a cancel that overtook the start found no run and was lost (the run went on). Runs
     # submitted and cancelled at once, several together, hit that moment often (before the
     # pool waited for the start: about one cancel in sixteen was lost).
-    async def main() -> list[tuple[bool, str, ReleasedResult | None]]:
-        desk = RunDesk(lambda: RunPool(2, 4, FakeDepsFactory(), name_prefix="start-race"))
-        await desk.start()
+    async def submit_and_cancel(desk: RunDesk) -> tuple[bool, str, ReleasedResult | None]:
+        run_id = await desk.submit(RunRequest(question="hello @answer_s=30", owner="alice"))
+        outcome = await desk.cancel(run_id, "alice")
+        return outcome.cancelled, outcome.run.status.value, outcome.run.result
 
-        async def submit_and_cancel() -> tuple[bool, str, ReleasedResult | None]:
-            run_id = await desk.submit(RunRequest(question="hello @answer_s=30", owner="alice"))
-            outcome = await desk.cancel(run_id, "alice")
-            return outcome.cancelled, outcome.run.status.value, outcome.run.result
-
-        try:
-            outcomes = []
-            for _ in range(8):
-                outcomes += await asyncio.gather(*(submit_and_cancel() for _ in range(8)))
-            return outcomes
-        finally:
-            await desk.close()
-
-    outcomes = asyncio.run(main())
+    outcomes = _racing_their_starts("start-race", submit_and_cancel)
     assert [(won, state) for won, state, _ in outcomes] == [(True, "CANCELLED")] * 64
     assert all(isinstance(result, Cancelled) for _, _, result in outcomes)
 
@@ -120,27 +129,13 @@ def test_reads_sent_while_their_run_starts_on_an_actor_find_it() -> None:
     # first, find no run there and answer None ("only the durable audit has it") for a run
     # that had just begun. Seen in CI through the run-host contract, about once in a few
     # hundred runs; here every run is read at once, several together.
-    async def main() -> list[tuple[list[Any] | None, int | None]]:
-        desk = RunDesk(lambda: RunPool(2, 4, FakeDepsFactory(), name_prefix="read-race"))
-        await desk.start()
+    async def submit_and_read(desk: RunDesk) -> tuple[list[Any] | None, int | None]:
+        run_id = await desk.submit(RunRequest(question="hello @answer_s=0.2", owner="alice"))
+        trace, view = await asyncio.gather(desk.trace(run_id, "alice"), desk.view(run_id, "alice"))
+        await desk.wait(run_id, "alice", 10.0)
+        return trace, view.progress.sequence_no
 
-        async def submit_and_read() -> tuple[list[Any] | None, int | None]:
-            run_id = await desk.submit(RunRequest(question="hello @answer_s=0.2", owner="alice"))
-            trace, view = await asyncio.gather(
-                desk.trace(run_id, "alice"), desk.view(run_id, "alice")
-            )
-            await desk.wait(run_id, "alice", 10.0)
-            return trace, view.progress.sequence_no
-
-        try:
-            reads = []
-            for _ in range(8):
-                reads += await asyncio.gather(*(submit_and_read() for _ in range(8)))
-            return reads
-        finally:
-            await desk.close()
-
-    reads = asyncio.run(main())
+    reads = _racing_their_starts("read-race", submit_and_read)
     assert all(trace is not None for trace, _ in reads), [t for t, _ in reads].count(None)
     # Both reads reached the run on its actor: its timeline had begun.
     assert all(trace and sequence_no for trace, sequence_no in reads), reads[:3]
