@@ -118,23 +118,23 @@ _OBJECT_KEYS = frozenset(
     {"auth", "secret", "secrets", "token", "tokens", "credential", "credentials", "creds",
      "key", "keys", "apikey", "cookie", "cookies", "certificate", "cert"}
 )  # fmt: skip
-# Lower-case ASCII words joined by single hyphens, two or more: names and subcommands. Digits
-# or capitals make a value credential-shaped again (``Corvid-Harbor-77``).
-_KEBAB_NAME = re.compile(r"[a-z]+(?:-[a-z]+)+")
-_WORDS = re.compile(r"[a-z]+")
 
 
 def _names_an_object(key: str, sep: str, value: str) -> bool:
     """Whether a prose "value" is the name of what an object key names: the key is an object
     noun, nothing but space joins them (``the secret is X`` states a value), and the word is a
-    kebab-case name."""
+    kebab-case name: lower-case ASCII words joined by hyphens, two or more (digits or capitals
+    make it credential-shaped again: ``Corvid-Harbor-77``)."""
     if sep.strip():
         return False
-    words = _WORDS.findall(skeleton(key))  # ``API_KEY``, ``db.secret``: the last word counts
+    # ``API_KEY``, ``db.secret``: the key's last word counts.
+    words = "".join(c if c.isalpha() else " " for c in skeleton(key)).split()
+    parts = value.rstrip(".,;:!?)").split("-")
     return (
         bool(words)
         and words[-1] in _OBJECT_KEYS
-        and _KEBAB_NAME.fullmatch(value.rstrip(".,;:!?)")) is not None
+        and len(parts) > 1
+        and all(part.isascii() and part.isalpha() and part.islower() for part in parts)
     )
 
 
